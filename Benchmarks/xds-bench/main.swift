@@ -1,0 +1,3 @@
+// In-process benchmarks for IconMask (decode throughput). Filled in by the benchmark work.
+import IconMask
+print("xds-bench: nothing yet")

@@ -1,0 +1,3 @@
+import Testing
+@testable import IconMask
+@Test func builds() { #expect(Bool(true)) }

@@ -1,0 +1,3 @@
+import Testing
+@testable import XDocSource
+@Test func builds() { #expect(Bool(true)) }

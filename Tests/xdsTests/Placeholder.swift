@@ -1,0 +1,3 @@
+import Testing
+@testable import xds
+@Test func builds() { #expect(Bool(true)) }
