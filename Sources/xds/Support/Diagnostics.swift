@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Prints `xds: SUBJECT: reason` lines on standard error and remembers the worst status,
+/// so a command can go on with the next file and exit with the highest code at the end.
+struct Diagnostics {
+    private(set) var worst: ExitStatus = .success
+
+    /// Reports one failure about `subject` (usually a file path) and records its status.
+    mutating func fail(_ subject: String, _ reason: String, status: ExitStatus) {
+        Diagnostics.printError("xds: \(subject): \(reason)")
+        record(status)
+    }
+
+    /// Records a status without printing (e.g. "absent", which is not an error).
+    mutating func record(_ status: ExitStatus) {
+        if status > worst { worst = status }
+    }
+
+    /// Throws the worst status as an `ExitCode` unless everything succeeded.
+    func finish() throws {
+        if worst != .success { throw worst.exitCode }
+    }
+
+    /// Writes one line to standard error.
+    static func printError(_ line: String) {
+        var text = line
+        if !text.hasSuffix("\n") { text += "\n" }
+        fputs(text, stderr)
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+
+/// The exit statuses of SPEC §5 (BSD sysexits). With several files the highest wins.
+enum ExitStatus: Int32, Comparable {
+    /// Done; every file asked about had what was asked for.
+    case success = 0
+    /// Nothing wrong, but something asked about is absent.
+    case absent = 1
+    /// Bad option or value.
+    case usage = 64
+    /// Malformed plist, PNG, JSON, Info.plist, AppleDouble.
+    case dataError = 65
+    /// An input file or folder does not exist.
+    case noInput = 66
+    /// A network fetch failed, or offline with nothing cached.
+    case unavailable = 69
+    /// The filesystem refused: no xattr support, permission denied, disk full.
+    case ioError = 74
+
+    static func < (a: ExitStatus, b: ExitStatus) -> Bool { a.rawValue < b.rawValue }
+
+    /// The `ExitCode` to throw from `run()` once messages are printed.
+    var exitCode: ExitCode { ExitCode(rawValue) }
+}
