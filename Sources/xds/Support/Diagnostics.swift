@@ -29,6 +29,13 @@ struct Diagnostics {
     static func printError(_ line: String) {
         var text = line
         if !text.hasSuffix("\n") { text += "\n" }
-        fputs(text, stderr)
+        // write(2) rather than stdio's `stderr`, which Swift 6 treats as shared mutable state.
+        var bytes = Array(text.utf8)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + done, $0.count - done) }
+            if n <= 0 { break }
+            done += n
+        }
     }
 }
