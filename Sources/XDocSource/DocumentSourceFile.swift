@@ -1,0 +1,302 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A `DocumentSource` together with the store it was read from.
+public struct StoredDocumentSource: Sendable, Equatable {
+    /// The decoded value.
+    public var source: DocumentSource
+    /// Where it was found.
+    public var store: DocumentSourceStore
+    /// Where exactly: the attribute name (`user.x-document-source`,
+    /// `user.DosStream.x-document-source:$DATA`) or the sidecar's path (`folder/._NAME`).
+    public var location: String
+
+    /// Creates a value read from `store` at `location`.
+    public init(source: DocumentSource, store: DocumentSourceStore, location: String) {
+        self.source = source
+        self.store = store
+        self.location = location
+    }
+}
+
+/// The `x-document-source` attribute of one file or folder: read, write, update and remove.
+///
+/// Reading looks in the stores of SPEC §2 in order: the native extended attribute, Samba's
+/// stream attribute, then an AppleDouble sidecar `._NAME`. Writing always goes to the native
+/// attribute, as a binary property list set in one call, so a concurrent reader sees the old
+/// value or the new one; every check and the encoding happen before that call, so on any
+/// error the old value is left as it was.
+///
+/// ```swift
+/// let file = DocumentSourceFile(path: "report.pdf")
+/// if let found = try file.read() { print(found.source.name ?? "?", found.store) }
+/// ```
+public struct DocumentSourceFile: Sendable {
+    /// The path as given (relative paths are relative to the current directory).
+    public let path: String
+    /// Whether a symbolic link at ``path`` is followed to its target (the default) or acted on
+    /// itself. Linux does not allow `user.` attributes on symbolic links, so not following one
+    /// there fails with ``DocumentSourceFileError/Kind/unsupportedFileType``.
+    public let followSymlinks: Bool
+
+    /// The native attribute name: `user.x-document-source` on Linux (unprivileged attributes
+    /// live in the `user.` namespace), `x-document-source` on Darwin.
+    public static var attributeName: String {
+        #if os(Linux)
+        "user.x-document-source"
+        #else
+        "x-document-source"
+        #endif
+    }
+
+    /// The name of the attribute inside AppleDouble files and on Darwin.
+    public static let plainAttributeName = "x-document-source"
+
+    /// The largest value read or written: 64 KiB, the Linux limit for one attribute value.
+    public static let maximumValueSize = ExtendedAttributes.maximumValueSize
+
+    /// Names the attribute of the file or folder at `path`.
+    /// - Parameters:
+    ///   - path: the file or folder.
+    ///   - followSymlinks: false to act on a symbolic link itself rather than its target.
+    public init(path: String, followSymlinks: Bool = true) {
+        self.path = path
+        self.followSymlinks = followSymlinks
+    }
+
+    // MARK: - Reading
+
+    /// Reads the attribute from the first store that has it.
+    ///
+    /// - Returns: the decoded value and its store, or nil when no store has one.
+    /// - Throws: ``DocumentSourceFileError``: ``DocumentSourceFileError/Kind/notFound`` when the
+    ///   path does not exist, ``DocumentSourceFileError/Kind/malformedValue`` or
+    ///   ``DocumentSourceFileError/Kind/malformedSidecar`` for bad data,
+    ///   ``DocumentSourceFileError/Kind/notSupported`` when the filesystem has no extended
+    ///   attributes and no sidecar exists, and the I/O kinds for other failures.
+    public func read() throws(DocumentSourceFileError) -> StoredDocumentSource? {
+        try checkFileType()
+        var unsupported: Int32?
+        switch try lookUp(Self.attributeName) {
+        case .found(let bytes):
+            let source = try decodeValue(bytes, from: Self.attributeName)
+            return StoredDocumentSource(source: source, store: .xattr, location: Self.attributeName)
+        case .unsupported(let code):
+            unsupported = code
+        case .absent:
+            for name in SambaStream.attributeNames {
+                guard case .found(let bytes) = try lookUp(name) else { continue }
+                let source = try SambaStream.decode(bytes) { (value) throws(DocumentSourceFileError) in
+                    try decodeValue(value, from: name)
+                }
+                return StoredDocumentSource(source: source, store: .sambaStream, location: name)
+            }
+        }
+        // Filesystems without extended attributes are where sidecars live: look there too.
+        if let found = try readSidecar() { return found }
+        if let unsupported { throw DocumentSourceFileError(errno: unsupported, path: path) }
+        return nil
+    }
+
+    private enum Lookup {
+        case found([UInt8])
+        case absent
+        case unsupported(Int32)
+    }
+
+    private func lookUp(_ name: String) throws(DocumentSourceFileError) -> Lookup {
+        do {
+            guard let bytes = try ExtendedAttributes.value(
+                named: name, atPath: path, followSymlinks: followSymlinks)
+            else { return .absent }
+            return .found(bytes)
+        } catch {
+            if error.code == ENOTSUP || error.code == EOPNOTSUPP { return .unsupported(error.code) }
+            throw readError(error)
+        }
+    }
+
+    /// Reads the raw bytes of the native attribute, or nil when it is not set (no decoding,
+    /// no other stores): for tools that inspect or copy values as they are.
+    public func readRawValue() throws(DocumentSourceFileError) -> [UInt8]? {
+        try checkFileType()
+        do {
+            return try ExtendedAttributes.value(
+                named: Self.attributeName, atPath: path, followSymlinks: followSymlinks)
+        } catch {
+            throw readError(error)
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Writes `source` to the native attribute as a binary property list, replacing any value.
+    ///
+    /// - Throws: ``DocumentSourceFileError``; the attribute is unchanged after any error.
+    public func write(_ source: DocumentSource) throws(DocumentSourceFileError) {
+        try checkFileType()
+        let bytes = try encode(source)
+        try writeRawValue(bytes)
+    }
+
+    /// Writes `changes` over the current value and returns what was written.
+    ///
+    /// With `replace` false (the default) the current value, read from whichever store has it,
+    /// is the base: keys in `changes` replace its keys and every other key is kept as it is,
+    /// other apps' keys of any type included. With `replace` true only `changes` is written.
+    /// The result must have a string `identifier` and `name` (SPEC §5); when it does not, this
+    /// throws ``DocumentSourceFileError/Kind/incompleteValue`` listing the missing keys, before
+    /// anything is written.
+    ///
+    /// - Throws: ``DocumentSourceFileError``; a malformed current value is reported
+    ///   (``DocumentSourceFileError/Kind/malformedValue``) and left untouched rather than
+    ///   overwritten.
+    @discardableResult
+    public func update(
+        with changes: DocumentSource, replace: Bool = false
+    ) throws(DocumentSourceFileError) -> DocumentSource {
+        try checkFileType()
+        var result = changes
+        if !replace, let current = try read() {
+            result = current.source
+            result.merge(changes)
+        }
+        var missing: [String] = []
+        if result.identifier == nil { missing.append("identifier") }
+        if result.name == nil { missing.append("name") }
+        guard missing.isEmpty else {
+            throw DocumentSourceFileError(
+                .incompleteValue, path: path,
+                message: "the value would have no \(missing.joined(separator: " and "))",
+                missingFields: missing)
+        }
+        try write(result)
+        return result
+    }
+
+    /// Writes raw bytes to the native attribute in one call (no encoding, no checks of the
+    /// content): for tools that copy values as they are.
+    public func writeRawValue(_ bytes: [UInt8]) throws(DocumentSourceFileError) {
+        try checkFileType()
+        guard bytes.count <= Self.maximumValueSize else {
+            throw DocumentSourceFileError(
+                .tooLarge, path: path,
+                message: "the value is \(bytes.count) bytes, more than the 64 KiB an extended attribute can hold")
+        }
+        do {
+            try ExtendedAttributes.setValue(
+                bytes, named: Self.attributeName, atPath: path, followSymlinks: followSymlinks)
+        } catch {
+            throw writeError(error)
+        }
+    }
+
+    // MARK: - Removing
+
+    /// Removes the attribute from the native attribute and Samba's stream attributes.
+    ///
+    /// An AppleDouble sidecar is left alone: it is a separate file that other tools own.
+    /// - Returns: the stores it was removed from; empty when none had it.
+    @discardableResult
+    public func remove() throws(DocumentSourceFileError) -> [DocumentSourceStore] {
+        try checkFileType()
+        var removed: [DocumentSourceStore] = []
+        do {
+            if try ExtendedAttributes.removeValue(
+                named: Self.attributeName, atPath: path, followSymlinks: followSymlinks)
+            {
+                removed.append(.xattr)
+            }
+            for name in SambaStream.attributeNames {
+                if try ExtendedAttributes.removeValue(
+                    named: name, atPath: path, followSymlinks: followSymlinks),
+                    !removed.contains(.sambaStream)
+                {
+                    removed.append(.sambaStream)
+                }
+            }
+        } catch {
+            throw writeError(error)
+        }
+        return removed
+    }
+
+    // MARK: - Internals
+
+    /// Linux refuses `user.` attributes on symlinks (EPERM on write, "no data" on read), which
+    /// would read as "absent" or a puzzling "not permitted"; say what is going on instead.
+    private func checkFileType() throws(DocumentSourceFileError) {
+        #if os(Linux)
+        guard !followSymlinks else { return }
+        var info = stat()
+        if lstat(path, &info) != 0 {
+            throw DocumentSourceFileError(errno: errno, path: path)
+        }
+        if info.st_mode & S_IFMT == S_IFLNK {
+            throw DocumentSourceFileError(
+                .unsupportedFileType, path: path,
+                message: "is a symbolic link, and Linux does not allow user extended attributes on symbolic links")
+        }
+        #endif
+    }
+
+    func decodeValue(_ bytes: [UInt8], from location: String) throws(DocumentSourceFileError) -> DocumentSource {
+        do {
+            return try DocumentSource(propertyList: bytes)
+        } catch {
+            let place = location == Self.attributeName ? "" : " (in \(location))"
+            throw DocumentSourceFileError(
+                .malformedValue, path: path,
+                message: "malformed x-document-source value\(place): \(error)")
+        }
+    }
+
+    private func encode(_ source: DocumentSource) throws(DocumentSourceFileError) -> [UInt8] {
+        do {
+            return try source.binaryPropertyList()
+        } catch {
+            throw DocumentSourceFileError(
+                .malformedValue, path: path, message: "cannot encode the value: \(error)")
+        }
+    }
+
+    private func readError(_ failure: ExtendedAttributeFailure) -> DocumentSourceFileError {
+        if failure.code == E2BIG {
+            return DocumentSourceFileError(
+                .malformedValue, path: path,
+                message: "the x-document-source value is larger than 64 KiB", errorNumber: E2BIG)
+        }
+        return DocumentSourceFileError(errno: failure.code, path: path)
+    }
+
+    private func writeError(_ failure: ExtendedAttributeFailure) -> DocumentSourceFileError {
+        switch failure.code {
+        case EPERM:
+            // Linux answers EPERM for user attributes on anything but regular files and folders.
+            var info = stat()
+            let found = followSymlinks ? stat(path, &info) : lstat(path, &info)
+            let type = info.st_mode & S_IFMT
+            if found == 0 && type != S_IFREG && type != S_IFDIR {
+                return DocumentSourceFileError(
+                    .unsupportedFileType, path: path,
+                    message: "extended attributes are allowed only on regular files and folders here",
+                    errorNumber: EPERM)
+            }
+        case ENOSPC:
+            // ext4 answers ENOSPC both for a full disk and for a value larger than the space an
+            // inode's attribute block has; free space tells which.
+            var fs = statvfs()
+            if statvfs(path, &fs) == 0 && UInt64(fs.f_bavail) > 16 {
+                return DocumentSourceFileError(
+                    .tooLarge, path: path, message: "the value is too large for this filesystem",
+                    errorNumber: ENOSPC)
+            }
+        default:
+            break
+        }
+        return DocumentSourceFileError(errno: failure.code, path: path)
+    }
+}

@@ -1,0 +1,15 @@
+/// Where an `x-document-source` value was found (SPEC §2), in the order readers look.
+public enum DocumentSourceStore: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// The native extended attribute: `user.x-document-source` on Linux,
+    /// `x-document-source` on Darwin. The only store `xds` writes.
+    case xattr = "xattr"
+    /// Samba's `streams_xattr` form, left when a Mac or iPad saves onto a Samba share:
+    /// `user.DosStream.x-document-source:$DATA`, whose value may end in one extra NUL byte.
+    case sambaStream = "samba-stream"
+    /// An AppleDouble sidecar `._NAME` next to the file, as macOS writes on filesystems
+    /// without extended attributes.
+    case appleDouble = "appledouble"
+
+    /// The store's name as `xds show` prints it: `xattr`, `samba-stream`, `appledouble`.
+    public var description: String { rawValue }
+}

@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("Unsupported platform: xds needs <sys/xattr.h>")
+#endif
+internal import CXattr
+
+/// A failed extended-attribute call: the C function's errno, read right after the call.
+struct ExtendedAttributeFailure: Error, Equatable {
+    /// The errno value the call left behind.
+    var code: Int32
+}
+
+/// Thin wrappers over the platform's extended-attribute calls.
+///
+/// This is the only file that calls the C functions of `<sys/xattr.h>`; their signatures differ
+/// between Linux (`lgetxattr` & co.) and Darwin (`position`/`options` arguments), which stays
+/// hidden here. Every call retries on `EINTR`.
+enum ExtendedAttributes {
+    /// The largest value we read or write: the Linux limit for one value (`XATTR_SIZE_MAX`).
+    static let maximumValueSize = 65_536
+
+    /// Whether `code` means "this attribute is not set" (ENODATA on Linux, ENOATTR on Darwin).
+    static func isMissing(_ code: Int32) -> Bool {
+        #if canImport(Darwin)
+        return code == ENOATTR
+        #else
+        return code == ENODATA
+        #endif
+    }
+
+    /// Reads the value of `name` on `path`, or nil when the attribute is not set.
+    ///
+    /// A size probe comes first, then the read into a buffer of that size; if the value grew
+    /// in between (`ERANGE`) both steps are repeated. Values over ``maximumValueSize`` are
+    /// refused with `E2BIG` before anything is allocated for them.
+    /// The corresponding C functions are `getxattr(2)` and `lgetxattr(2)`.
+    static func value(
+        named name: String, atPath path: String, followSymlinks: Bool
+    ) throws(ExtendedAttributeFailure) -> [UInt8]? {
+        for _ in 0..<8 {
+            let probed = get(path, name, nil, 0, followSymlinks)
+            if probed < 0 {
+                let code = errno
+                if isMissing(code) { return nil }
+                throw ExtendedAttributeFailure(code: code)
+            }
+            if probed > maximumValueSize { throw ExtendedAttributeFailure(code: E2BIG) }
+            if probed == 0 { return [] }
+            var failure: Int32 = 0
+            let bytes = [UInt8](unsafeUninitializedCapacity: probed) { buffer, count in
+                let read = get(path, name, buffer.baseAddress, probed, followSymlinks)
+                if read < 0 {
+                    failure = errno
+                    count = 0
+                } else {
+                    count = read
+                }
+            }
+            if failure == 0 { return bytes }
+            if failure == ERANGE { continue }  // grew between probe and read: probe again
+            if isMissing(failure) { return nil }  // removed between probe and read
+            throw ExtendedAttributeFailure(code: failure)
+        }
+        // A value that keeps changing size under us eight times in a row.
+        throw ExtendedAttributeFailure(code: ERANGE)
+    }
+
+    /// Sets `name` on `path` to `value` in one call, creating or replacing it, so a reader
+    /// sees either the old value or the new one, never a mixture.
+    /// The corresponding C functions are `setxattr(2)` and `lsetxattr(2)`.
+    static func setValue(
+        _ value: [UInt8], named name: String, atPath path: String, followSymlinks: Bool
+    ) throws(ExtendedAttributeFailure) {
+        let result = value.withUnsafeBytes { raw in
+            retrying { set(path, name, raw.baseAddress, raw.count, followSymlinks) }
+        }
+        if result < 0 { throw ExtendedAttributeFailure(code: errno) }
+    }
+
+    /// Removes `name` from `path`; returns false when it was not set.
+    /// The corresponding C functions are `removexattr(2)` and `lremovexattr(2)`.
+    static func removeValue(
+        named name: String, atPath path: String, followSymlinks: Bool
+    ) throws(ExtendedAttributeFailure) -> Bool {
+        let result = retrying { remove(path, name, followSymlinks) }
+        if result < 0 {
+            let code = errno
+            if isMissing(code) { return false }
+            throw ExtendedAttributeFailure(code: code)
+        }
+        return true
+    }
+
+    // MARK: - The C calls
+
+    private static func retrying<R: BinaryInteger>(_ call: () -> R) -> R {
+        while true {
+            let result = call()
+            if result < 0 && errno == EINTR { continue }
+            return result
+        }
+    }
+
+    private static func get(
+        _ path: String, _ name: String, _ buffer: UnsafeMutableRawPointer?, _ size: Int,
+        _ follow: Bool
+    ) -> Int {
+        retrying {
+            #if canImport(Darwin)
+            getxattr(path, name, buffer, size, 0, follow ? 0 : XATTR_NOFOLLOW)
+            #else
+            follow ? getxattr(path, name, buffer, size) : lgetxattr(path, name, buffer, size)
+            #endif
+        }
+    }
+
+    private static func set(
+        _ path: String, _ name: String, _ value: UnsafeRawPointer?, _ size: Int, _ follow: Bool
+    ) -> Int32 {
+        #if canImport(Darwin)
+        return setxattr(path, name, value, size, 0, follow ? 0 : XATTR_NOFOLLOW)
+        #else
+        // An empty buffer may come with a nil base address; the kernel wants a valid pointer.
+        var empty: UInt8 = 0
+        return withUnsafePointer(to: &empty) { fallback in
+            let pointer = value ?? UnsafeRawPointer(fallback)
+            return follow
+                ? setxattr(path, name, pointer, size, 0) : lsetxattr(path, name, pointer, size, 0)
+        }
+        #endif
+    }
+
+    private static func remove(_ path: String, _ name: String, _ follow: Bool) -> Int32 {
+        #if canImport(Darwin)
+        return removexattr(path, name, follow ? 0 : XATTR_NOFOLLOW)
+        #else
+        return follow ? removexattr(path, name) : lremovexattr(path, name)
+        #endif
+    }
+}
