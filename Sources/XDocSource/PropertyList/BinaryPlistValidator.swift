@@ -1,0 +1,313 @@
+/// Checks a binary plist (`bplist00`) completely before libplist sees it.
+///
+/// libplist 2.2.0 (Debian 12) trusts the trailer and offset table in ways fixed only in later
+/// releases (object offsets into the header, unbounded table offsets, no depth limit, UTF-16
+/// conversion over-reads), and it expands shared references by copying. So every reachable
+/// object is walked here first: marker types, lengths in bounds, references below the object
+/// count, nesting depth, cycles and the size of the expanded tree are all bounded.
+///
+/// The walk also records, in depth-first order, the exact value of every integer and date,
+/// because libplist 2.2 cannot report them exactly (it keeps dates as whole seconds in an
+/// `int32_t` plus microseconds, and gives only the low 64 bits of a 16-byte integer).
+struct BinaryPlistValidator {
+    /// Containers (arrays and dictionaries) nested deeper than this are refused.
+    static let maximumDepth = 64
+    /// Object visits allowed, counting each reference to a shared object again (the size of
+    /// the tree libplist would build); bounds memory against exponential sharing.
+    static let maximumVisits = 1 << 17
+
+    /// The exact integer and date values, in the order a depth-first walk meets them.
+    enum ExactScalar: Equatable {
+        case integer(PropertyListValue)
+        case date(Double)
+    }
+
+    private let bytes: [UInt8]
+    private let offsetSize: Int
+    private let referenceSize: Int
+    private let objectCount: Int
+    private let rootIndex: Int
+    private let tableOffset: Int
+    private var onPath: [Bool]
+    private var visits = 0
+    private(set) var scalars: [ExactScalar] = []
+
+    /// Validates `bytes` and returns the exact integers and dates in depth-first order.
+    static func validate(_ bytes: [UInt8]) throws(PropertyListError) -> [ExactScalar] {
+        var validator = try BinaryPlistValidator(bytes)
+        try validator.checkOffsetTable()
+        try validator.visit(validator.rootIndex, depth: 0)
+        return validator.scalars
+    }
+
+    private init(_ bytes: [UInt8]) throws(PropertyListError) {
+        self.bytes = bytes
+        let count = bytes.count
+        let magic: [UInt8] = Array("bplist".utf8)
+        guard count >= 8, Array(bytes[0..<6]) == magic else {
+            throw PropertyListError("not a binary plist: the data does not start with 'bplist'")
+        }
+        guard bytes[6] == UInt8(ascii: "0"), bytes[7] == UInt8(ascii: "0") else {
+            let version = String(decoding: bytes[6..<8], as: UTF8.self)
+            throw PropertyListError("binary plist version '\(version)' is not supported (only bplist00)")
+        }
+        // Header, one object byte, one offset byte and the 32-byte trailer.
+        guard count >= 8 + 1 + 1 + 32 else {
+            throw PropertyListError("binary plist is truncated: \(count) bytes, too short for a header, an object and a trailer")
+        }
+        let trailer = count - 32
+        offsetSize = Int(bytes[trailer + 6])
+        referenceSize = Int(bytes[trailer + 7])
+        let objects = Self.readUnsigned(bytes, at: trailer + 8, size: 8)
+        let root = Self.readUnsigned(bytes, at: trailer + 16, size: 8)
+        let table = Self.readUnsigned(bytes, at: trailer + 24, size: 8)
+        guard [1, 2, 4, 8].contains(offsetSize) else {
+            throw PropertyListError("binary plist trailer: offset size \(offsetSize) is not 1, 2, 4 or 8")
+        }
+        guard [1, 2, 4, 8].contains(referenceSize) else {
+            throw PropertyListError("binary plist trailer: reference size \(referenceSize) is not 1, 2, 4 or 8")
+        }
+        guard objects >= 1 else {
+            throw PropertyListError("binary plist trailer: the object count is zero")
+        }
+        // Every object needs at least one byte and one offset-table entry.
+        guard objects <= UInt64(count - 40) else {
+            throw PropertyListError("binary plist trailer: object count \(objects) is impossible in \(count) bytes")
+        }
+        guard root < objects else {
+            throw PropertyListError("binary plist trailer: root object \(root) is not below the object count \(objects)")
+        }
+        let tableBytes = Int(objects) * offsetSize
+        guard table >= 9, table <= UInt64(trailer), Int(table) + tableBytes <= trailer else {
+            throw PropertyListError("binary plist trailer: offset table lies outside the data")
+        }
+        objectCount = Int(objects)
+        rootIndex = Int(root)
+        tableOffset = Int(table)
+        onPath = Array(repeating: false, count: objectCount)
+    }
+
+    /// Every entry of the offset table must point into the object area: after the 8-byte
+    /// header and before the offset table itself.
+    private func checkOffsetTable() throws(PropertyListError) {
+        for index in 0..<objectCount {
+            let offset = Self.readUnsigned(bytes, at: tableOffset + index * offsetSize, size: offsetSize)
+            guard offset >= 8 else {
+                throw PropertyListError("binary plist: object \(index) starts inside the header (offset \(offset))")
+            }
+            guard offset < UInt64(tableOffset) else {
+                throw PropertyListError("binary plist: object \(index) starts at offset \(offset), beyond the objects (offset table at \(tableOffset))")
+            }
+        }
+    }
+
+    private func offset(of index: Int) -> Int {
+        Int(Self.readUnsigned(bytes, at: tableOffset + index * offsetSize, size: offsetSize))
+    }
+
+    private static func readUnsigned(_ bytes: [UInt8], at position: Int, size: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for i in 0..<size {
+            value = value << 8 | UInt64(bytes[position + i])
+        }
+        return value
+    }
+
+    /// Bytes from `position` (inclusive) must end at or before the offset table.
+    private func require(_ position: Int, _ length: Int, _ what: @autoclosure () -> String) throws(PropertyListError) {
+        guard length >= 0, position <= tableOffset, length <= tableOffset - position else {
+            throw PropertyListError("binary plist: \(what()) runs past the end of the objects")
+        }
+    }
+
+    /// Reads the element count of a marker whose low nibble is the count, or 0xF followed by
+    /// an integer object holding it. Returns the count and where the payload starts.
+    private func count(at offset: Int, lowNibble: UInt8, index: Int) throws(PropertyListError) -> (Int, Int) {
+        if lowNibble != 0xF { return (Int(lowNibble), offset + 1) }
+        try require(offset + 1, 1, "the length of object \(index)")
+        let marker = bytes[offset + 1]
+        guard marker >> 4 == 0x1, marker & 0xF <= 3 else {
+            throw PropertyListError("binary plist: object \(index) has a malformed length (marker 0x\(hex(marker)))")
+        }
+        let size = 1 << Int(marker & 0xF)
+        try require(offset + 2, size, "the length of object \(index)")
+        let value = Self.readUnsigned(bytes, at: offset + 2, size: size)
+        // No length can exceed the bytes that exist; this also rules out overflow below.
+        guard value <= UInt64(bytes.count) else {
+            throw PropertyListError("binary plist: object \(index) claims \(value) elements, more than the data holds")
+        }
+        return (Int(value), offset + 2 + size)
+    }
+
+    private func reference(at position: Int) -> Int {
+        Int(truncatingIfNeeded: Self.readUnsigned(bytes, at: position, size: referenceSize))
+    }
+
+    private mutating func checkedReference(at position: Int, from index: Int) throws(PropertyListError) -> Int {
+        let ref = Self.readUnsigned(bytes, at: position, size: referenceSize)
+        guard ref < UInt64(objectCount) else {
+            throw PropertyListError("binary plist: object \(index) refers to object \(ref), but there are only \(objectCount)")
+        }
+        return Int(ref)
+    }
+
+    private mutating func visit(_ index: Int, depth: Int) throws(PropertyListError) {
+        visits += 1
+        guard visits <= Self.maximumVisits else {
+            throw PropertyListError("binary plist expands to more than \(Self.maximumVisits) values through shared references")
+        }
+        let offset = offset(of: index)
+        let marker = bytes[offset]
+        let low = marker & 0xF
+        switch marker >> 4 {
+        case 0x0:
+            switch low {
+            case 0x8, 0x9: return
+            case 0x0: throw PropertyListError("binary plist: object \(index) is a null, which property lists do not allow")
+            default: throw PropertyListError("binary plist: object \(index) has an unknown type (marker 0x\(hex(marker)))")
+            }
+        case 0x1:
+            guard low <= 4 else {
+                throw PropertyListError("binary plist: integer object \(index) has an invalid size (marker 0x\(hex(marker)))")
+            }
+            let size = 1 << Int(low)
+            try require(offset + 1, size, "integer object \(index)")
+            let start = offset + 1
+            switch size {
+            case 16:
+                let high = Self.readUnsigned(bytes, at: start, size: 8)
+                let lowBits = Self.readUnsigned(bytes, at: start + 8, size: 8)
+                guard high == 0 else {
+                    throw PropertyListError("binary plist: integer object \(index) does not fit in 64 bits")
+                }
+                scalars.append(.integer(.integer(unsigned: lowBits)))
+            case 8:
+                // Eight-byte integers are signed; shorter ones unsigned (as CoreFoundation reads them).
+                scalars.append(.integer(.integer(Int64(bitPattern: Self.readUnsigned(bytes, at: start, size: 8)))))
+            default:
+                scalars.append(.integer(.integer(Int64(Self.readUnsigned(bytes, at: start, size: size)))))
+            }
+        case 0x2:
+            guard low == 2 || low == 3 else {
+                throw PropertyListError("binary plist: real object \(index) has an invalid size (marker 0x\(hex(marker)))")
+            }
+            try require(offset + 1, 1 << Int(low), "real object \(index)")
+        case 0x3:
+            guard low == 3 else {
+                throw PropertyListError("binary plist: date object \(index) has an invalid size (marker 0x\(hex(marker)))")
+            }
+            try require(offset + 1, 8, "date object \(index)")
+            let seconds = Double(bitPattern: Self.readUnsigned(bytes, at: offset + 1, size: 8))
+            // libplist converts the date to a C long; out-of-range doubles are undefined behaviour there.
+            guard seconds.isFinite, abs(seconds) < 0x1p62 else {
+                throw PropertyListError("binary plist: date object \(index) is not a representable time (\(seconds))")
+            }
+            scalars.append(.date(seconds))
+        case 0x4:
+            let (length, start) = try count(at: offset, lowNibble: low, index: index)
+            try require(start, length, "data object \(index)")
+        case 0x5:
+            _ = try string(index, depth: depth)
+        case 0x6:
+            _ = try string(index, depth: depth)
+        case 0x8:
+            let size = Int(low) + 1
+            guard [1, 2, 4, 8].contains(size) else {
+                throw PropertyListError("binary plist: UID object \(index) has an invalid size of \(size) bytes")
+            }
+            try require(offset + 1, size, "UID object \(index)")
+        case 0xA, 0xD:
+            let isDictionary = marker >> 4 == 0xD
+            let kind = isDictionary ? "dictionary" : "array"
+            guard depth < Self.maximumDepth else {
+                throw PropertyListError("property list is nested more than \(Self.maximumDepth) levels deep")
+            }
+            guard !onPath[index] else {
+                throw PropertyListError("binary plist has a cycle: \(kind) object \(index) contains itself")
+            }
+            let (elements, start) = try count(at: offset, lowNibble: low, index: index)
+            let references = isDictionary ? elements * 2 : elements
+            try require(start, references * referenceSize, "\(kind) object \(index)")
+            onPath[index] = true
+            if isDictionary {
+                var keys = Set<String>()
+                keys.reserveCapacity(elements)
+                for i in 0..<elements {
+                    let keyIndex = try checkedReference(at: start + i * referenceSize, from: index)
+                    let key = try string(keyIndex, depth: depth, asKeyOf: index)
+                    guard keys.insert(key).inserted else {
+                        throw PropertyListError("binary plist: dictionary object \(index) has the key '\(key)' twice")
+                    }
+                    let valueIndex = try checkedReference(at: start + (elements + i) * referenceSize, from: index)
+                    try visit(valueIndex, depth: depth + 1)
+                }
+            } else {
+                for i in 0..<elements {
+                    let child = try checkedReference(at: start + i * referenceSize, from: index)
+                    try visit(child, depth: depth + 1)
+                }
+            }
+            onPath[index] = false
+        default:
+            throw PropertyListError("binary plist: object \(index) has an unsupported type (marker 0x\(hex(marker)))")
+        }
+    }
+
+    /// Decodes and checks a string object: ASCII strings must be 7-bit, UTF-16 strings must
+    /// have no lone surrogates, and neither may contain NUL (libplist keeps C strings).
+    private mutating func string(_ index: Int, depth: Int, asKeyOf dictionary: Int? = nil) throws(PropertyListError) -> String {
+        let what = dictionary.map { "key object \(index) of dictionary object \($0)" } ?? "string object \(index)"
+        if dictionary != nil {
+            visits += 1
+            guard visits <= Self.maximumVisits else {
+                throw PropertyListError("binary plist expands to more than \(Self.maximumVisits) values through shared references")
+            }
+        }
+        let offset = offset(of: index)
+        let marker = bytes[offset]
+        switch marker >> 4 {
+        case 0x5:
+            let (length, start) = try count(at: offset, lowNibble: marker & 0xF, index: index)
+            try require(start, length, what)
+            let slice = bytes[start..<start + length]
+            if let bad = slice.first(where: { $0 >= 0x80 || $0 == 0 }) {
+                throw PropertyListError("binary plist: \(what) has a \(bad == 0 ? "NUL" : "non-ASCII") byte in an ASCII string")
+            }
+            return String(decoding: slice, as: UTF8.self)
+        case 0x6:
+            let (length, start) = try count(at: offset, lowNibble: marker & 0xF, index: index)
+            try require(start, length * 2, what)
+            var units: [UInt16] = []
+            units.reserveCapacity(length)
+            for i in 0..<length {
+                units.append(UInt16(bytes[start + 2 * i]) << 8 | UInt16(bytes[start + 2 * i + 1]))
+            }
+            var result = ""
+            var decoder = UTF16()
+            var iterator = units.makeIterator()
+            loop: while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue(let scalar):
+                    guard scalar != "\0" else {
+                        throw PropertyListError("binary plist: \(what) contains a NUL character")
+                    }
+                    result.unicodeScalars.append(scalar)
+                case .emptyInput: break loop
+                case .error:
+                    throw PropertyListError("binary plist: \(what) is invalid UTF-16 (a lone surrogate)")
+                }
+            }
+            return result
+        default:
+            guard dictionary == nil else {
+                throw PropertyListError("binary plist: \(what) is not a string (marker 0x\(hex(marker)))")
+            }
+            throw PropertyListError("binary plist: \(what) is not a string")
+        }
+    }
+}
+
+func hex(_ byte: UInt8) -> String {
+    let digits = Array("0123456789abcdef")
+    return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+}

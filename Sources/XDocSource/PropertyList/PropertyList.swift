@@ -1,0 +1,304 @@
+internal import CPlist
+
+/// Property-list coding over libplist, hardened for values written by someone else.
+///
+/// This is the only file that calls libplist. Binary input is checked completely by
+/// ``BinaryPlistValidator`` and XML input by ``XMLPlistValidator`` before libplist parses it.
+///
+/// Precision, with libplist 2.2 (Debian 12):
+/// * Dates are decoded exactly (the validator reads the stored double). libplist 2.2 keeps
+///   a date as a `timeval`, so an *encoded* date keeps microsecond precision: the fraction
+///   of a second is truncated to whole microseconds. XML dates carry whole seconds only.
+/// * Integers of every size round-trip: negative ones as 8-byte integers, values above
+///   `Int64.max` as 16-byte integers, as CoreFoundation writes them.
+/// * Strings must not contain NUL characters (libplist keeps C strings).
+public enum PropertyList {
+    /// Largest value accepted for decoding (65536 bytes, the Linux per-value limit).
+    public static let maximumSize: Int = 65536
+
+    /// Deepest nesting of arrays and dictionaries accepted, when decoding and encoding.
+    public static let maximumDepth: Int = BinaryPlistValidator.maximumDepth
+
+    /// Decodes binary (bplist00) or XML plist bytes. Validates binary structure itself before libplist.
+    ///
+    /// - Parameter bytes: The encoded property list, at most ``maximumSize`` bytes.
+    /// - Returns: The root value, of any type.
+    /// - Throws: ``PropertyListError`` naming the first problem found.
+    public static func decode(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
+        guard !bytes.isEmpty else {
+            throw PropertyListError("the value is empty, not a property list")
+        }
+        guard bytes.count <= maximumSize else {
+            throw PropertyListError("the value is \(bytes.count) bytes, more than the \(maximumSize) accepted for a property list")
+        }
+        if bytes.starts(with: "bplist".utf8) {
+            let scalars = try BinaryPlistValidator.validate(bytes)
+            var root: plist_t? = nil
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { plist_from_bin($0.baseAddress, UInt32(buffer.count), &root) }
+            }
+            guard let root else {
+                throw PropertyListError("binary plist could not be parsed by libplist")
+            }
+            defer { plist_free(root) }
+            var converter = Converter(scalars: scalars)
+            let value = try converter.value(of: root, depth: 0)
+            guard converter.next == scalars.count else {
+                throw PropertyListError("binary plist: libplist read a different structure than the validator")
+            }
+            return value
+        }
+        guard looksLikeXML(bytes) else {
+            throw PropertyListError("not a property list: neither binary (bplist00) nor XML")
+        }
+        try XMLPlistValidator.validate(bytes)
+        var root: plist_t? = nil
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { plist_from_xml($0.baseAddress, UInt32(buffer.count), &root) }
+        }
+        guard let root else {
+            throw PropertyListError("XML plist is malformed")
+        }
+        defer { plist_free(root) }
+        var converter = Converter(scalars: nil)
+        return try converter.value(of: root, depth: 0)
+    }
+
+    /// Encodes as binary plist (bplist00) via libplist.
+    ///
+    /// Dictionary keys are written in sorted order, so equal values give equal bytes.
+    /// - Throws: ``PropertyListError`` for values libplist cannot store (strings containing
+    ///   NUL, nesting deeper than ``maximumDepth``) or when libplist produces nothing.
+    public static func encodeBinary(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
+        let root = try node(for: value, depth: 0)
+        defer { plist_free(root) }
+        var buffer: UnsafeMutablePointer<CChar>? = nil
+        var length: UInt32 = 0
+        plist_to_bin(root, &buffer, &length)
+        guard let buffer else {
+            throw PropertyListError("libplist could not encode the property list")
+        }
+        defer { plist_to_bin_free(buffer) }
+        return buffer.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
+            Array(UnsafeBufferPointer(start: $0, count: Int(length)))
+        }
+    }
+
+    /// XML plists start with `<` after an optional byte-order mark and white space.
+    private static func looksLikeXML(_ bytes: [UInt8]) -> Bool {
+        var rest = bytes[...]
+        if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
+        let first = rest.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        return first == UInt8(ascii: "<")
+    }
+
+    // MARK: Encoding
+
+    /// Builds a libplist node; the caller owns it. On error nothing is leaked.
+    private static func node(for value: PropertyListValue, depth: Int) throws(PropertyListError) -> plist_t {
+        switch value {
+        case .string(let string):
+            return try withCString(string, what: "a string") { plist_new_string($0) }
+        case .integer(let integer):
+            return plist_new_uint(UInt64(bitPattern: integer))
+        case .unsignedInteger(let unsigned):
+            guard unsigned > UInt64(Int64.max) else { return plist_new_uint(unsigned) }
+            // plist_new_uint gives an 8-byte node, which readers take as negative; a node
+            // parsed from a 16-byte integer is written back as 16 bytes.
+            var object: [UInt8] = [0x14] + Array(repeating: 0, count: 8)
+            object += bigEndian(unsigned)
+            return try parsedNode(object)
+        case .real(let real):
+            return plist_new_real(real)
+        case .boolean(let boolean):
+            return plist_new_bool(boolean ? 1 : 0)
+        case .date(let seconds):
+            guard seconds.isFinite, abs(seconds) < 0x1p62 else {
+                throw PropertyListError("cannot encode the date \(seconds): not a representable time")
+            }
+            // plist_new_date takes int32 seconds (years 1933-2069 only); a node parsed
+            // from a binary date keeps a 64-bit time.
+            return try parsedNode([0x33] + bigEndian(seconds.bitPattern))
+        case .data(let bytes):
+            return bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { plist_new_data($0.baseAddress, UInt64(buffer.count)) }
+            }
+        case .uid(let uid):
+            return plist_new_uid(uid)
+        case .array(let elements):
+            guard depth < maximumDepth else { throw tooDeep }
+            let array = plist_new_array()!
+            for element in elements {
+                do throws(PropertyListError) {
+                    let child = try node(for: element, depth: depth + 1)
+                    plist_array_append_item(array, child)
+                } catch {
+                    plist_free(array)
+                    throw error
+                }
+            }
+            return array
+        case .dictionary(let entries):
+            guard depth < maximumDepth else { throw tooDeep }
+            let dictionary = plist_new_dict()!
+            for key in entries.keys.sorted() {
+                do throws(PropertyListError) {
+                    let child = try node(for: entries[key]!, depth: depth + 1)
+                    do throws(PropertyListError) {
+                        try withCString(key, what: "a dictionary key") { plist_dict_set_item(dictionary, $0, child) }
+                    } catch {
+                        plist_free(child)
+                        throw error
+                    }
+                } catch {
+                    plist_free(dictionary)
+                    throw error
+                }
+            }
+            return dictionary
+        }
+    }
+
+    private static var tooDeep: PropertyListError {
+        PropertyListError("cannot encode a property list nested more than \(maximumDepth) levels deep")
+    }
+
+    private static func withCString<R>(_ string: String, what: String, _ body: (UnsafePointer<CChar>) -> R) throws(PropertyListError) -> R {
+        guard !string.utf8.contains(0) else {
+            throw PropertyListError("cannot encode \(what) containing a NUL character")
+        }
+        return string.withCString(body)
+    }
+
+    private static func bigEndian(_ value: UInt64) -> [UInt8] {
+        (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) }
+    }
+
+    /// Parses a one-object binary plist holding `object`, to get nodes `plist_new_*` cannot make.
+    private static func parsedNode(_ object: [UInt8]) throws(PropertyListError) -> plist_t {
+        var bytes = Array("bplist00".utf8) + object
+        bytes.append(8)  // the offset table: one entry, the object at offset 8
+        bytes += [0, 0, 0, 0, 0, 0, 1, 1]
+        bytes += bigEndian(1) + bigEndian(0) + bigEndian(UInt64(8 + object.count))
+        var node: plist_t? = nil
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { plist_from_bin($0.baseAddress, UInt32(buffer.count), &node) }
+        }
+        guard let node else {
+            throw PropertyListError("libplist could not build a value node")
+        }
+        return node
+    }
+
+    // MARK: Decoding
+
+    /// Turns a libplist tree into values, taking exact integers and dates from the
+    /// validator's list when decoding binary input.
+    private struct Converter {
+        let scalars: [BinaryPlistValidator.ExactScalar]?
+        var next = 0
+
+        init(scalars: [BinaryPlistValidator.ExactScalar]?) {
+            self.scalars = scalars
+        }
+
+        mutating func value(of node: plist_t, depth: Int) throws(PropertyListError) -> PropertyListValue {
+            switch plist_get_node_type(node) {
+            case PLIST_BOOLEAN:
+                var value: UInt8 = 0
+                plist_get_bool_val(node, &value)
+                return .boolean(value != 0)
+            case PLIST_UINT:
+                var value: UInt64 = 0
+                plist_get_uint_val(node, &value)
+                guard let scalars else { return .integer(Int64(bitPattern: value)) }
+                guard next < scalars.count, case .integer(let exact) = scalars[next] else { throw mismatch }
+                next += 1
+                return exact
+            case PLIST_REAL:
+                var value: Double = 0
+                plist_get_real_val(node, &value)
+                return .real(value)
+            case PLIST_DATE:
+                var seconds: Int32 = 0
+                var microseconds: Int32 = 0
+                plist_get_date_val(node, &seconds, &microseconds)
+                guard let scalars else { return .date(Double(seconds) + Double(microseconds) / 1_000_000) }
+                guard next < scalars.count, case .date(let exact) = scalars[next] else { throw mismatch }
+                next += 1
+                return .date(exact)
+            case PLIST_STRING, PLIST_KEY:
+                return .string(string(of: node))
+            case PLIST_DATA:
+                var pointer: UnsafeMutablePointer<CChar>? = nil
+                var length: UInt64 = 0
+                plist_get_data_val(node, &pointer, &length)
+                guard let pointer else { return .data([]) }
+                defer { cplist_free_memory(pointer) }
+                return .data(pointer.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
+                    Array(UnsafeBufferPointer(start: $0, count: Int(length)))
+                })
+            case PLIST_UID:
+                var value: UInt64 = 0
+                plist_get_uid_val(node, &value)
+                return .uid(value)
+            case PLIST_ARRAY:
+                guard depth < PropertyList.maximumDepth else { throw PropertyList.tooDeepToRead }
+                let count = plist_array_get_size(node)
+                var elements: [PropertyListValue] = []
+                elements.reserveCapacity(Int(count))
+                for i in 0..<count {
+                    guard let child = plist_array_get_item(node, i) else { throw mismatch }
+                    elements.append(try value(of: child, depth: depth + 1))
+                }
+                return .array(elements)
+            case PLIST_DICT:
+                guard depth < PropertyList.maximumDepth else { throw PropertyList.tooDeepToRead }
+                var iterator: plist_dict_iter? = nil
+                plist_dict_new_iter(node, &iterator)
+                guard let iterator else { throw mismatch }
+                defer { cplist_free_memory(iterator) }
+                var entries: [String: PropertyListValue] = [:]
+                while true {
+                    var key: UnsafeMutablePointer<CChar>? = nil
+                    var child: plist_t? = nil
+                    plist_dict_next_item(node, iterator, &key, &child)
+                    guard let child else {
+                        if let key { cplist_free_memory(key) }
+                        break
+                    }
+                    guard let key else { throw mismatch }
+                    let name = String(cString: key)
+                    cplist_free_memory(key)
+                    guard entries[name] == nil else {
+                        throw PropertyListError("property list dictionary has the key '\(name)' twice")
+                    }
+                    entries[name] = try value(of: child, depth: depth + 1)
+                }
+                return .dictionary(entries)
+            default:
+                throw PropertyListError("property list holds a value of a type xds does not know")
+            }
+        }
+
+        private var mismatch: PropertyListError {
+            PropertyListError("binary plist: libplist read a different structure than the validator")
+        }
+
+        private func string(of node: plist_t) -> String {
+            var pointer: UnsafeMutablePointer<CChar>? = nil
+            if plist_get_node_type(node) == PLIST_KEY {
+                plist_get_key_val(node, &pointer)
+            } else {
+                plist_get_string_val(node, &pointer)
+            }
+            guard let pointer else { return "" }
+            defer { cplist_free_memory(pointer) }
+            return String(cString: pointer)
+        }
+    }
+
+    private static var tooDeepToRead: PropertyListError {
+        PropertyListError("property list is nested more than \(maximumDepth) levels deep")
+    }
+}
