@@ -1,0 +1,39 @@
+import ArgumentParser
+import XDocSource
+
+extension XDS {
+    /// `xds remove`: deletes the attribute.
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove",
+            abstract: "Remove the x-document-source attribute from files.",
+            discussion: """
+                Removes the native attribute and Samba's stream copy \
+                (user.DosStream.x-document-source:$DATA). An AppleDouble sidecar ._NAME is a \
+                separate file and is left alone. Exits with status 1 when a file had no attribute.
+                """
+        )
+
+        @Argument(help: "The files or folders to clear.", completion: .file())
+        var files: [String]
+
+        @Flag(name: .customLong("no-follow"),
+              help: "Act on a symbolic link itself, not its target (Linux does not allow this).")
+        var noFollow = false
+
+        func run() throws {
+            var diagnostics = Diagnostics()
+            for file in files {
+                do {
+                    let removed = try DocumentSourceFile(path: file, followSymlinks: !noFollow).remove()
+                    if removed.isEmpty {
+                        diagnostics.fail(file, "no x-document-source attribute", status: .absent)
+                    }
+                } catch {
+                    diagnostics.fail(file, error)
+                }
+            }
+            try diagnostics.finish()
+        }
+    }
+}

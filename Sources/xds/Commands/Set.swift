@@ -1,0 +1,92 @@
+import ArgumentParser
+import XDocSource
+
+extension XDS {
+    /// `xds set`: writes the attribute, merging with what is there unless `--replace`.
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Record which app files came from (write the x-document-source attribute).",
+            discussion: """
+                The value is written as a binary property list in one call, to \
+                user.x-document-source on Linux (x-document-source on macOS). Without --replace \
+                the given keys are merged into the current value and every other key, other \
+                apps' keys included, is kept exactly. All options are checked before anything is \
+                written; on any error a file keeps its old value.
+
+                --id and --name may be left out when a file already has them.
+
+                Example:
+                  xds set report.pdf --id com.appliedphasor.working-copy --name "Working Copy" \\
+                      --path docs/report.pdf --app-info-url https://workingcopy.app/appInfo.json
+                """
+        )
+
+        @Argument(help: "The files or folders to label.", completion: .file())
+        var files: [String]
+
+        @Option(name: .customLong("id"),
+                help: "The bundle identifier of the providing app: letters, digits, '.' and '-' (e.g. com.example.app).")
+        var identifier: String?
+
+        @Option(help: "The name of the providing app, e.g. \"Working Copy\".")
+        var name: String?
+
+        @Option(help: "The path of the document inside the providing app, e.g. docs/report.pdf.")
+        var path: String?
+
+        @Option(name: .customLong("app-info-url"),
+                help: "The absolute https URL of the app's appInfo.json.")
+        var appInfoURL: String?
+
+        @Flag(help: "Write only the given keys, dropping every other key (then --id and --name are required).")
+        var replace = false
+
+        @Flag(name: .customLong("no-follow"),
+              help: "Act on a symbolic link itself, not its target (Linux does not allow this).")
+        var noFollow = false
+
+        @Flag(name: .customLong("allow-http"), help: "Accept an http:// --app-info-url.")
+        var allowHTTP = false
+
+        func validate() throws {
+            if let identifier, let problem = DocumentSourceValidation.identifierProblem(identifier) {
+                throw ValidationError("--id '\(HumanText.safe(identifier))' \(problem).")
+            }
+            if let name, let problem = DocumentSourceValidation.nameProblem(name) {
+                throw ValidationError("--name \(problem).")
+            }
+            if let path, path.isEmpty {
+                throw ValidationError("--path is empty.")
+            }
+            if let appInfoURL,
+                let problem = DocumentSourceValidation.appInfoURLProblem(appInfoURL, allowHTTP: allowHTTP)
+            {
+                throw ValidationError("--app-info-url '\(HumanText.safe(appInfoURL))' \(problem).")
+            }
+            if replace && (identifier == nil || name == nil) {
+                throw ValidationError("--replace writes only the keys given, so it needs --id and --name.")
+            }
+        }
+
+        func run() throws {
+            let changes = DocumentSource(
+                identifier: identifier, name: name, path: path, appInfoURL: appInfoURL)
+            var diagnostics = Diagnostics()
+            for file in files {
+                do {
+                    try DocumentSourceFile(path: file, followSymlinks: !noFollow)
+                        .update(with: changes, replace: replace)
+                } catch where error.kind == .incompleteValue {
+                    let flags = error.missingFields.map { $0 == "identifier" ? "--id" : "--\($0)" }
+                    diagnostics.fail(
+                        file, "the file has no \(error.missingFields.joined(separator: " or ")); give \(flags.joined(separator: " and "))",
+                        status: .usage)
+                } catch {
+                    diagnostics.fail(file, error)
+                }
+            }
+            try diagnostics.finish()
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import ArgumentParser
+import XDocSource
+
+extension XDS {
+    /// `xds show`: prints the attribute.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "Show which app files came from (read the x-document-source attribute).",
+            discussion: """
+                Looks in the native attribute, then Samba's stream attribute \
+                (user.DosStream.x-document-source:$DATA), then an AppleDouble sidecar ._NAME, \
+                and says which store the value came from. Binary and XML property lists are read.
+
+                Human output: the file name, then the fields aligned under it, the store, other \
+                keys and warnings about keys of the wrong type (which are ignored, but kept when \
+                the value is rewritten).
+
+                --json prints JSON Lines: one object per file that has the attribute, with \
+                "file", the keys "identifier", "name", "path", "appInfoURL" when present, "store" \
+                ("xattr", "samba-stream" or "appledouble"), "other" (an object of the other keys) \
+                and "warnings" (an array, only when there are any). In "other", property-list \
+                data becomes a base64 string, dates ISO-8601 strings (e.g. \
+                "2024-05-01T12:30:00Z"), UIDs {"CF$UID": n}, and non-finite reals the strings \
+                "NaN", "Infinity", "-Infinity"; keys are sorted.
+
+                A file without the attribute gets "xds: FILE: no x-document-source attribute" on \
+                standard error (no JSON line) and the exit status is 1.
+                """
+        )
+
+        @Argument(help: "The files or folders to read.", completion: .file())
+        var files: [String]
+
+        @Flag(help: "Print JSON Lines, one object per file.")
+        var json = false
+
+        @Flag(name: .customLong("no-follow"),
+              help: "Act on a symbolic link itself, not its target (Linux does not allow this).")
+        var noFollow = false
+
+        func run() throws {
+            var diagnostics = Diagnostics()
+            var output = ""
+            var shown = 0
+            for file in files {
+                do {
+                    guard let found = try DocumentSourceFile(path: file, followSymlinks: !noFollow).read()
+                    else {
+                        diagnostics.fail(file, "no x-document-source attribute", status: .absent)
+                        continue
+                    }
+                    if json {
+                        output += Self.jsonLine(file: file, found) + "\n"
+                    } else {
+                        if shown > 0 { output += "\n" }
+                        output += Self.humanText(file: file, found)
+                    }
+                    shown += 1
+                } catch {
+                    diagnostics.fail(file, error)
+                }
+            }
+            print(output, terminator: "")
+            try diagnostics.finish()
+        }
+
+        static func jsonLine(file: String, _ found: StoredDocumentSource) -> String {
+            let source = found.source
+            var fields = ["\"file\":" + JSON.string(file)]
+            for (key, value) in zip(DocumentSource.keys, [source.identifier, source.name, source.path, source.appInfoURL]) {
+                if let value { fields.append(JSON.string(key) + ":" + JSON.string(value)) }
+            }
+            fields.append("\"store\":" + JSON.string(found.store.rawValue))
+            fields.append("\"other\":" + JSON.object(source.otherKeys))
+            let warnings = source.warnings
+            if !warnings.isEmpty {
+                fields.append("\"warnings\":[" + warnings.map(JSON.string).joined(separator: ",") + "]")
+            }
+            return "{" + fields.joined(separator: ",") + "}"
+        }
+
+        static func humanText(file: String, _ found: StoredDocumentSource) -> String {
+            let source = found.source
+            var rows: [(String, String)] = []
+            for (key, value) in zip(DocumentSource.keys, [source.identifier, source.name, source.path, source.appInfoURL]) {
+                if let value { rows.append((key, HumanText.safe(value))) }
+            }
+            let storeText = found.store == .xattr ? found.store.rawValue : "\(found.store.rawValue) (\(HumanText.safe(found.location)))"
+            rows.append(("store", storeText))
+            let other = source.otherKeys.sorted { $0.key < $1.key }
+            let width = rows.map { $0.0.count }.max()! + 1
+            var text = HumanText.safe(file) + "\n"
+            for (key, value) in rows {
+                text += "  " + (key + ":").padded(to: width) + " " + value + "\n"
+            }
+            if !other.isEmpty {
+                text += "  other keys:\n"
+                let otherWidth = other.map { HumanText.safe($0.key).count }.max()! + 1
+                for (key, value) in other {
+                    text += "    " + (HumanText.safe(key) + ":").padded(to: otherWidth) + " " + HumanText.value(value) + "\n"
+                }
+            }
+            for warning in source.warnings {
+                text += "  warning: " + HumanText.safe(warning) + "\n"
+            }
+            return text
+        }
+    }
+}
+
+extension String {
+    /// The string followed by spaces up to `width` characters.
+    func padded(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}
