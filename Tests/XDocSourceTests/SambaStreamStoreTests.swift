@@ -1,0 +1,65 @@
+import Testing
+@testable import XDocSource
+
+@Suite("Samba stream store")
+struct SambaStreamStoreTests {
+    static let names = ["user.DosStream.x-document-source:$DATA", "user.DosStream.x-document-source"]
+
+    @Test(arguments: names, [true, false])
+    func readsTheStreamWithOrWithoutTrailingNUL(name: String, trailingNUL: Bool) throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("a.txt")
+        let value = try sampleSource().binaryPropertyList()
+        try setRawAttribute(name, value + (trailingNUL ? [0] : []), on: path)
+        let found = try #require(try DocumentSourceFile(path: path).read())
+        #expect(found.store == .sambaStream)
+        #expect(found.location == name)
+        #expect(found.source == sampleSource())
+    }
+
+    @Test func xmlValueWithTrailingNULIsRead() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("a.txt")
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict><key>identifier</key><string>com.example.app</string>
+            <key>name</key><string>Example</string></dict></plist>
+            """
+        try setRawAttribute(Self.names[0], Array(xml.utf8) + [0], on: path)
+        let found = try #require(try DocumentSourceFile(path: path).read())
+        #expect(found.source == DocumentSource(identifier: "com.example.app", name: "Example"))
+    }
+
+    @Test func nativeAttributeComesFirst() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("a.txt")
+        try setRawAttribute(Self.names[0], try DocumentSource(identifier: "samba.app", name: "S").binaryPropertyList() + [0], on: path)
+        try DocumentSourceFile(path: path).write(DocumentSource(identifier: "native.app", name: "N"))
+        let found = try #require(try DocumentSourceFile(path: path).read())
+        #expect(found.store == .xattr)
+        #expect(found.source.identifier == "native.app")
+    }
+
+    @Test func malformedStreamIsMalformed() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("a.txt")
+        try setRawAttribute(Self.names[0], Array("garbage".utf8) + [0], on: path)
+        let error = #expect(throws: DocumentSourceFileError.self) { _ = try DocumentSourceFile(path: path).read() }
+        #expect(error?.kind == .malformedValue)
+        #expect(error?.message.contains("user.DosStream.x-document-source:$DATA") == true)
+    }
+
+    @Test func mergeStartsFromTheStreamAndRemoveClearsIt() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("a.txt")
+        try setRawAttribute(Self.names[0], try sampleSource().binaryPropertyList() + [0], on: path)
+        let file = DocumentSourceFile(path: path)
+        try file.update(with: DocumentSource(path: "moved.pdf"))
+        var expected = sampleSource()
+        expected.path = "moved.pdf"
+        #expect(try file.read() == StoredDocumentSource(source: expected, store: .xattr, location: "user.x-document-source"))
+        #expect(try file.remove() == [.xattr, .sambaStream])
+        #expect(try file.read() == nil)
+    }
+}
