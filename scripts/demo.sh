@@ -22,7 +22,7 @@ if command -v getfattr >/dev/null 2>&1 && [ "$(uname -s)" = Linux ]; then
 fi
 run "$xds" set notes.txt --path "archive/notes.txt"
 run "$xds" show notes.txt
-if "$xds" help mask >/dev/null 2>&1; then
+if "$xds" --help | grep -q "^  mask "; then
   run "$xds" mask "$top/img/icon-1024.png" --size 29 --scale 2 -o icon-58-masked.png
   echo "(wrote $dir/icon-58-masked.png: the project's icon masked as iOS draws it)"
 fi

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+/// The result of running a program.
+struct Run: CustomStringConvertible {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var stdoutBytes: Data
+
+    var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+    /// Standard error split into lines.
+    var errorLines: [String] { stderr.split(separator: "\n").map(String.init) }
+    /// Standard output parsed as JSON Lines.
+    func jsonLines() throws -> [[String: Any]] {
+        try stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8), options: [.fragmentsAllowed]) as? [String: Any])
+        }
+    }
+}
+
+/// The `xds` binary built next to the test bundle (`swift build --build-tests` builds it).
+let xdsPath: String = {
+    let candidates = [
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("xds").path,
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/xds").path,
+    ]
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
+}()
+
+/// The package's root folder.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
+/// Runs a program with arguments in `folder`, feeding `input` on standard input.
+func run(_ executable: String, _ arguments: [String], in folder: String? = nil, input: Data? = nil) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+    // Files rather than pipes: no deadlock whatever the output size.
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("xds-run-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let out = scratch.appendingPathComponent("out"), err = scratch.appendingPathComponent("err")
+    _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+    process.standardOutput = try FileHandle(forWritingTo: out)
+    process.standardError = try FileHandle(forWritingTo: err)
+    if let input {
+        let inFile = scratch.appendingPathComponent("in")
+        try input.write(to: inFile)
+        process.standardInput = try FileHandle(forReadingFrom: inFile)
+    } else {
+        process.standardInput = FileHandle.nullDevice
+    }
+    try process.run()
+    process.waitUntilExit()
+    let stdout = try Data(contentsOf: out)
+    return Run(
+        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+        stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self), stdoutBytes: stdout)
+}
+
+/// Runs `xds` with arguments.
+func xds(_ arguments: String..., in folder: String? = nil) throws -> Run {
+    try run(xdsPath, arguments, in: folder)
+}
+
+/// Runs `xds` with an argument array.
+func xds(_ arguments: [String], in folder: String? = nil) throws -> Run {
+    try run(xdsPath, arguments, in: folder)
+}
+
+/// Runs a shell command line (for setfattr/getfattr/plistutil pipelines).
+func sh(_ command: String, in folder: String? = nil) throws -> Run {
+    try run("/bin/sh", ["-c", command], in: folder)
+}
+
+/// Runs a Python 3 script; arguments are in sys.argv[1:].
+func python(_ script: String, _ arguments: [String] = [], in folder: String? = nil) throws -> Run {
+    try run("/usr/bin/env", ["python3", "-c", script] + arguments, in: folder)
+}
+
+/// A fresh folder, removed on deinit. Under /tmp by default; `bigValues` picks /dev/shm
+/// (tmpfs takes values up to 64 KiB, ext4 only about 4 KiB) when it is there.
+final class Folder {
+    let path: String
+
+    init(bigValues: Bool = false) {
+        let base = bigValues && FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : "/tmp"
+        var template = Array("\(base)/xds-cli-tests.XXXXXX".utf8CString)
+        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    @discardableResult
+    func file(_ name: String, _ contents: String = "content\n") -> String {
+        let full = path + "/" + name
+        _ = FileManager.default.createFile(atPath: full, contents: Data(contents.utf8))
+        return full
+    }
+
+    /// Raw attribute bytes via getfattr (an independent implementation), nil when absent.
+    func attribute(_ file: String, name: String = "user.x-document-source") throws -> Data? {
+        let result = try run("/usr/bin/getfattr", ["--only-values", "-n", name, file], in: path)
+        return result.status == 0 ? result.stdoutBytes : nil
+    }
+
+    /// Sets an attribute via setfattr with a hex value.
+    func setAttribute(_ file: String, _ value: [UInt8], name: String = "user.x-document-source") throws {
+        let hex = "0x" + value.map { String(format: "%02x", $0) }.joined()
+        let result = try run("/usr/bin/setfattr", ["-n", name, "-v", hex, file], in: path)
+        #expect(result.status == 0, "setfattr failed: \(result.stderr)")
+    }
+}
+
+/// Makes property lists with Python's plistlib: `expression` is a Python expression for the
+/// value, `format` is "BINARY" or "XML". Returns the bytes.
+func plistlib(_ expression: String, format: String = "BINARY") throws -> [UInt8] {
+    let script = """
+        import plistlib, sys, datetime
+        value = \(expression)
+        sys.stdout.buffer.write(plistlib.dumps(value, fmt=plistlib.FMT_\(format), sort_keys=True))
+        """
+    let result = try python(script)
+    #expect(result.status == 0, "python failed: \(result.stderr)")
+    return [UInt8](result.stdoutBytes)
+}

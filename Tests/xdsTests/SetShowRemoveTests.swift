@@ -1,0 +1,275 @@
+import Foundation
+import Testing
+
+/// Python literal of a value with other apps' keys of every plist type.
+let everyTypeValue = """
+    {"identifier": "com.example.app", "name": "Example",
+     "com.example.nested": {"list": [1, -2, 2.5, True, "ü", b"\\x00\\x01"],
+                            "deep": {"x": {"y": [datetime.datetime(2024, 5, 1, 12, 30, 0)]}}},
+     "com.example.data": b"\\x00\\xff", "com.example.date": datetime.datetime(2020, 1, 2, 3, 4, 5),
+     "com.example.int": 123456789012, "com.example.neg": -7, "com.example.real": 0.25,
+     "com.example.bool": False, "com.example.uid": plistlib.UID(5), "com.example.empty": {}}
+    """
+
+/// Checks with plistlib that `file`'s attribute equals the Python expression `expected`.
+func expectAttribute(_ folder: Folder, _ file: String, equals expected: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let data = try #require(try folder.attribute(file), sourceLocation: sourceLocation)
+    #expect(data.starts(with: Array("bplist00".utf8)), sourceLocation: sourceLocation)
+    let script = """
+        import plistlib, sys, datetime
+        got = plistlib.loads(sys.stdin.buffer.read())
+        want = \(expected)
+        print("same" if got == want else "different: %r" % (got,))
+        """
+    let result = try run("/usr/bin/env", ["python3", "-c", script], input: data)
+    #expect(result.stdout == "same\n", "\(result)", sourceLocation: sourceLocation)
+}
+
+@Suite("xds set, show, remove")
+struct SetShowRemoveTests {
+    @Test func roundTripWithHumanAndJSONOutput() throws {
+        let folder = Folder()
+        folder.file("notes.txt")
+        let set = try xds("set", "notes.txt", "--id", "com.appliedphasor.working-copy", "--name", "Working Copy",
+                          "--path", "notes/notes.txt", "--app-info-url", "https://workingcopy.app/appInfo.json", in: folder.path)
+        #expect(set.status == 0, "\(set)")
+        #expect(set.stdout.isEmpty && set.stderr.isEmpty)
+
+        let show = try xds("show", "notes.txt", in: folder.path)
+        #expect(show.status == 0)
+        #expect(show.stdout == """
+            notes.txt
+              identifier: com.appliedphasor.working-copy
+              name:       Working Copy
+              path:       notes/notes.txt
+              appInfoURL: https://workingcopy.app/appInfo.json
+              store:      xattr
+
+            """)
+
+        let json = try xds("show", "--json", "notes.txt", in: folder.path)
+        #expect(json.status == 0)
+        #expect(json.stdout == """
+            {"file":"notes.txt","identifier":"com.appliedphasor.working-copy","name":"Working Copy",\
+            "path":"notes/notes.txt","appInfoURL":"https:\\/\\/workingcopy.app\\/appInfo.json","store":"xattr","other":{}}
+
+            """.replacingOccurrences(of: "\\/", with: "/"))
+        try expectAttribute(folder, "notes.txt", equals: """
+            {"identifier": "com.appliedphasor.working-copy", "name": "Working Copy",
+             "path": "notes/notes.txt", "appInfoURL": "https://workingcopy.app/appInfo.json"}
+            """)
+    }
+
+    @Test func mergeKeepsOtherKeysOfEveryTypeExactly() throws {
+        let folder = Folder()
+        let file = folder.file("a.txt")
+        try folder.setAttribute(file, try plistlib(everyTypeValue))
+        let set = try xds("set", "a.txt", "--path", "new/a.txt", in: folder.path)
+        #expect(set.status == 0, "\(set)")
+        try expectAttribute(folder, "a.txt", equals: "dict(\(everyTypeValue), path='new/a.txt')")
+
+        // --id/--name given: they replace the old ones, everything else stays.
+        let again = try xds("set", "a.txt", "--id", "org.other", "--name", "Other", in: folder.path)
+        #expect(again.status == 0, "\(again)")
+        try expectAttribute(folder, "a.txt", equals: "dict(\(everyTypeValue), path='new/a.txt', identifier='org.other', name='Other')")
+    }
+
+    @Test func replaceDropsOtherKeys() throws {
+        let folder = Folder()
+        let file = folder.file("a.txt")
+        try folder.setAttribute(file, try plistlib(everyTypeValue))
+        let set = try xds("set", "a.txt", "--replace", "--id", "com.example.editor", "--name", "Editor", in: folder.path)
+        #expect(set.status == 0, "\(set)")
+        try expectAttribute(folder, "a.txt", equals: "{'identifier': 'com.example.editor', 'name': 'Editor'}")
+    }
+
+    @Test func replaceNeedsIdAndName() throws {
+        let folder = Folder()
+        let file = folder.file("a.txt")
+        try folder.setAttribute(file, try plistlib(everyTypeValue))
+        let set = try xds("set", "a.txt", "--replace", "--path", "x", in: folder.path)
+        #expect(set.status == 64)
+        #expect(set.stderr.contains("--replace"))
+        #expect(try folder.attribute(file) == Data(try plistlib(everyTypeValue)))
+    }
+
+    @Test func otherKeysInJSONAndHumanOutput() throws {
+        let folder = Folder()
+        let file = folder.file("a.txt")
+        try folder.setAttribute(file, try plistlib(everyTypeValue))
+        let json = try xds("show", "--json", "a.txt", in: folder.path)
+        #expect(json.status == 0, "\(json)")
+        let object = try #require(try json.jsonLines().first)
+        #expect(object["identifier"] as? String == "com.example.app")
+        #expect(object["path"] == nil)
+        #expect(object["store"] as? String == "xattr")
+        let other = try #require(object["other"] as? [String: Any])
+        #expect(other["com.example.data"] as? String == "AP8=")
+        #expect(other["com.example.date"] as? String == "2020-01-02T03:04:05Z")
+        #expect((other["com.example.int"] as? NSNumber)?.int64Value == 123456789012)
+        #expect((other["com.example.neg"] as? NSNumber)?.intValue == -7)
+        #expect((other["com.example.real"] as? NSNumber)?.doubleValue == 0.25)
+        #expect((other["com.example.uid"] as? [String: Any])?["CF$UID"] as? Int == 5)
+        let nested = try #require(other["com.example.nested"] as? [String: Any])
+        let list = try #require(nested["list"] as? [Any])
+        #expect(list.count == 6)
+        #expect(list[4] as? String == "ü")
+        #expect(list[5] as? String == "AAE=")
+        #expect(json.stdout.contains("\"com.example.bool\":false"))
+        #expect(json.stdout.contains("\"deep\":{\"x\":{\"y\":[\"2024-05-01T12:30:00Z\"]}}"))
+
+        let human = try xds("show", "a.txt", in: folder.path)
+        #expect(human.stdout.contains("  other keys:\n"))
+        #expect(human.stdout.contains("    com.example.data:   <2 bytes: 00ff>\n"))
+        #expect(human.stdout.contains("    com.example.date:   2020-01-02T03:04:05Z\n"))
+        #expect(human.stdout.contains("com.example.nested: {\"deep\": {\"x\": {\"y\": [2024-05-01T12:30:00Z]}}, \"list\": [1, -2, 2.5, true, \"ü\", <2 bytes: 0001>]}"))
+    }
+
+    @Test func unicodeNamesPathsAndJSONEscaping() throws {
+        let folder = Folder()
+        let name = "Ünïcødé 文件 \"q\" 😀.txt"
+        folder.file(name)
+        let appName = "Éd \"quoted\" \\ back/slash 😀"
+        let set = try xds(["set", name, "--id", "com.example.app", "--name", appName, "--path", "dossier/été/文.txt"], in: folder.path)
+        #expect(set.status == 0, "\(set)")
+        let json = try xds(["show", "--json", name], in: folder.path)
+        let object = try #require(try json.jsonLines().first)
+        #expect(object["file"] as? String == name)
+        #expect(object["name"] as? String == appName)
+        #expect(object["path"] as? String == "dossier/été/文.txt")
+        #expect(json.stdout.contains(#""name":"Éd \"quoted\" \\ back/slash 😀""#))
+    }
+
+    @Test func controlCharactersAreEscapedInJSONAndMadeVisibleInText() throws {
+        let folder = Folder()
+        let file = folder.file("a.txt")
+        try folder.setAttribute(file, try plistlib(#"{"identifier": "a.b", "name": "bell\x07 esc\x1b[31m nl\n tab\t", "k\x01": "\u2028"}"#))
+        let json = try xds("show", "--json", "a.txt", in: folder.path)
+        #expect(json.status == 0, "\(json)")
+        #expect(json.stdout.contains(#""name":"bell\u0007 esc\u001b[31m nl\n tab\t""#))
+        #expect(json.stdout.contains(#""other":{"k\u0001":"\u2028"}"#))
+        let object = try #require(try json.jsonLines().first)
+        #expect(object["name"] as? String == "bell\u{07} esc\u{1B}[31m nl\n tab\t")
+        let human = try xds("show", "a.txt", in: folder.path)
+        #expect(!human.stdout.contains("\u{1B}"))
+        #expect(human.stdout.contains("bell\\u{7} esc\\u{1b}[31m nl\\n tab\\t"))
+    }
+
+    @Test func foldersCarryIt() throws {
+        let folder = Folder()
+        try FileManager.default.createDirectory(atPath: folder.path + "/Notes.textbundle", withIntermediateDirectories: false)
+        #expect(try xds("set", "Notes.textbundle", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
+        let json = try xds("show", "--json", "Notes.textbundle", in: folder.path)
+        #expect(try json.jsonLines().first?["identifier"] as? String == "a.b")
+        #expect(try xds("remove", "Notes.textbundle", in: folder.path).status == 0)
+        #expect(try folder.attribute("Notes.textbundle") == nil)
+    }
+
+    @Test func symlinksAreFollowedAndNoFollowIsAClearError() throws {
+        let folder = Folder()
+        folder.file("target.txt")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/link.txt", withDestinationPath: "target.txt")
+        #expect(try xds("set", "link.txt", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
+        #expect(try folder.attribute("target.txt") != nil)
+        #expect(try xds("show", "link.txt", in: folder.path).status == 0)
+
+        for command in [["set", "--id", "c.d", "--name", "M"], ["show"], ["remove"]] {
+            let result = try xds([command[0], "link.txt", "--no-follow"] + command.dropFirst(), in: folder.path)
+            #expect(result.status == 74, "\(result)")
+            #expect(result.errorLines == ["xds: link.txt: is a symbolic link, and Linux does not allow user extended attributes on symbolic links"])
+        }
+        #expect(try xds("show", "--json", "target.txt", in: folder.path).jsonLines().first?["identifier"] as? String == "a.b")
+    }
+
+    @Test func severalFilesOneMissingHighestCodeWins() throws {
+        let folder = Folder()
+        folder.file("a.txt")
+        folder.file("b.txt")
+        let set = try xds("set", "a.txt", "missing.txt", "b.txt", "--id", "a.b", "--name", "N", in: folder.path)
+        #expect(set.status == 66)
+        #expect(set.errorLines == ["xds: missing.txt: no such file or folder"])
+        #expect(try folder.attribute("a.txt") != nil)
+        #expect(try folder.attribute("b.txt") != nil)
+
+        folder.file("plain.txt")
+        let show = try xds("show", "--json", "a.txt", "plain.txt", "missing.txt", "b.txt", in: folder.path)
+        #expect(show.status == 66)
+        #expect(show.errorLines == ["xds: plain.txt: no x-document-source attribute", "xds: missing.txt: no such file or folder"])
+        #expect(try show.jsonLines().map { $0["file"] as? String } == ["a.txt", "b.txt"])
+    }
+
+    @Test func fileWithoutTheAttributeExitsOne() throws {
+        let folder = Folder()
+        folder.file("plain.txt")
+        for arguments in [["show", "plain.txt"], ["show", "--json", "plain.txt"], ["remove", "plain.txt"]] {
+            let result = try xds(arguments, in: folder.path)
+            #expect(result.status == 1)
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr == "xds: plain.txt: no x-document-source attribute\n")
+        }
+    }
+
+    @Test func idAndNameRequiredPerFileUnlessPresent() throws {
+        let folder = Folder()
+        folder.file("has.txt")
+        folder.file("bare.txt")
+        #expect(try xds("set", "has.txt", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
+        let result = try xds("set", "has.txt", "bare.txt", "--path", "p", in: folder.path)
+        #expect(result.status == 64)
+        #expect(result.errorLines == ["xds: bare.txt: the file has no identifier or name; give --id and --name"])
+        #expect(try xds("show", "--json", "has.txt", in: folder.path).jsonLines().first?["path"] as? String == "p")
+        #expect(try folder.attribute("bare.txt") == nil)
+        let nameOnly = try xds("set", "bare.txt", "--id", "a.b", in: folder.path)
+        #expect(nameOnly.errorLines == ["xds: bare.txt: the file has no name; give --name"])
+    }
+
+    @Test func removeDeletesIt() throws {
+        let folder = Folder()
+        folder.file("a.txt")
+        #expect(try xds("set", "a.txt", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
+        let removed = try xds("remove", "a.txt", in: folder.path)
+        #expect(removed.status == 0 && removed.stdout.isEmpty && removed.stderr.isEmpty)
+        #expect(try folder.attribute("a.txt") == nil)
+        #expect(try xds("remove", "missing.txt", in: folder.path).status == 66)
+    }
+
+    @Test func procFilesystemRefusesAttributes() throws {
+        for arguments in [["show", "/proc/self/status"], ["set", "/proc/self/status", "--id", "a.b", "--name", "N"], ["remove", "/proc/version"]] {
+            let result = try xds(arguments)
+            #expect(result.status == 74, "\(result)")
+            #expect(result.errorLines.first?.hasSuffix(": the filesystem does not support extended attributes") == true)
+        }
+    }
+
+    @Test func wrongTypedKeyWarnsAndIsKeptOnRewrite() throws {
+        let folder = Folder()
+        let file = folder.file("a.txt")
+        try folder.setAttribute(file, try plistlib(#"{"identifier": "a.b", "name": 42, "path": ["x"]}"#))
+        let human = try xds("show", "a.txt", in: folder.path)
+        #expect(human.status == 0)
+        #expect(human.stdout.contains("  warning: 'name' is an integer, not a string; ignored\n"))
+        #expect(human.stdout.contains("  warning: 'path' is an array, not a string; ignored\n"))
+        #expect(!human.stdout.contains("  name:"))
+        let json = try xds("show", "--json", "a.txt", in: folder.path)
+        let object = try #require(try json.jsonLines().first)
+        #expect(object["name"] == nil)
+        #expect((object["warnings"] as? [String])?.count == 2)
+
+        // Rewriting another key keeps the wrong-typed ones as they are.
+        let set = try xds("set", "a.txt", "--app-info-url", "https://example.com/appInfo.json", "--name", "Now", in: folder.path)
+        #expect(set.status == 0, "\(set)")
+        try expectAttribute(folder, "a.txt", equals: #"{"identifier": "a.b", "name": "Now", "path": ["x"], "appInfoURL": "https://example.com/appInfo.json"}"#)
+    }
+
+    @Test(arguments: ["set", "show", "remove"])
+    func helpExplainsOptions(command: String) throws {
+        let result = try xds(command, "--help")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("--no-follow"))
+        if command == "show" {
+            #expect(result.stdout.contains("base64"))
+            #expect(result.stdout.contains("ISO-8601"))
+        }
+        if command == "set" { #expect(result.stdout.contains("--allow-http")) }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+@Suite("Validation before writing")
+struct ValidationTests {
+    static let invalid: [[String]] = [
+        ["--id", "bad id"],
+        ["--id", ""],
+        ["--id", "com.example/app"],
+        ["--id", "com..example"],
+        ["--id", "com.exämple"],
+        ["--name", ""],
+        ["--name", "   "],
+        ["--path", ""],
+        ["--app-info-url", "http://example.com/appInfo.json"],
+        ["--app-info-url", "ftp://example.com/appInfo.json"],
+        ["--app-info-url", "file:///etc/passwd"],
+        ["--app-info-url", "appInfo.json"],
+        ["--app-info-url", "/appInfo.json"],
+        ["--app-info-url", "https:///appInfo.json"],
+        ["--app-info-url", "https://exa mple.com/appInfo.json"],
+        ["--app-info-url", "https://example.com:port/appInfo.json"],
+        ["--app-info-url", "https://example.com/a\u{1}b"],
+        ["--bogus-option"],
+    ]
+
+    @Test(arguments: invalid)
+    func invalidOptionsExit64AndLeaveTheValue(options: [String]) throws {
+        let folder = Folder()
+        folder.file("a.txt")
+        #expect(try xds("set", "a.txt", "--id", "com.example.app", "--name", "Old", in: folder.path).status == 0)
+        let before = try folder.attribute("a.txt")
+        let result = try xds(["set", "a.txt"] + options, in: folder.path)
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("Error: "))
+        #expect(try folder.attribute("a.txt") == before)
+    }
+
+    @Test(arguments: [
+        ["--app-info-url", "http://example.com/appInfo.json", "--allow-http"],
+        ["--app-info-url", "HTTPS://example.com:8443/a%20b/appInfo.json?x=1#y"],
+        ["--app-info-url", "https://[::1]:8080/appInfo.json"],
+        ["--id", "com.example.App-2"],
+        ["--name", "Working Copy 文 😀"],
+    ])
+    func validOptionsAreAccepted(options: [String]) throws {
+        let folder = Folder()
+        folder.file("a.txt")
+        let result = try xds(["set", "a.txt", "--id", "com.example.app", "--name", "N"] + options, in: folder.path)
+        #expect(result.status == 0, "\(result)")
+    }
+
+    @Test func messagesNameTheOptionAndProblem() throws {
+        let folder = Folder()
+        folder.file("a.txt")
+        let http = try xds("set", "a.txt", "--id", "a.b", "--name", "N", "--app-info-url", "http://x.org/a", in: folder.path)
+        #expect(http.stderr.hasPrefix("Error: --app-info-url 'http://x.org/a' uses http, which is allowed only with --allow-http; use https.\n"))
+        let ftp = try xds("set", "a.txt", "--id", "a.b", "--name", "N", "--app-info-url", "ftp://x.org/a", in: folder.path)
+        #expect(ftp.stderr.hasPrefix("Error: --app-info-url 'ftp://x.org/a' uses the scheme 'ftp'; only https is allowed (http with --allow-http).\n"))
+        let relative = try xds("set", "a.txt", "--id", "a.b", "--name", "N", "--app-info-url", "appInfo.json", in: folder.path)
+        #expect(relative.stderr.hasPrefix("Error: --app-info-url 'appInfo.json' is not an absolute URL"))
+        let id = try xds("set", "a.txt", "--id", "bad id", "--name", "N", in: folder.path)
+        #expect(id.stderr.hasPrefix("Error: --id 'bad id' contains a space"))
+        #expect(try folder.attribute("a.txt") == nil)
+    }
+}
