@@ -7,6 +7,11 @@ CONFIG     ?= release
 BUILD_DIR  := .build
 XDS        := $(BUILD_DIR)/$(CONFIG)/xds
 UNAME      := $(shell uname -s)
+# Linux: link the Swift runtime statically; loading its shared libraries is most of xds's start-up
+# time (`xds show FILE` takes about half as long).
+ifeq ($(UNAME),Linux)
+RELEASE_FLAGS ?= --static-swift-stdlib
+endif
 
 # Debian packages: what building and testing need, then what benchmarks add.
 APT_BUILD  := libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 pkg-config
@@ -26,7 +31,7 @@ setup-bench: setup
 	@python3 -c 'import PIL, numpy' 2>/dev/null || python3 -m pip install --quiet pillow numpy
 
 build: setup
-	$(SWIFT) build -c $(CONFIG) --product xds
+	$(SWIFT) build -c $(CONFIG) --product xds $(if $(filter release,$(CONFIG)),$(RELEASE_FLAGS))
 
 demo: build
 	@sh scripts/demo.sh $(XDS)
@@ -36,8 +41,8 @@ test: setup
 	$(SWIFT) test --skip-build --parallel
 
 bench: setup-bench
-	$(SWIFT) build -c release --product xds
-	$(SWIFT) build -c release --product xds-bench
+	$(SWIFT) build -c release --product xds $(RELEASE_FLAGS)
+	$(SWIFT) build -c release --product xds-bench $(RELEASE_FLAGS)
 	@sh Benchmarks/run.sh
 
 clean:
