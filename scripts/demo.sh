@@ -8,24 +8,32 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/xds-demo.XXXXXX")
 trap 'rm -rf "$dir"' EXIT INT TERM
 cd "$dir"
 
-run() { printf '\n$ %s\n' "$*"; "$@"; }
+# Shows and runs one xds command line (arguments with spaces shown quoted).
+run() {
+  printf '\n$ xds'
+  for arg in "$@"; do
+    case $arg in *" "*) printf " '%s'" "$arg" ;; *) printf ' %s' "$arg" ;; esac
+  done
+  printf '\n'
+  "$xds" "$@"
+}
 
 printf 'A note written on an iPad.\n' > notes.txt
 echo "Demo folder: $dir"
-run "$xds" set notes.txt --id com.appliedphasor.working-copy --name "Working Copy" \
+run set notes.txt --id com.appliedphasor.working-copy --name "Working Copy" \
     --path "notes/notes.txt" --app-info-url "https://workingcopy.app/appInfo.json"
-run "$xds" show notes.txt
-run "$xds" show --json notes.txt
+run show notes.txt
+run show --json notes.txt
 if command -v getfattr >/dev/null 2>&1 && [ "$(uname -s)" = Linux ]; then
   printf '\n$ getfattr -n user.x-document-source --only-values notes.txt | head -c 8\n'
   getfattr -n user.x-document-source --only-values notes.txt | head -c 8; echo
 fi
-run "$xds" set notes.txt --path "archive/notes.txt"
-run "$xds" show notes.txt
+run set notes.txt --path "archive/notes.txt"
+run show notes.txt
 if "$xds" --help | grep -q "^  mask "; then
-  run "$xds" mask "$top/img/icon-1024.png" --size 29 --scale 2 -o icon-58-masked.png
+  run mask "$top/img/icon-1024.png" --size 29 --scale 2 -o icon-58-masked.png
   echo "(wrote $dir/icon-58-masked.png: the project's icon masked as iOS draws it)"
 fi
-run "$xds" remove notes.txt
+run remove notes.txt
 printf '\n$ xds show notes.txt   # now absent: exit status 1\n'
-"$xds" show notes.txt || echo "exit status $?"
+"$xds" show notes.txt 2>&1 || echo "exit status $?"

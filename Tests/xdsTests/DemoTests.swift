@@ -12,6 +12,6 @@ struct DemoTests {
         #expect(result.stdout.contains("\"store\":\"xattr\""))
         #expect(result.stdout.contains("bplist00"))
         #expect(result.stdout.contains("exit status 1"))
-        #expect(result.stderr.contains("no x-document-source attribute"))
+        #expect(result.stdout.contains("xds: notes.txt: no x-document-source attribute\nexit status 1"))
     }
 }
