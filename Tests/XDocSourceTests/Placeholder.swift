@@ -1,3 +1,0 @@
-import Testing
-@testable import XDocSource
-@Test func builds() { #expect(Bool(true)) }
