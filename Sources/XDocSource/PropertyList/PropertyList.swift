@@ -6,9 +6,12 @@ internal import CPlist
 /// ``BinaryPlistValidator`` and XML input by ``XMLPlistValidator`` before libplist parses it.
 ///
 /// Precision, with libplist 2.2 (Debian 12):
-/// * Dates are decoded exactly (the validator reads the stored double). libplist 2.2 keeps
-///   a date as a `timeval`, so an *encoded* date keeps microsecond precision: the fraction
-///   of a second is truncated to whole microseconds. XML dates carry whole seconds only.
+/// * Binary dates round-trip bit for bit. libplist 2.2's date API is lossy: the getter
+///   `plist_get_date_val` and the constructor `plist_new_date` take `int32_t` seconds plus
+///   microseconds (years 1933–2069 only, no finer than 1 µs). Internally it keeps the stored
+///   double, so neither is used here: dates are read from the validator's walk of the bytes
+///   and built by parsing a one-object binary plist, which keeps the double as it is.
+///   XML dates carry whole seconds only (libplist 2.2 reads and writes no fraction there).
 /// * Integers of every size round-trip: negative ones as 8-byte integers, values above
 ///   `Int64.max` as 16-byte integers, as CoreFoundation writes them.
 /// * Strings must not contain NUL characters (libplist keeps C strings).
