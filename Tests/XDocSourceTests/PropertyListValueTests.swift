@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import XDocSource
 
@@ -17,11 +18,26 @@ struct PropertyListRoundTripTests {
         #expect(try PropertyList.decode(bytes) == .dictionary(everyTypeSample))
     }
 
-    @Test("encoding is deterministic: equal values give equal bytes")
-    func deterministic() throws {
-        let a = try PropertyList.encodeBinary(.dictionary(everyTypeSample))
-        let b = try PropertyList.encodeBinary(.dictionary(everyTypeSample))
-        #expect(a == b)
+    @Test("dictionary keys are written in sorted order")
+    func sortedKeys() throws {
+        let bytes = try PropertyList.encodeBinary(.dictionary(["b": .integer(1), "c": .integer(2), "a": .integer(3)]))
+        // One-character ASCII strings are the marker 0x51 followed by the character.
+        func position(_ key: String) -> Int? {
+            let code = key.utf8.first!
+            return bytes.indices.dropLast().first { bytes[$0] == 0x51 && bytes[$0 + 1] == code }
+        }
+        let a = try #require(position("a")), b = try #require(position("b")), c = try #require(position("c"))
+        #expect(a < b && b < c)
+    }
+
+    @Test("the fuzzer's first finding decodes and survives a round trip (equal data objects merged by libplist)")
+    func fuzzRegression() throws {
+        let seed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/plist/corpus/regression-utf16-keys.bplist")
+        let source = try DocumentSource(propertyList: [UInt8](Data(contentsOf: seed)))
+        #expect(source.dictionary.count == 4)
+        #expect(source.warnings == ["'name' is data, not a string; ignored", "'path' is data, not a string; ignored"])
+        #expect(try DocumentSource(propertyList: source.binaryPropertyList()) == source)
     }
 }
 

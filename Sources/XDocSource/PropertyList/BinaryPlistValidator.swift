@@ -139,11 +139,7 @@ struct BinaryPlistValidator {
         return (Int(value), offset + 2 + size)
     }
 
-    private func reference(at position: Int) -> Int {
-        Int(truncatingIfNeeded: Self.readUnsigned(bytes, at: position, size: referenceSize))
-    }
-
-    private mutating func checkedReference(at position: Int, from index: Int) throws(PropertyListError) -> Int {
+    private func checkedReference(at position: Int, from index: Int) throws(PropertyListError) -> Int {
         let ref = Self.readUnsigned(bytes, at: position, size: referenceSize)
         guard ref < UInt64(objectCount) else {
             throw PropertyListError("binary plist: object \(index) refers to object \(ref), but there are only \(objectCount)")
@@ -207,9 +203,9 @@ struct BinaryPlistValidator {
             let (length, start) = try count(at: offset, lowNibble: low, index: index)
             try require(start, length, "data object \(index)")
         case 0x5:
-            _ = try string(index, depth: depth)
+            _ = try string(index)
         case 0x6:
-            _ = try string(index, depth: depth)
+            _ = try string(index)
         case 0x8:
             let size = Int(low) + 1
             guard [1, 2, 4, 8].contains(size) else {
@@ -234,7 +230,7 @@ struct BinaryPlistValidator {
                 keys.reserveCapacity(elements)
                 for i in 0..<elements {
                     let keyIndex = try checkedReference(at: start + i * referenceSize, from: index)
-                    let key = try string(keyIndex, depth: depth, asKeyOf: index)
+                    let key = try string(keyIndex, asKeyOf: index)
                     guard keys.insert(key).inserted else {
                         throw PropertyListError("binary plist: dictionary object \(index) has the key '\(key)' twice")
                     }
@@ -255,7 +251,7 @@ struct BinaryPlistValidator {
 
     /// Decodes and checks a string object: ASCII strings must be 7-bit, UTF-16 strings must
     /// have no lone surrogates, and neither may contain NUL (libplist keeps C strings).
-    private mutating func string(_ index: Int, depth: Int, asKeyOf dictionary: Int? = nil) throws(PropertyListError) -> String {
+    private mutating func string(_ index: Int, asKeyOf dictionary: Int? = nil) throws(PropertyListError) -> String {
         let what = dictionary.map { "key object \(index) of dictionary object \($0)" } ?? "string object \(index)"
         if dictionary != nil {
             visits += 1

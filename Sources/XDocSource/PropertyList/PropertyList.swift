@@ -94,7 +94,9 @@ public enum PropertyList {
 
     /// Encodes as binary plist (bplist00) via libplist.
     ///
-    /// Dictionary keys are written in sorted order, so equal values give equal bytes.
+    /// Dictionary keys are written in sorted order. Equal values usually give equal bytes,
+    /// but not always: libplist 2.2 merges equal data objects only when their node addresses
+    /// hash alike, so the layout (never the value) can vary between runs.
     /// - Throws: ``PropertyListError`` for values libplist cannot store (strings containing
     ///   NUL, nesting deeper than ``maximumDepth``) or when libplist produces nothing.
     public static func encodeBinary(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
