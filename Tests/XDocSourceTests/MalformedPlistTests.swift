@@ -75,7 +75,15 @@ let malformedCases: [MalformedCase] = {
     add("two dictionaries referring to each other", b.bytes, "cycle")
     add("10 000-deep binary nesting", deepBinaryArrays(10_000), "nested more than 64 levels deep")
     add("65-deep binary nesting", deepBinaryArrays(65), "nested more than 64 levels deep")
-    add("exponential shared references (2^40 values)", exponentialSharing(levels: 40), "expands to more than")
+    add("exponential shared references (2^40 values)", exponentialSharing(levels: 40), "expands to more than 131072 values")
+    b = B()
+    for i in 0..<6 { b.add([0xA2, UInt8(i + 1), UInt8(i + 1)]) }
+    b.add(B.ascii(String(repeating: "x", count: 30_000)))
+    add("a 30 KB string shared 64 times", b.bytes, "expands to more than 1048576 bytes")
+    b = B()
+    for i in 0..<6 { b.add([0xA2, UInt8(i + 1), UInt8(i + 1)]) }
+    b.add([0x4F, 0x11, 0x75, 0x30] + Array(repeating: 7, count: 30_000))
+    add("30 KB of data shared 64 times", b.bytes, "expands to more than 1048576 bytes")
 
     b = B(); b.add(B.dict([1], [2])); b.add(B.ascii("name")); b.add(B.utf16([0x0041, 0xD800]))
     add("UTF-16 string ending in a lone high surrogate", b.bytes, "lone surrogate")
