@@ -15,6 +15,9 @@ struct BinaryPlistValidator {
     /// Object visits allowed, counting each reference to a shared object again (the size of
     /// the tree libplist would build); bounds memory against exponential sharing.
     static let maximumVisits = 1 << 17
+    /// Bytes of objects allowed in the expanded tree (each shared object counted once per
+    /// reference): a 60 KB string referenced 2^17 times must not become 8 GB in libplist.
+    static let maximumExpandedBytes = 1 << 20
 
     /// The exact integer and date values, in the order a depth-first walk meets them.
     enum ExactScalar: Equatable {
@@ -30,6 +33,9 @@ struct BinaryPlistValidator {
     private let tableOffset: Int
     private var onPath: [Bool]
     private var visits = 0
+    private var expandedBytes = 0
+    /// Strings already checked, by object index, so shared strings are decoded once.
+    private var checkedStrings: [Int: String] = [:]
     private(set) var scalars: [ExactScalar] = []
 
     /// Validates `bytes` and returns the exact integers and dates in depth-first order.
@@ -139,11 +145,7 @@ struct BinaryPlistValidator {
         return (Int(value), offset + 2 + size)
     }
 
-    private func reference(at position: Int) -> Int {
-        Int(truncatingIfNeeded: Self.readUnsigned(bytes, at: position, size: referenceSize))
-    }
-
-    private mutating func checkedReference(at position: Int, from index: Int) throws(PropertyListError) -> Int {
+    private func checkedReference(at position: Int, from index: Int) throws(PropertyListError) -> Int {
         let ref = Self.readUnsigned(bytes, at: position, size: referenceSize)
         guard ref < UInt64(objectCount) else {
             throw PropertyListError("binary plist: object \(index) refers to object \(ref), but there are only \(objectCount)")
@@ -151,11 +153,20 @@ struct BinaryPlistValidator {
         return Int(ref)
     }
 
-    private mutating func visit(_ index: Int, depth: Int) throws(PropertyListError) {
+    /// Counts one more object of `size` bytes in the tree libplist would build.
+    private mutating func spend(_ size: Int) throws(PropertyListError) {
         visits += 1
+        expandedBytes += size
         guard visits <= Self.maximumVisits else {
             throw PropertyListError("binary plist expands to more than \(Self.maximumVisits) values through shared references")
         }
+        guard expandedBytes <= Self.maximumExpandedBytes else {
+            throw PropertyListError("binary plist expands to more than \(Self.maximumExpandedBytes) bytes through shared references")
+        }
+    }
+
+    private mutating func visit(_ index: Int, depth: Int) throws(PropertyListError) {
+        try spend(1)
         let offset = offset(of: index)
         let marker = bytes[offset]
         let low = marker & 0xF
@@ -206,10 +217,11 @@ struct BinaryPlistValidator {
         case 0x4:
             let (length, start) = try count(at: offset, lowNibble: low, index: index)
             try require(start, length, "data object \(index)")
+            try spend(length)
         case 0x5:
-            _ = try string(index, depth: depth)
+            _ = try string(index)
         case 0x6:
-            _ = try string(index, depth: depth)
+            _ = try string(index)
         case 0x8:
             let size = Int(low) + 1
             guard [1, 2, 4, 8].contains(size) else {
@@ -228,13 +240,14 @@ struct BinaryPlistValidator {
             let (elements, start) = try count(at: offset, lowNibble: low, index: index)
             let references = isDictionary ? elements * 2 : elements
             try require(start, references * referenceSize, "\(kind) object \(index)")
+            try spend(references * 8)
             onPath[index] = true
             if isDictionary {
                 var keys = Set<String>()
                 keys.reserveCapacity(elements)
                 for i in 0..<elements {
                     let keyIndex = try checkedReference(at: start + i * referenceSize, from: index)
-                    let key = try string(keyIndex, depth: depth, asKeyOf: index)
+                    let key = try string(keyIndex, asKeyOf: index)
                     guard keys.insert(key).inserted else {
                         throw PropertyListError("binary plist: dictionary object \(index) has the key '\(key)' twice")
                     }
@@ -255,14 +268,22 @@ struct BinaryPlistValidator {
 
     /// Decodes and checks a string object: ASCII strings must be 7-bit, UTF-16 strings must
     /// have no lone surrogates, and neither may contain NUL (libplist keeps C strings).
-    private mutating func string(_ index: Int, depth: Int, asKeyOf dictionary: Int? = nil) throws(PropertyListError) -> String {
+    private mutating func string(_ index: Int, asKeyOf dictionary: Int? = nil) throws(PropertyListError) -> String {
         let what = dictionary.map { "key object \(index) of dictionary object \($0)" } ?? "string object \(index)"
         if dictionary != nil {
-            visits += 1
-            guard visits <= Self.maximumVisits else {
-                throw PropertyListError("binary plist expands to more than \(Self.maximumVisits) values through shared references")
-            }
+            try spend(1)
         }
+        if let known = checkedStrings[index] {
+            try spend(known.utf8.count)
+            return known
+        }
+        let string = try decodeString(index, what: what, isKey: dictionary != nil)
+        checkedStrings[index] = string
+        try spend(string.utf8.count)
+        return string
+    }
+
+    private func decodeString(_ index: Int, what: String, isKey: Bool) throws(PropertyListError) -> String {
         let offset = offset(of: index)
         let marker = bytes[offset]
         switch marker >> 4 {
@@ -299,7 +320,7 @@ struct BinaryPlistValidator {
             }
             return result
         default:
-            guard dictionary == nil else {
+            guard !isKey else {
                 throw PropertyListError("binary plist: \(what) is not a string (marker 0x\(hex(marker)))")
             }
             throw PropertyListError("binary plist: \(what) is not a string")

@@ -6,9 +6,12 @@ internal import CPlist
 /// ``BinaryPlistValidator`` and XML input by ``XMLPlistValidator`` before libplist parses it.
 ///
 /// Precision, with libplist 2.2 (Debian 12):
-/// * Dates are decoded exactly (the validator reads the stored double). libplist 2.2 keeps
-///   a date as a `timeval`, so an *encoded* date keeps microsecond precision: the fraction
-///   of a second is truncated to whole microseconds. XML dates carry whole seconds only.
+/// * Binary dates round-trip bit for bit. libplist 2.2's date API is lossy: the getter
+///   `plist_get_date_val` and the constructor `plist_new_date` take `int32_t` seconds plus
+///   microseconds (years 1933–2069 only, no finer than 1 µs). Internally it keeps the stored
+///   double, so neither is used here: dates are read from the validator's walk of the bytes
+///   and built by parsing a one-object binary plist, which keeps the double as it is.
+///   XML dates carry whole seconds only (libplist 2.2 reads and writes no fraction there).
 /// * Integers of every size round-trip: negative ones as 8-byte integers, values above
 ///   `Int64.max` as 16-byte integers, as CoreFoundation writes them.
 /// * Strings must not contain NUL characters (libplist keeps C strings).
@@ -32,21 +35,7 @@ public enum PropertyList {
             throw PropertyListError("the value is \(bytes.count) bytes, more than the \(maximumSize) accepted for a property list")
         }
         if bytes.starts(with: "bplist".utf8) {
-            let scalars = try BinaryPlistValidator.validate(bytes)
-            var root: plist_t? = nil
-            bytes.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { plist_from_bin($0.baseAddress, UInt32(buffer.count), &root) }
-            }
-            guard let root else {
-                throw PropertyListError("binary plist could not be parsed by libplist")
-            }
-            defer { plist_free(root) }
-            var converter = Converter(scalars: scalars)
-            let value = try converter.value(of: root, depth: 0)
-            guard converter.next == scalars.count else {
-                throw PropertyListError("binary plist: libplist read a different structure than the validator")
-            }
-            return value
+            return try decodeBinary(bytes)
         }
         guard looksLikeXML(bytes) else {
             throw PropertyListError("not a property list: neither binary (bplist00) nor XML")
@@ -60,18 +49,37 @@ public enum PropertyList {
             throw PropertyListError("XML plist is malformed")
         }
         defer { plist_free(root) }
-        var converter = Converter(scalars: nil)
-        return try converter.value(of: root, depth: 0)
+        // libplist 2.2 cannot say whether an XML integer was negative or above Int64.max
+        // (both come back as the same 64 bits), but its binary writer can: so the tree goes
+        // through binary and is read like any other binary value.
+        let binary = try binaryBytes(of: root)
+        guard binary.count <= maximumSize * 4 else {
+            throw PropertyListError("XML plist is too large once converted")
+        }
+        return try decodeBinary(binary)
     }
 
-    /// Encodes as binary plist (bplist00) via libplist.
-    ///
-    /// Dictionary keys are written in sorted order, so equal values give equal bytes.
-    /// - Throws: ``PropertyListError`` for values libplist cannot store (strings containing
-    ///   NUL, nesting deeper than ``maximumDepth``) or when libplist produces nothing.
-    public static func encodeBinary(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
-        let root = try node(for: value, depth: 0)
+    /// Validates, then parses with libplist, then converts.
+    private static func decodeBinary(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
+        let scalars = try BinaryPlistValidator.validate(bytes)
+        var root: plist_t? = nil
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { plist_from_bin($0.baseAddress, UInt32(buffer.count), &root) }
+        }
+        guard let root else {
+            throw PropertyListError("binary plist could not be parsed by libplist")
+        }
         defer { plist_free(root) }
+        var converter = Converter(scalars: scalars)
+        let value = try converter.value(of: root, depth: 0)
+        guard converter.next == scalars.count else {
+            throw PropertyListError("binary plist: libplist read a different structure than the validator")
+        }
+        return value
+    }
+
+    /// Serialises a libplist tree to binary bytes.
+    private static func binaryBytes(of root: plist_t) throws(PropertyListError) -> [UInt8] {
         var buffer: UnsafeMutablePointer<CChar>? = nil
         var length: UInt32 = 0
         plist_to_bin(root, &buffer, &length)
@@ -82,6 +90,19 @@ public enum PropertyList {
         return buffer.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
             Array(UnsafeBufferPointer(start: $0, count: Int(length)))
         }
+    }
+
+    /// Encodes as binary plist (bplist00) via libplist.
+    ///
+    /// Dictionary keys are written in sorted order. Equal values usually give equal bytes,
+    /// but not always: libplist 2.2 merges equal data objects only when their node addresses
+    /// hash alike, so the layout (never the value) can vary between runs.
+    /// - Throws: ``PropertyListError`` for values libplist cannot store (strings containing
+    ///   NUL, nesting deeper than ``maximumDepth``) or when libplist produces nothing.
+    public static func encodeBinary(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
+        let root = try node(for: value, depth: 0)
+        defer { plist_free(root) }
+        return try binaryBytes(of: root)
     }
 
     /// XML plists start with `<` after an optional byte-order mark and white space.
@@ -193,14 +214,10 @@ public enum PropertyList {
     // MARK: Decoding
 
     /// Turns a libplist tree into values, taking exact integers and dates from the
-    /// validator's list when decoding binary input.
+    /// validator's list (in the same depth-first order).
     private struct Converter {
-        let scalars: [BinaryPlistValidator.ExactScalar]?
+        let scalars: [BinaryPlistValidator.ExactScalar]
         var next = 0
-
-        init(scalars: [BinaryPlistValidator.ExactScalar]?) {
-            self.scalars = scalars
-        }
 
         mutating func value(of node: plist_t, depth: Int) throws(PropertyListError) -> PropertyListValue {
             switch plist_get_node_type(node) {
@@ -211,8 +228,9 @@ public enum PropertyList {
             case PLIST_UINT:
                 var value: UInt64 = 0
                 plist_get_uint_val(node, &value)
-                guard let scalars else { return .integer(Int64(bitPattern: value)) }
-                guard next < scalars.count, case .integer(let exact) = scalars[next] else { throw mismatch }
+                guard next < scalars.count, case .integer(let exact) = scalars[next], exact.lowBits == value else {
+                    throw mismatch
+                }
                 next += 1
                 return exact
             case PLIST_REAL:
@@ -220,10 +238,6 @@ public enum PropertyList {
                 plist_get_real_val(node, &value)
                 return .real(value)
             case PLIST_DATE:
-                var seconds: Int32 = 0
-                var microseconds: Int32 = 0
-                plist_get_date_val(node, &seconds, &microseconds)
-                guard let scalars else { return .date(Double(seconds) + Double(microseconds) / 1_000_000) }
                 guard next < scalars.count, case .date(let exact) = scalars[next] else { throw mismatch }
                 next += 1
                 return .date(exact)
@@ -300,5 +314,16 @@ public enum PropertyList {
 
     private static var tooDeepToRead: PropertyListError {
         PropertyListError("property list is nested more than \(maximumDepth) levels deep")
+    }
+}
+
+extension PropertyListValue {
+    /// The low 64 bits of an integer, as libplist reports it.
+    fileprivate var lowBits: UInt64? {
+        switch self {
+        case .integer(let value): UInt64(bitPattern: value)
+        case .unsignedInteger(let value): value
+        default: nil
+        }
     }
 }

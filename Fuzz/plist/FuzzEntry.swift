@@ -1,0 +1,33 @@
+// libFuzzer entry for the attribute-value decoder: DocumentSource(propertyList:).
+// Built by Fuzz/plist/build.sh together with the XDocSource property-list sources.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    if let source = try? DocumentSource(propertyList: bytes) {
+        // Whatever decodes must re-encode and decode to the same value.
+        guard let encoded = try? source.binaryPropertyList() else {
+            fatalError("decoded value failed to encode")
+        }
+        guard let again = try? DocumentSource(propertyList: encoded) else {
+            fatalError("re-encoded value failed to decode")
+        }
+        guard sameValue(.dictionary(source.dictionary), .dictionary(again.dictionary)) else {
+            fatalError("value changed in a decode-encode round trip: \(source.dictionary) became \(again.dictionary); encoded \(encoded)")
+        }
+        _ = source.warnings
+        _ = source.otherKeys
+    }
+    return 0
+}
+
+/// Equality that treats NaN reals with the same bits as equal.
+func sameValue(_ a: PropertyListValue, _ b: PropertyListValue) -> Bool {
+    switch (a, b) {
+    case (.real(let x), .real(let y)): return x.bitPattern == y.bitPattern || x == y
+    case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { sameValue($0, $1) }
+    case (.dictionary(let x), .dictionary(let y)):
+        return x.count == y.count && x.allSatisfy { key, value in y[key].map { sameValue(value, $0) } ?? false }
+    default: return a == b
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+@testable import XDocSource
+
+@Suite("PropertyList round trips")
+struct PropertyListRoundTripTests {
+    @Test("every value type survives encode then decode", arguments: everyTypeSample.keys.sorted())
+    func roundTripsEachType(key: String) throws {
+        let value = everyTypeSample[key]!
+        let bytes = try PropertyList.encodeBinary(.dictionary([key: value]))
+        #expect(Array(bytes.prefix(8)) == Array("bplist00".utf8))
+        #expect(try PropertyList.decode(bytes) == .dictionary([key: value]))
+    }
+
+    @Test("a whole nested dictionary of every type survives")
+    func roundTripsEverything() throws {
+        let bytes = try PropertyList.encodeBinary(.dictionary(everyTypeSample))
+        #expect(try PropertyList.decode(bytes) == .dictionary(everyTypeSample))
+    }
+
+    @Test("dictionary keys are written in sorted order")
+    func sortedKeys() throws {
+        let bytes = try PropertyList.encodeBinary(.dictionary(["b": .integer(1), "c": .integer(2), "a": .integer(3)]))
+        // One-character ASCII strings are the marker 0x51 followed by the character.
+        func position(_ key: String) -> Int? {
+            let code = key.utf8.first!
+            return bytes.indices.dropLast().first { bytes[$0] == 0x51 && bytes[$0 + 1] == code }
+        }
+        let a = try #require(position("a")), b = try #require(position("b")), c = try #require(position("c"))
+        #expect(a < b && b < c)
+    }
+
+    @Test("the fuzzer's first finding decodes and survives a round trip (equal data objects merged by libplist)")
+    func fuzzRegression() throws {
+        let seed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/plist/corpus/regression-utf16-keys.bplist")
+        let source = try DocumentSource(propertyList: [UInt8](Data(contentsOf: seed)))
+        #expect(source.dictionary.count == 4)
+        #expect(source.warnings == ["'name' is data, not a string; ignored", "'path' is data, not a string; ignored"])
+        #expect(try DocumentSource(propertyList: source.binaryPropertyList()) == source)
+    }
+}
+
+@Suite("PropertyList precision with libplist 2.2")
+struct PropertyListPrecisionTests {
+    @Test("dates keep their exact double, finer than libplist's microseconds",
+          arguments: [0.1234567, -0.0000001, 1e-9, 700_000_000.123456789, -978_307_200.987654321, 4_000_000_000.5])
+    func exactDates(seconds: Double) throws {
+        let bytes = try PropertyList.encodeBinary(.dictionary(["d": .date(seconds)]))
+        guard case .dictionary(let entries) = try PropertyList.decode(bytes), case .date(let back) = entries["d"] else {
+            Issue.record("no date back"); return
+        }
+        #expect(back.bitPattern == seconds.bitPattern)
+    }
+
+    @Test("negative integers are written as 8-byte signed integers")
+    func negativeIntegers() throws {
+        let bytes = try PropertyList.encodeBinary(.array([.integer(-2)]))
+        // One 8-byte integer object: marker 0x13 then two's complement.
+        let marker = bytes.firstIndex(of: 0x13)
+        #expect(marker != nil)
+        if let marker {
+            #expect(Array(bytes[marker + 1..<marker + 9]) == [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE])
+        }
+    }
+
+    @Test("integers above Int64.max are written as 16-byte integers")
+    func hugeIntegers() throws {
+        let bytes = try PropertyList.encodeBinary(.array([.unsignedInteger(UInt64.max)]))
+        let marker = bytes.firstIndex(of: 0x14)
+        #expect(marker != nil)
+        if let marker {
+            #expect(Array(bytes[marker + 1..<marker + 17]) == Array(repeating: 0, count: 8) + Array(repeating: 0xFF, count: 8))
+        }
+    }
+
+    @Test("unsignedInteger at or below Int64.max decodes as integer")
+    func canonicalIntegers() throws {
+        let bytes = try PropertyList.encodeBinary(.array([.unsignedInteger(5)]))
+        #expect(try PropertyList.decode(bytes) == .array([.integer(5)]))
+    }
+
+    @Test("strings with NUL cannot be encoded (libplist keeps C strings)")
+    func nulStrings() {
+        #expect(throws: PropertyListError.self) { try PropertyList.encodeBinary(.string("a\0b")) }
+        #expect(throws: PropertyListError.self) { try PropertyList.encodeBinary(.dictionary(["a\0": .integer(1)])) }
+    }
+
+    @Test("encoding refuses nesting deeper than maximumDepth")
+    func deepEncode() {
+        var value = PropertyListValue.array([])
+        for _ in 0..<PropertyList.maximumDepth { value = .array([value]) }
+        #expect(throws: PropertyListError.self) { try PropertyList.encodeBinary(value) }
+        var ok = PropertyListValue.array([])
+        for _ in 0..<(PropertyList.maximumDepth - 1) { ok = .array([ok]) }
+        #expect(throws: Never.self) { try PropertyList.decode(try PropertyList.encodeBinary(ok)) }
+    }
+}
