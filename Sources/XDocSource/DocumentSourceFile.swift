@@ -275,6 +275,7 @@ public struct DocumentSourceFile: Sendable {
     private func writeError(_ failure: ExtendedAttributeFailure) -> DocumentSourceFileError {
         switch failure.code {
         case EPERM:
+            #if os(Linux)
             // Linux answers EPERM for user attributes on anything but regular files and folders.
             var info = stat()
             let found = followSymlinks ? stat(path, &info) : lstat(path, &info)
@@ -282,9 +283,10 @@ public struct DocumentSourceFile: Sendable {
             if found == 0 && type != S_IFREG && type != S_IFDIR {
                 return DocumentSourceFileError(
                     .unsupportedFileType, path: path,
-                    message: "extended attributes are allowed only on regular files and folders here",
+                    message: "Linux allows user extended attributes only on regular files and folders",
                     errorNumber: EPERM)
             }
+            #endif
         case ENOSPC:
             // ext4 answers ENOSPC both for a full disk and for a value larger than the space an
             // inode's attribute block has; free space tells which.

@@ -241,6 +241,13 @@ struct SetShowRemoveTests {
         }
     }
 
+    @Test func specialFilesCannotCarryIt() throws {
+        let result = try xds("set", "/dev/null", "--id", "a.b", "--name", "N")
+        #expect(result.status == 74)
+        #expect(result.stderr == "xds: /dev/null: Linux allows user extended attributes only on regular files and folders\n")
+        #expect(try xds("show", "/dev/null").status == 1)
+    }
+
     @Test func wrongTypedKeyWarnsAndIsKeptOnRewrite() throws {
         let folder = Folder()
         let file = folder.file("a.txt")
