@@ -37,11 +37,13 @@ enum ExtendedAttributes {
     /// in between (`ERANGE`) both steps are repeated. Values over ``maximumValueSize`` are
     /// refused with `E2BIG` before anything is allocated for them.
     /// The corresponding C functions are `getxattr(2)` and `lgetxattr(2)`.
+    /// - Parameter get: the `getxattr` call; tests pass a fake to force `ERANGE` and `EINTR`.
     static func value(
-        named name: String, atPath path: String, followSymlinks: Bool
+        named name: String, atPath path: String, followSymlinks: Bool,
+        get: Getter = ExtendedAttributes.systemGet
     ) throws(ExtendedAttributeFailure) -> [UInt8]? {
         for _ in 0..<8 {
-            let probed = get(path, name, nil, 0, followSymlinks)
+            let probed = retrying { get(path, name, nil, 0, followSymlinks) }
             if probed < 0 {
                 let code = errno
                 if isMissing(code) { return nil }
@@ -51,7 +53,7 @@ enum ExtendedAttributes {
             if probed == 0 { return [] }
             var failure: Int32 = 0
             let bytes = [UInt8](unsafeUninitializedCapacity: probed) { buffer, count in
-                let read = get(path, name, buffer.baseAddress, probed, followSymlinks)
+                let read = retrying { get(path, name, buffer.baseAddress, probed, followSymlinks) }
                 if read < 0 {
                     failure = errno
                     count = 0
@@ -96,6 +98,10 @@ enum ExtendedAttributes {
 
     // MARK: - The C calls
 
+    /// The shape of `getxattr`: path, name, buffer (nil to probe the size), buffer size,
+    /// follow symlinks; returns the size or -1 with `errno` set.
+    typealias Getter = (String, String, UnsafeMutableRawPointer?, Int, Bool) -> Int
+
     private static func retrying<R: BinaryInteger>(_ call: () -> R) -> R {
         while true {
             let result = call()
@@ -104,17 +110,15 @@ enum ExtendedAttributes {
         }
     }
 
-    private static func get(
+    static func systemGet(
         _ path: String, _ name: String, _ buffer: UnsafeMutableRawPointer?, _ size: Int,
         _ follow: Bool
     ) -> Int {
-        retrying {
-            #if canImport(Darwin)
-            getxattr(path, name, buffer, size, 0, follow ? 0 : XATTR_NOFOLLOW)
-            #else
-            follow ? getxattr(path, name, buffer, size) : lgetxattr(path, name, buffer, size)
-            #endif
-        }
+        #if canImport(Darwin)
+        getxattr(path, name, buffer, size, 0, follow ? 0 : XATTR_NOFOLLOW)
+        #else
+        follow ? getxattr(path, name, buffer, size) : lgetxattr(path, name, buffer, size)
+        #endif
     }
 
     private static func set(
