@@ -89,6 +89,8 @@ public struct DocumentSourceFile: Sendable {
         case .absent:
             for name in SambaStream.attributeNames {
                 guard case .found(let bytes) = try lookUp(name) else { continue }
+                // Samba creates a stream as one NUL byte before the client writes to it: empty.
+                if bytes.isEmpty || bytes == [0] { continue }
                 let source = try SambaStream.decode(bytes) { (value) throws(DocumentSourceFileError) in
                     try decodeValue(value, from: name)
                 }

@@ -41,6 +41,15 @@ struct SambaStreamStoreTests {
         #expect(found.source.identifier == "native.app")
     }
 
+    @Test func aFreshlyCreatedEmptyStreamIsAbsent() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("a.txt")
+        try setRawAttribute(Self.names[0], [0], on: path)
+        #expect(try DocumentSourceFile(path: path).read() == nil)
+        try setRawAttribute(Self.names[1], try sampleSource().binaryPropertyList() + [0], on: path)
+        #expect(try DocumentSourceFile(path: path).read()?.location == Self.names[1])
+    }
+
     @Test func malformedStreamIsMalformed() throws {
         let folder = TemporaryFolder()
         let path = folder.file("a.txt")
