@@ -18,7 +18,7 @@ extension XDS {
         var files: [String]
 
         @Flag(name: .customLong("no-follow"),
-              help: "Act on a symbolic link itself, not its target (Linux does not allow this).")
+              help: "Act on a symbolic link itself, not its target (an error on Linux, where links cannot carry user attributes).")
         var noFollow = false
 
         func run() throws {

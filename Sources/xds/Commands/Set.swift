@@ -16,9 +16,10 @@ extension XDS {
 
                 --id and --name may be left out when a file already has them.
 
-                Example:
-                  xds set report.pdf --id com.appliedphasor.working-copy --name "Working Copy" \\
-                      --path docs/report.pdf --app-info-url https://workingcopy.app/appInfo.json
+                Examples:
+                  xds set report.pdf --id com.example.editor --name Editor
+                  xds set report.pdf --path archive/report.pdf
+                  xds set *.pdf --app-info-url https://example.com/appInfo.json
                 """
         )
 
@@ -43,7 +44,7 @@ extension XDS {
         var replace = false
 
         @Flag(name: .customLong("no-follow"),
-              help: "Act on a symbolic link itself, not its target (Linux does not allow this).")
+              help: "Act on a symbolic link itself, not its target (an error on Linux, where links cannot carry user attributes).")
         var noFollow = false
 
         @Flag(name: .customLong("allow-http"), help: "Accept an http:// --app-info-url.")
