@@ -8,4 +8,10 @@ struct XDS: ParsableCommand {
         version: "0.1.0",
         subcommands: [Set.self, Show.self, Remove.self]
     )
+
+    static func main() {
+        // `xds show FILE` must start fast; see Show.fastPath.
+        if let status = Show.fastPath(CommandLine.arguments) { status.exitProcess() }
+        main(nil)
+    }
 }

@@ -268,6 +268,27 @@ struct SetShowRemoveTests {
         try expectAttribute(folder, "a.txt", equals: #"{"identifier": "a.b", "name": "Now", "path": ["x"], "appInfoURL": "https://example.com/appInfo.json"}"#)
     }
 
+    /// `xds show` has a fast path that skips ArgumentParser for plain command lines; `--` sends
+    /// the same request through ArgumentParser. Both must behave the same.
+    @Test func fastPathAndArgumentParserAgree() throws {
+        let folder = Folder()
+        folder.file("a.txt")
+        folder.file("plain.txt")
+        #expect(try xds("set", "a.txt", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
+        for options in [[], ["--json"], ["--no-follow"], ["--json", "--no-follow"]] {
+            for files in [["a.txt"], ["a.txt", "plain.txt", "missing.txt", "a.txt"]] {
+                let fast = try xds(["show"] + options + files, in: folder.path)
+                let parsed = try xds(["show"] + options + ["--"] + files, in: folder.path)
+                #expect(fast.status == parsed.status)
+                #expect(fast.stdout == parsed.stdout)
+                #expect(fast.stderr == parsed.stderr)
+            }
+        }
+        // Anything unusual goes to ArgumentParser: help, unknown options.
+        #expect(try xds("show", "a.txt", "--help").stdout.contains("USAGE: xds show"))
+        #expect(try xds("show", "a.txt", "--bogus").status == 64)
+    }
+
     @Test(arguments: ["set", "show", "remove"])
     func helpExplainsOptions(command: String) throws {
         let result = try xds(command, "--help")

@@ -40,21 +40,26 @@ extension XDS {
         var noFollow = false
 
         func run() throws {
+            try Self.show(files, json: json, followSymlinks: !noFollow).finish()
+        }
+
+        /// Prints every file's attribute and returns the diagnostics (shared with the fast path).
+        static func show(_ files: [String], json: Bool, followSymlinks: Bool) -> Diagnostics {
             var diagnostics = Diagnostics()
             var output = ""
             var shown = 0
             for file in files {
                 do {
-                    guard let found = try DocumentSourceFile(path: file, followSymlinks: !noFollow).read()
+                    guard let found = try DocumentSourceFile(path: file, followSymlinks: followSymlinks).read()
                     else {
                         diagnostics.fail(file, "no x-document-source attribute", status: .absent)
                         continue
                     }
                     if json {
-                        output += Self.jsonLine(file: file, found) + "\n"
+                        output += jsonLine(file: file, found) + "\n"
                     } else {
                         if shown > 0 { output += "\n" }
-                        output += Self.humanText(file: file, found)
+                        output += humanText(file: file, found)
                     }
                     shown += 1
                 } catch {
@@ -62,7 +67,29 @@ extension XDS {
                 }
             }
             print(output, terminator: "")
-            try diagnostics.finish()
+            return diagnostics
+        }
+
+        /// `xds show` without ArgumentParser, for the common plain command lines: parsing with
+        /// it costs more than the rest of the command (type metadata and conformance lookups).
+        /// Returns nil, leaving the work to ArgumentParser, for anything but `show` followed by
+        /// file names, `--json` and `--no-follow`.
+        static func fastPath(_ arguments: [String]) -> ExitStatus? {
+            guard arguments.count >= 3, arguments[1] == "show" else { return nil }
+            var files: [String] = []
+            var json = false, noFollow = false
+            for argument in arguments.dropFirst(2) {
+                switch argument {
+                case "--json": json = true
+                case "--no-follow": noFollow = true
+                case "help": return nil  // let ArgumentParser decide what that means
+                default:
+                    if argument.isEmpty || argument.hasPrefix("-") { return nil }
+                    files.append(argument)
+                }
+            }
+            guard !files.isEmpty else { return nil }
+            return show(files, json: json, followSymlinks: !noFollow).worst
         }
 
         static func jsonLine(file: String, _ found: StoredDocumentSource) -> String {

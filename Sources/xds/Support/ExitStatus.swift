@@ -1,4 +1,9 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The exit statuses of SPEC §5 (BSD sysexits). With several files the highest wins.
 enum ExitStatus: Int32, Comparable {
@@ -21,4 +26,14 @@ enum ExitStatus: Int32, Comparable {
 
     /// The `ExitCode` to throw from `run()` once messages are printed.
     var exitCode: ExitCode { ExitCode(rawValue) }
+
+    /// Ends the process with this status (standard output is flushed), for paths that do not
+    /// go through ArgumentParser.
+    func exitProcess() -> Never {
+        #if canImport(Glibc)
+        Glibc.exit(rawValue)
+        #else
+        Darwin.exit(rawValue)
+        #endif
+    }
 }
