@@ -18,7 +18,7 @@ APT_BUILD  := libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngchec
 APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine python3-pip
 BREW_BUILD := libplist libdeflate zlib pkg-config
 
-.PHONY: all build setup setup-bench demo test bench fuzz-plist fuzz-png clean
+.PHONY: all build setup setup-bench demo test bench fuzz-plist fuzz-png fuzz-appledouble clean
 
 all: build
 
@@ -50,5 +50,5 @@ clean:
 
 # libFuzzer targets: make fuzz-plist FUZZ_SECONDS=600 (see Fuzz/README.md).
 FUZZ_SECONDS ?= 60
-fuzz-plist fuzz-png: setup
+fuzz-plist fuzz-png fuzz-appledouble: setup
 	sh Fuzz/run.sh $(@:fuzz-%=%) $(FUZZ_SECONDS)
