@@ -31,6 +31,33 @@ struct AppleDoubleTests {
         #expect(parsed.value(named: "missing") == nil)
     }
 
+    @Test func finderInfoOnlyHasNoAttributes() throws {
+        var bytes = Array(appleDoubleBytes(attributes: []).prefix(26))
+        bytes[25] = 1  // one entry
+        bytes += [0, 0, 0, 9, 0, 0, 0, 38, 0, 0, 0, 32] + Array("TEXTttxt".utf8) + [UInt8](repeating: 0, count: 24)
+        let parsed = try AppleDouble(bytes: bytes)
+        #expect(parsed.attributes.isEmpty)
+        #expect(parsed.finderInfo?.prefix(8) == ArraySlice("TEXTttxt".utf8))
+    }
+
+    /// The kernel's layout: a 4096-byte file whose Finder-info entry reserves free space past
+    /// the attribute area and whose resource fork (286 bytes, "left blank") ends the file.
+    @Test func kernelLayoutWithReservedSpaceAndResourceFork() throws {
+        let value = try sampleSource().binaryPropertyList()
+        var bytes = appleDoubleBytes(attributes: [("x-document-source", value)])
+        let rsrcOffset = 4096 - 286
+        func put(_ at: Int, _ v: Int) { for i in 0..<4 { bytes[at + i] = UInt8(v >> (24 - 8 * i) & 255) } }
+        put(26 + 8, rsrcOffset - 50)  // Finder-info entry length up to the resource fork
+        put(38 + 4, rsrcOffset)
+        put(38 + 8, 286)
+        bytes += [UInt8](repeating: 0, count: rsrcOffset - bytes.count)
+        bytes += Array(repeating: UInt8(ascii: "r"), count: 286)
+        #expect(bytes.count == 4096)
+        #expect(try AppleDouble(bytes: bytes).value(named: "x-document-source") == value)
+        // Read as a sidecar too, with only the file's start in memory.
+        #expect(try AppleDouble(bytes: Array(bytes.prefix(600)), fileSize: 4096).value(named: "x-document-source") == value)
+    }
+
     @Test func sidecarIsTheThirdStore() throws {
         let folder = TemporaryFolder()
         let path = folder.file("Report 文.pdf")
