@@ -129,6 +129,9 @@ let malformedCases: [MalformedCase] = {
         Array(#"<?xml version="1.0"?><!DOCTYPE plist [<!ENTITY a "aaaa">]><plist><string>&a;</string></plist>"#.utf8),
         "entities")
     add("XML that is not UTF-8", Array(xmlHeader.utf8) + [0xFF, 0xFE] + Array("</plist>".utf8), "not valid UTF-8")
+    add("XML character reference to a lone surrogate", Array((xmlHeader + "<dict><key>name</key><string>&#xD800;</string></dict></plist>").utf8), "invalid character reference '&#xD800;'")
+    add("XML character reference to NUL", Array((xmlHeader + "<dict><key>name</key><string>a&#0;b</string></dict></plist>").utf8), "invalid character reference '&#0;'")
+    add("XML character reference beyond Unicode", Array((xmlHeader + "<dict><key>name</key><string>&#99999999999;</string></dict></plist>").utf8), "invalid character reference")
     add("XML with a NUL byte", Array(xmlHeader.utf8) + [0] + Array("</plist>".utf8), "NUL")
     add("oversize value (65537 bytes)", Array("bplist00".utf8) + Array(repeating: 0, count: 65_529), "more than the 65536")
 
