@@ -114,7 +114,9 @@ let malformedCases: [MalformedCase] = {
     b = B(); b.add(B.dict([1], [2])); b.add(B.ascii("n")); b.add([0x33, 0x7F, 0xF8, 0, 0, 0, 0, 0, 0])
     add("date that is NaN", b.bytes, "not a representable time")
     b = B(); b.add(B.dict([1], [2])); b.add(B.ascii("n")); b.add([0x82, 0, 0, 1])
-    add("UID of 3 bytes", b.bytes, "invalid size of 3 bytes")
+    add("UID of 3 bytes", b.bytes, "size of 3 bytes")
+    b = B(); b.add(B.dict([1], [2])); b.add(B.ascii("n")); b.add([0x87, 0, 0, 1, 0, 0, 0, 0, 0])
+    add("UID of 8 bytes (libplist 2.2 cannot read it)", b.bytes, "only 1, 2 or 4 (32-bit UIDs)")
 
     // 10 000 closed levels would exceed the size cap, so: 9 000 unclosed, and 4 000 closed.
     let unclosedXML = xmlHeader + String(repeating: "<array>", count: 9_000)

@@ -80,6 +80,13 @@ struct PropertyListPrecisionTests {
         #expect(try PropertyList.decode(bytes) == .array([.integer(5)]))
     }
 
+    @Test("UIDs above 32 bits cannot be encoded (libplist 2.2 would keep only the low 32 bits)")
+    func bigUIDs() throws {
+        #expect(throws: PropertyListError.self) { try PropertyList.encodeBinary(.uid(1 << 40)) }
+        let bytes = try PropertyList.encodeBinary(.array([.uid(UInt64(UInt32.max))]))
+        #expect(try PropertyList.decode(bytes) == .array([.uid(UInt64(UInt32.max))]))
+    }
+
     @Test("strings with NUL cannot be encoded (libplist keeps C strings)")
     func nulStrings() {
         #expect(throws: PropertyListError.self) { try PropertyList.encodeBinary(.string("a\0b")) }

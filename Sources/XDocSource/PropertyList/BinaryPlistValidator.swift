@@ -223,9 +223,10 @@ struct BinaryPlistValidator {
         case 0x6:
             _ = try string(index)
         case 0x8:
+            // CoreFoundation writes UIDs of 1, 2 or 4 bytes; libplist 2.2 fails on 8-byte ones.
             let size = Int(low) + 1
-            guard [1, 2, 4, 8].contains(size) else {
-                throw PropertyListError("binary plist: UID object \(index) has an invalid size of \(size) bytes")
+            guard [1, 2, 4].contains(size) else {
+                throw PropertyListError("binary plist: UID object \(index) has a size of \(size) bytes; only 1, 2 or 4 (32-bit UIDs) are supported")
             }
             try require(offset + 1, size, "UID object \(index)")
         case 0xA, 0xD:
