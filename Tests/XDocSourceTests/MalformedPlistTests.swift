@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import XDocSource
 
@@ -91,6 +92,8 @@ let malformedCases: [MalformedCase] = {
     add("UTF-16 string with a lone low surrogate", b.bytes, "lone surrogate")
     b = B(); b.add(B.dict([1], [2])); b.add(B.utf16([0xD83D])); b.add(B.int(1))
     add("dictionary key with a lone surrogate", b.bytes, "lone surrogate")
+    b = B(); b.add(B.dict([1], [2])); b.add(B.ascii("name")); b.add([0x60])
+    add("empty UTF-16 string (fuzzer finding: libplist 2.2 fails on it)", b.bytes, "empty UTF-16 string")
     b = B(); b.add(B.dict([1], [2])); b.add(B.ascii("name")); b.add([0x52, 0x41, 0xE9])
     add("ASCII string with a byte above 0x7F", b.bytes, "non-ASCII byte")
     b = B(); b.add(B.dict([1], [2])); b.add(B.ascii("name")); b.add([0x53, 0x61, 0x00, 0x62])
@@ -191,3 +194,32 @@ struct MalformedPlistTests {
     }
 }
 
+
+/// The fuzzer's seeds and regression inputs (Fuzz/plist/corpus), replayed with its checks.
+let fuzzCorpus: [String] = {
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fuzz/plist/corpus")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.sorted().map { folder.appendingPathComponent($0).path }
+}()
+
+@Suite("Fuzz corpus replay")
+struct PlistFuzzCorpusTests {
+    @Test("the corpus is there")
+    func present() {
+        #expect(fuzzCorpus.count >= 12)
+    }
+
+    @Test("each seed decodes and round-trips, or is refused by the validator before libplist",
+          arguments: fuzzCorpus)
+    func replay(path: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        do {
+            let source = try DocumentSource(propertyList: bytes)
+            #expect(try DocumentSource(propertyList: source.binaryPropertyList()) == source)
+        } catch {
+            #expect(!error.message.contains("could not be parsed by libplist"), "\(error)")
+            #expect(!error.message.contains("different structure"), "\(error)")
+        }
+    }
+}

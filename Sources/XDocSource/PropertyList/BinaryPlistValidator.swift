@@ -298,6 +298,10 @@ struct BinaryPlistValidator {
             return String(decoding: slice, as: UTF8.self)
         case 0x6:
             let (length, start) = try count(at: offset, lowNibble: marker & 0xF, index: index)
+            // libplist 2.2 fails on an empty UTF-16 string (CoreFoundation writes "" as ASCII).
+            guard length > 0 else {
+                throw PropertyListError("binary plist: \(what) is an empty UTF-16 string, which libplist 2.2 cannot read")
+            }
             try require(start, length * 2, what)
             var units: [UInt16] = []
             units.reserveCapacity(length)
