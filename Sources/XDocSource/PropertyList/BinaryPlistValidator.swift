@@ -188,10 +188,14 @@ struct BinaryPlistValidator {
             case 16:
                 let high = Self.readUnsigned(bytes, at: start, size: 8)
                 let lowBits = Self.readUnsigned(bytes, at: start + 8, size: 8)
-                guard high == 0 else {
+                // Sixteen bytes are a signed 128-bit integer: it must fit in UInt64 or Int64.
+                if high == 0 {
+                    scalars.append(.integer(.integer(unsigned: lowBits)))
+                } else if high == UInt64.max, lowBits >> 63 == 1 {
+                    scalars.append(.integer(.integer(Int64(bitPattern: lowBits))))
+                } else {
                     throw PropertyListError("binary plist: integer object \(index) does not fit in 64 bits")
                 }
-                scalars.append(.integer(.integer(unsigned: lowBits)))
             case 8:
                 // Eight-byte integers are signed; shorter ones unsigned (as CoreFoundation reads them).
                 scalars.append(.integer(.integer(Int64(bitPattern: Self.readUnsigned(bytes, at: start, size: 8)))))
