@@ -4,7 +4,18 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    if let source = try? DocumentSource(propertyList: bytes) {
+    let decoded: DocumentSource?
+    do {
+        decoded = try DocumentSource(propertyList: bytes)
+    } catch {
+        // The validator must refuse everything libplist 2.2 would refuse (or misread):
+        // these two messages mean it let something through.
+        if error.message.contains("could not be parsed by libplist") || error.message.contains("different structure") {
+            fatalError("validator accepted what libplist refused: \(error)")
+        }
+        decoded = nil
+    }
+    if let source = decoded {
         // Whatever decodes must re-encode and decode to the same value.
         guard let encoded = try? source.binaryPropertyList() else {
             fatalError("decoded value failed to encode")

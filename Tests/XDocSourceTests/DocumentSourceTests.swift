@@ -158,14 +158,14 @@ struct DocumentSourceTests {
             <plist version="1.0">
             <dict>
                 <key>identifier</key><string>com.appliedphasor.working-copy</string>
-                <key>name</key><string>Working Copy &amp; Co</string>
+                <key>name</key><string>Working Copy &amp; Co &#65;&#x1F600;</string>
                 <key>other</key><array><integer>-3</integer><real>2.5</real><true/></array>
             </dict>
             </plist>
             """
         let source = try DocumentSource(propertyList: Array(xml.utf8))
         #expect(source.identifier == "com.appliedphasor.working-copy")
-        #expect(source.name == "Working Copy & Co")
+        #expect(source.name == "Working Copy & Co A😀")
         #expect(source.otherKeys == ["other": .array([.integer(-3), .real(2.5), .boolean(true)])])
         // Rewritten, it is binary.
         #expect(try source.binaryPropertyList().starts(with: Array("bplist00".utf8)))

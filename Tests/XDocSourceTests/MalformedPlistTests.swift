@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import XDocSource
 
@@ -91,6 +92,8 @@ let malformedCases: [MalformedCase] = {
     add("UTF-16 string with a lone low surrogate", b.bytes, "lone surrogate")
     b = B(); b.add(B.dict([1], [2])); b.add(B.utf16([0xD83D])); b.add(B.int(1))
     add("dictionary key with a lone surrogate", b.bytes, "lone surrogate")
+    b = B(); b.add(B.dict([1], [2])); b.add(B.ascii("name")); b.add([0x60])
+    add("empty UTF-16 string (fuzzer finding: libplist 2.2 fails on it)", b.bytes, "empty UTF-16 string")
     b = B(); b.add(B.dict([1], [2])); b.add(B.ascii("name")); b.add([0x52, 0x41, 0xE9])
     add("ASCII string with a byte above 0x7F", b.bytes, "non-ASCII byte")
     b = B(); b.add(B.dict([1], [2])); b.add(B.ascii("name")); b.add([0x53, 0x61, 0x00, 0x62])
@@ -114,7 +117,9 @@ let malformedCases: [MalformedCase] = {
     b = B(); b.add(B.dict([1], [2])); b.add(B.ascii("n")); b.add([0x33, 0x7F, 0xF8, 0, 0, 0, 0, 0, 0])
     add("date that is NaN", b.bytes, "not a representable time")
     b = B(); b.add(B.dict([1], [2])); b.add(B.ascii("n")); b.add([0x82, 0, 0, 1])
-    add("UID of 3 bytes", b.bytes, "invalid size of 3 bytes")
+    add("UID of 3 bytes", b.bytes, "size of 3 bytes")
+    b = B(); b.add(B.dict([1], [2])); b.add(B.ascii("n")); b.add([0x87, 0, 0, 1, 0, 0, 0, 0, 0])
+    add("UID of 8 bytes (libplist 2.2 cannot read it)", b.bytes, "only 1, 2 or 4 (32-bit UIDs)")
 
     // 10 000 closed levels would exceed the size cap, so: 9 000 unclosed, and 4 000 closed.
     let unclosedXML = xmlHeader + String(repeating: "<array>", count: 9_000)
@@ -129,6 +134,9 @@ let malformedCases: [MalformedCase] = {
         Array(#"<?xml version="1.0"?><!DOCTYPE plist [<!ENTITY a "aaaa">]><plist><string>&a;</string></plist>"#.utf8),
         "entities")
     add("XML that is not UTF-8", Array(xmlHeader.utf8) + [0xFF, 0xFE] + Array("</plist>".utf8), "not valid UTF-8")
+    add("XML character reference to a lone surrogate", Array((xmlHeader + "<dict><key>name</key><string>&#xD800;</string></dict></plist>").utf8), "invalid character reference '&#xD800;'")
+    add("XML character reference to NUL", Array((xmlHeader + "<dict><key>name</key><string>a&#0;b</string></dict></plist>").utf8), "invalid character reference '&#0;'")
+    add("XML character reference beyond Unicode", Array((xmlHeader + "<dict><key>name</key><string>&#99999999999;</string></dict></plist>").utf8), "invalid character reference")
     add("XML with a NUL byte", Array(xmlHeader.utf8) + [0] + Array("</plist>".utf8), "NUL")
     add("oversize value (65537 bytes)", Array("bplist00".utf8) + Array(repeating: 0, count: 65_529), "more than the 65536")
 
@@ -186,3 +194,32 @@ struct MalformedPlistTests {
     }
 }
 
+
+/// The fuzzer's seeds and regression inputs (Fuzz/plist/corpus), replayed with its checks.
+let fuzzCorpus: [String] = {
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fuzz/plist/corpus")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.sorted().map { folder.appendingPathComponent($0).path }
+}()
+
+@Suite("Fuzz corpus replay")
+struct PlistFuzzCorpusTests {
+    @Test("the corpus is there")
+    func present() {
+        #expect(fuzzCorpus.count >= 12)
+    }
+
+    @Test("each seed decodes and round-trips, or is refused by the validator before libplist",
+          arguments: fuzzCorpus)
+    func replay(path: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        do {
+            let source = try DocumentSource(propertyList: bytes)
+            #expect(try DocumentSource(propertyList: source.binaryPropertyList()) == source)
+        } catch {
+            #expect(!error.message.contains("could not be parsed by libplist"), "\(error)")
+            #expect(!error.message.contains("different structure"), "\(error)")
+        }
+    }
+}

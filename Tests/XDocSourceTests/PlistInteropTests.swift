@@ -25,8 +25,8 @@ struct PlistInteropTests {
             "array": [1, "two", [], {}],
             "nested": {"inner": {"deep": [True, b"\x09"]}, "list": [1.5, d(0)]},
         }
-        if not xml: v["uid"] = plistlib.UID(7)
-        if uid_as_dict: v["uid"] = {"CF$UID": 7}
+        if not xml: v["uid"] = plistlib.UID(7); v["bigUID"] = plistlib.UID(4000000000)
+        if uid_as_dict: v["uid"] = {"CF$UID": 7}; v["bigUID"] = {"CF$UID": 4000000000}
         return v
     def check(actual, want):
         if actual != want:
@@ -45,6 +45,7 @@ struct PlistInteropTests {
     static func xmlSample(wholeSeconds: Bool) -> [String: PropertyListValue] {
         var value = everyTypeSample
         value["uid"] = nil
+        value["bigUID"] = nil
         if wholeSeconds {
             value["date"] = .date(700_000_000)
             value["negativeDate"] = .date(-1_000_000_001)

@@ -120,6 +120,7 @@ let everyTypeSample: [String: PropertyListValue] = [
     "data": .data([0, 1, 2, 255, 128]),
     "emptyData": .data([]),
     "uid": .uid(7),
+    "bigUID": .uid(4_000_000_000),  // UIDs are 32-bit in CoreFoundation and libplist 2.2
     "array": .array([.integer(1), .string("two"), .array([]), .dictionary([:])]),
     "nested": .dictionary([
         "inner": .dictionary(["deep": .array([.boolean(true), .data([9])])]),

@@ -74,10 +74,31 @@ struct PropertyListPrecisionTests {
         }
     }
 
+    @Test("16-byte integers are signed 128-bit: small negative ones decode, others are refused")
+    func sixteenByteIntegers() throws {
+        func value(_ high: UInt8, _ low: [UInt8]) -> [UInt8] {
+            var b = BPlistBuilder()
+            b.add([0x14] + Array(repeating: high, count: 8) + low)
+            return b.bytes
+        }
+        #expect(try PropertyList.decode(value(0xFF, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE])) == .integer(-2))
+        #expect(try PropertyList.decode(value(0x00, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE])) == .unsignedInteger(UInt64.max - 1))
+        #expect(try PropertyList.decode(value(0x00, [0, 0, 0, 0, 0, 0, 0, 3])) == .integer(3))
+        // -2^64 + 2: below Int64.min.
+        #expect(throws: PropertyListError.self) { try PropertyList.decode(value(0xFF, [0, 0, 0, 0, 0, 0, 0, 2])) }
+    }
+
     @Test("unsignedInteger at or below Int64.max decodes as integer")
     func canonicalIntegers() throws {
         let bytes = try PropertyList.encodeBinary(.array([.unsignedInteger(5)]))
         #expect(try PropertyList.decode(bytes) == .array([.integer(5)]))
+    }
+
+    @Test("UIDs above 32 bits cannot be encoded (libplist 2.2 would keep only the low 32 bits)")
+    func bigUIDs() throws {
+        #expect(throws: PropertyListError.self) { try PropertyList.encodeBinary(.uid(1 << 40)) }
+        let bytes = try PropertyList.encodeBinary(.array([.uid(UInt64(UInt32.max))]))
+        #expect(try PropertyList.decode(bytes) == .array([.uid(UInt64(UInt32.max))]))
     }
 
     @Test("strings with NUL cannot be encoded (libplist keeps C strings)")

@@ -188,10 +188,14 @@ struct BinaryPlistValidator {
             case 16:
                 let high = Self.readUnsigned(bytes, at: start, size: 8)
                 let lowBits = Self.readUnsigned(bytes, at: start + 8, size: 8)
-                guard high == 0 else {
+                // Sixteen bytes are a signed 128-bit integer: it must fit in UInt64 or Int64.
+                if high == 0 {
+                    scalars.append(.integer(.integer(unsigned: lowBits)))
+                } else if high == UInt64.max, lowBits >> 63 == 1 {
+                    scalars.append(.integer(.integer(Int64(bitPattern: lowBits))))
+                } else {
                     throw PropertyListError("binary plist: integer object \(index) does not fit in 64 bits")
                 }
-                scalars.append(.integer(.integer(unsigned: lowBits)))
             case 8:
                 // Eight-byte integers are signed; shorter ones unsigned (as CoreFoundation reads them).
                 scalars.append(.integer(.integer(Int64(bitPattern: Self.readUnsigned(bytes, at: start, size: 8)))))
@@ -223,9 +227,10 @@ struct BinaryPlistValidator {
         case 0x6:
             _ = try string(index)
         case 0x8:
+            // CoreFoundation writes UIDs of 1, 2 or 4 bytes; libplist 2.2 fails on 8-byte ones.
             let size = Int(low) + 1
-            guard [1, 2, 4, 8].contains(size) else {
-                throw PropertyListError("binary plist: UID object \(index) has an invalid size of \(size) bytes")
+            guard [1, 2, 4].contains(size) else {
+                throw PropertyListError("binary plist: UID object \(index) has a size of \(size) bytes; only 1, 2 or 4 (32-bit UIDs) are supported")
             }
             try require(offset + 1, size, "UID object \(index)")
         case 0xA, 0xD:
@@ -297,6 +302,10 @@ struct BinaryPlistValidator {
             return String(decoding: slice, as: UTF8.self)
         case 0x6:
             let (length, start) = try count(at: offset, lowNibble: marker & 0xF, index: index)
+            // libplist 2.2 fails on an empty UTF-16 string (CoreFoundation writes "" as ASCII).
+            guard length > 0 else {
+                throw PropertyListError("binary plist: \(what) is an empty UTF-16 string, which libplist 2.2 cannot read")
+            }
             try require(start, length * 2, what)
             var units: [UInt16] = []
             units.reserveCapacity(length)

@@ -15,6 +15,8 @@ internal import CPlist
 /// * Integers of every size round-trip: negative ones as 8-byte integers, values above
 ///   `Int64.max` as 16-byte integers, as CoreFoundation writes them.
 /// * Strings must not contain NUL characters (libplist keeps C strings).
+/// * UIDs are 32-bit, as CoreFoundation writes them (libplist 2.2 cannot read 8-byte UIDs
+///   and writes only the low 32 bits).
 public enum PropertyList {
     /// Largest value accepted for decoding (65536 bytes, the Linux per-value limit).
     public static let maximumSize: Int = 65536
@@ -145,6 +147,10 @@ public enum PropertyList {
                 buffer.withMemoryRebound(to: CChar.self) { plist_new_data($0.baseAddress, UInt64(buffer.count)) }
             }
         case .uid(let uid):
+            // libplist 2.2 writes only the low 32 bits; CoreFoundation's UIDs are 32-bit too.
+            guard uid <= UInt64(UInt32.max) else {
+                throw PropertyListError("cannot encode the UID \(uid): UIDs are limited to 32 bits")
+            }
             return plist_new_uid(uid)
         case .array(let elements):
             guard depth < maximumDepth else { throw tooDeep }

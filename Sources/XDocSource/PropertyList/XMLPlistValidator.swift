@@ -2,8 +2,10 @@
 ///
 /// That parser recurses once per nested element with no limit, and its entity handling is
 /// minimal, so the text is scanned here first: it must be UTF-8 without NUL bytes, declare
-/// no entities, and nest `<array>`/`<dict>` at most ``BinaryPlistValidator/maximumDepth``
-/// levels deep. The scan only follows tags; libplist still checks the grammar.
+/// no entities, refer to no character that cannot be in a string (`&#0;`, `&#xD800;`: libplist
+/// 2.2 turns a surrogate into invalid UTF-8), and nest `<array>`/`<dict>` at most
+/// ``BinaryPlistValidator/maximumDepth`` levels deep. The scan only follows tags; libplist
+/// still checks the grammar (leniently: `<integer>abc</integer>` reads as 0 there).
 enum XMLPlistValidator {
     static func validate(_ bytes: [UInt8]) throws(PropertyListError) {
         guard !bytes.contains(0) else {
@@ -17,6 +19,9 @@ enum XMLPlistValidator {
         let n = bytes.count
         let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">")
         while i < n {
+            if bytes[i] == UInt8(ascii: "&"), i + 1 < n, bytes[i + 1] == UInt8(ascii: "#") {
+                try checkCharacterReference(bytes, at: i)
+            }
             guard bytes[i] == lt else { i += 1; continue }
             if starts(bytes, at: i, with: "<!--") {
                 guard let end = find(bytes, "-->", from: i + 4) else {
@@ -64,6 +69,37 @@ enum XMLPlistValidator {
                 }
                 i = end + 1
             }
+        }
+    }
+
+    /// `&#NNN;` or `&#xHHH;` must name a Unicode scalar other than NUL.
+    private static func checkCharacterReference(_ bytes: [UInt8], at start: Int) throws(PropertyListError) {
+        var i = start + 2
+        var radix: UInt32 = 10
+        if i < bytes.count, bytes[i] == UInt8(ascii: "x") || bytes[i] == UInt8(ascii: "X") {
+            radix = 16
+            i += 1
+        }
+        var value: UInt32 = 0
+        var digits = 0
+        while i < bytes.count, let digit = digitValue(bytes[i], radix: radix) {
+            value = min(value * radix + digit, 0x110000)
+            digits += 1
+            i += 1
+        }
+        let text = String(decoding: bytes[start..<min(i + 1, bytes.count)], as: UTF8.self)
+        guard digits > 0, i < bytes.count, bytes[i] == UInt8(ascii: ";"),
+              value != 0, let _ = Unicode.Scalar(value) else {
+            throw PropertyListError("XML plist has an invalid character reference '\(text)'")
+        }
+    }
+
+    private static func digitValue(_ byte: UInt8, radix: UInt32) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
         }
     }
 
