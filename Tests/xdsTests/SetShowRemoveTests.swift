@@ -155,6 +155,13 @@ struct SetShowRemoveTests {
         #expect(human.stdout.contains("bell\\u{7} esc\\u{1b}[31m nl\\n tab\\t"))
     }
 
+    @Test func fileNamesWithControlCharactersStayOnOneLine() throws {
+        let folder = Folder()
+        let result = try xds(["show", "evil\nname\u{1B}[2J"], in: folder.path)
+        #expect(result.status == 66)
+        #expect(result.stderr == "xds: evil\\nname\\u{1b}[2J: no such file or folder\n")
+    }
+
     @Test func foldersCarryIt() throws {
         let folder = Folder()
         try FileManager.default.createDirectory(atPath: folder.path + "/Notes.textbundle", withIntermediateDirectories: false)

@@ -10,8 +10,10 @@ struct Diagnostics {
     private(set) var worst: ExitStatus = .success
 
     /// Reports one failure about `subject` (usually a file path) and records its status.
+    /// Control characters in either part are made visible, so a hostile file name or value
+    /// cannot split the line or drive the terminal.
     mutating func fail(_ subject: String, _ reason: String, status: ExitStatus) {
-        Diagnostics.printError("xds: \(subject): \(reason)")
+        Diagnostics.printError("xds: \(HumanText.safe(subject)): \(HumanText.safe(reason))")
         record(status)
     }
 
