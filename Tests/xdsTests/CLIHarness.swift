@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XDocSource
 
 /// The result of running a program.
 struct Run: CustomStringConvertible {
@@ -89,10 +90,31 @@ func python(_ script: String, _ arguments: [String] = [], in folder: String? = n
 final class Folder {
     let path: String
 
+    /// Whether this folder's filesystem takes values of 50 KB (tmpfs on Linux 6.6 and later).
+    let takesBigValues: Bool
+
     init(bigValues: Bool = false) {
-        let base = bigValues && FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : "/tmp"
-        var template = Array("\(base)/xds-cli-tests.XXXXXX".utf8CString)
-        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        func make(_ base: String) -> String? {
+            var template = Array("\(base)/xds-cli-tests.XXXXXX".utf8CString)
+            return template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!).map { String(cString: $0) } }
+        }
+        if bigValues, let shm = make("/dev/shm") {
+            if Folder.probeBigValue(in: shm) {
+                path = shm
+                takesBigValues = true
+                return
+            }
+            try? FileManager.default.removeItem(atPath: shm)
+        }
+        path = make("/tmp")!
+        takesBigValues = Folder.probeBigValue(in: path)
+    }
+
+    private static func probeBigValue(in folder: String) -> Bool {
+        let probe = folder + "/.probe"
+        _ = FileManager.default.createFile(atPath: probe, contents: Data())
+        defer { try? FileManager.default.removeItem(atPath: probe) }
+        return (try? DocumentSourceFile(path: probe).writeRawValue([UInt8](repeating: 1, count: 50_000))) != nil
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }

@@ -82,8 +82,13 @@ struct MalformedValueTests {
 
     @Test(arguments: malformedValues.keys.filter { !$0.hasPrefix("(") }.sorted())
     func showRefusesAndSetLeavesBytesUntouched(name: String) throws {
-        let value = try #require(malformedValues[name])
+        var value = try #require(malformedValues[name])
         let folder = Folder(bigValues: value.count > 3000)
+        if value.count > 3000 && !folder.takesBigValues {
+            // ext4 keeps about 4 KB per value, and tmpfs before Linux 6.6 has no user attributes:
+            // nest 600 deep instead, still past the decoder's depth limit.
+            value = deepPlist(depth: 600)
+        }
         let file = folder.file("a.txt")
         if value.isEmpty {
             #expect(try sh("setfattr -n user.x-document-source -v '' a.txt", in: folder.path).status == 0)
