@@ -264,11 +264,18 @@ public enum PropertyList {
                 return .uid(value)
             case PLIST_ARRAY:
                 guard depth < PropertyList.maximumDepth else { throw PropertyList.tooDeepToRead }
-                let count = plist_array_get_size(node)
+                // An iterator, not plist_array_get_item: that walks the list from the start
+                // each time in libplist 2.2, so 30 000 elements took seconds.
                 var elements: [PropertyListValue] = []
-                elements.reserveCapacity(Int(count))
-                for i in 0..<count {
-                    guard let child = plist_array_get_item(node, i) else { throw mismatch }
+                elements.reserveCapacity(Int(plist_array_get_size(node)))
+                var iterator: plist_array_iter? = nil
+                plist_array_new_iter(node, &iterator)
+                guard let iterator else { throw mismatch }
+                defer { cplist_free_memory(iterator) }
+                while true {
+                    var child: plist_t? = nil
+                    plist_array_next_item(node, iterator, &child)
+                    guard let child else { break }
                     elements.append(try value(of: child, depth: depth + 1))
                 }
                 return .array(elements)
