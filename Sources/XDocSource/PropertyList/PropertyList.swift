@@ -248,7 +248,7 @@ public enum PropertyList {
                 next += 1
                 return .date(exact)
             case PLIST_STRING, PLIST_KEY:
-                return .string(string(of: node))
+                return .string(try exactString(string(of: node)))
             case PLIST_DATA:
                 var pointer: UnsafeMutablePointer<CChar>? = nil
                 var length: UInt64 = 0
@@ -297,6 +297,7 @@ public enum PropertyList {
                     guard let key else { throw mismatch }
                     let name = String(cString: key)
                     cplist_free_memory(key)
+                    try exactString(name)
                     guard entries[name] == nil else {
                         throw PropertyListError("property list dictionary has the key '\(name)' twice")
                     }
@@ -306,6 +307,18 @@ public enum PropertyList {
             default:
                 throw PropertyListError("property list holds a value of a type xds does not know")
             }
+        }
+
+        /// The validator's string at this point of the walk, which libplist's must equal
+        /// byte for byte (compared as UTF-8: `==` on String ignores normalisation).
+        @discardableResult
+        private mutating func exactString(_ fromLibplist: String) throws(PropertyListError) -> String {
+            guard next < scalars.count, case .string(let exact) = scalars[next] else { throw mismatch }
+            next += 1
+            guard exact.utf8.elementsEqual(fromLibplist.utf8) else {
+                throw PropertyListError("binary plist: libplist read a string differently than the validator")
+            }
+            return exact
         }
 
         private var mismatch: PropertyListError {
