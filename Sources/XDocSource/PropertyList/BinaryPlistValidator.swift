@@ -41,7 +41,7 @@ struct BinaryPlistValidator {
     private var checkedStrings: [Int: String] = [:]
     private(set) var scalars: [ExactScalar] = []
 
-    /// Validates `bytes` and returns the exact integers and dates in depth-first order.
+    /// Validates `bytes` and returns the exact integers, dates and strings in depth-first order.
     static func validate(_ bytes: [UInt8]) throws(PropertyListError) -> [ExactScalar] {
         var validator = try BinaryPlistValidator(bytes)
         try validator.checkOffsetTable()
@@ -58,7 +58,7 @@ struct BinaryPlistValidator {
         }
         guard bytes[6] == UInt8(ascii: "0"), bytes[7] == UInt8(ascii: "0") else {
             let version = String(decoding: bytes[6..<8], as: UTF8.self)
-            throw PropertyListError("binary plist version '\(version)' is not supported (only bplist00)")
+            throw PropertyListError("binary plist version \(PropertyListError.quoted(version)) is not supported (only bplist00)")
         }
         // Header, one object byte, one offset byte and the 32-byte trailer.
         guard count >= 8 + 1 + 1 + 32 else {
@@ -257,7 +257,7 @@ struct BinaryPlistValidator {
                     let keyIndex = try checkedReference(at: start + i * referenceSize, from: index)
                     let key = try string(keyIndex, asKeyOf: index)
                     guard keys.insert(key).inserted else {
-                        throw PropertyListError("binary plist: dictionary object \(index) has the key '\(key)' twice")
+                        throw PropertyListError("binary plist: dictionary object \(index) has the key \(PropertyListError.quoted(key)) twice")
                     }
                     let valueIndex = try checkedReference(at: start + (elements + i) * referenceSize, from: index)
                     try visit(valueIndex, depth: depth + 1)

@@ -299,7 +299,7 @@ public enum PropertyList {
                     cplist_free_memory(key)
                     try exactString(name)
                     guard entries[name] == nil else {
-                        throw PropertyListError("property list dictionary has the key '\(name)' twice")
+                        throw PropertyListError("property list dictionary has the key \(PropertyListError.quoted(name)) twice")
                     }
                     entries[name] = try value(of: child, depth: depth + 1)
                 }
