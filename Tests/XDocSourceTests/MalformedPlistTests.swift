@@ -229,3 +229,16 @@ struct PlistFuzzCorpusTests {
         }
     }
 }
+
+@Suite("XML nesting cannot be hidden from the depth check")
+struct XMLDepthSpellingTests {
+    @Test("every spelling of an opening tag counts toward the depth limit", arguments: [
+        "<array >", "<array\t>", "<array\n>", #"<array a="1">"#, #"<array a=">">"#, "<array a=/>", "<array/ >",
+        "<dict >", "<dict><key>k</key>",
+    ])
+    func spelling(open: String) {
+        let close = open.hasPrefix("<dict") ? "</dict>" : "</array>"
+        let xml = xmlHeader + String(repeating: open, count: 3_000) + String(repeating: close, count: 3_000) + "</plist>"
+        #expect(throws: PropertyListError.self) { try DocumentSource(propertyList: Array(xml.utf8)) }
+    }
+}
