@@ -9,8 +9,9 @@ public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         decoded = try DocumentSource(propertyList: bytes)
     } catch {
         // The validator must refuse everything libplist 2.2 would refuse (or misread):
-        // these two messages mean it let something through.
-        if error.message.contains("could not be parsed by libplist") || error.message.contains("different structure") {
+        // these messages mean it let something through.
+        if error.message.contains("could not be parsed by libplist") || error.message.contains("differently than the validator")
+            || error.message.contains("different structure") {
             fatalError("validator accepted what libplist refused: \(error)")
         }
         decoded = nil

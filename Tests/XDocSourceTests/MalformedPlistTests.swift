@@ -102,6 +102,11 @@ let malformedCases: [MalformedCase] = {
     add("dictionary key that is an integer", b.bytes, "is not a string")
     b = B(); b.add(B.dict([1, 1], [2, 2])); b.add(B.ascii("name")); b.add(B.int(1))
     add("duplicate dictionary key", b.bytes, "has the key 'name' twice")
+    b = B(); b.add(B.dict([1, 1], [2, 2])); b.add(B.utf16([0x61, 0x0A, 0x2028, 0x62])); b.add(B.int(1))
+    add("duplicate key with a line break, quoted on one line", b.bytes, #"has the key 'a\u{a}\u{2028}b' twice"#)
+    add("version with a line break", Array("bplist\n0".utf8) + Array(good.dropFirst(8)), #"version '\u{a}0'"#)
+    add("XML character reference followed by a line break",
+        Array((xmlHeader + "<dict><key>name</key><string>&#12\n</string></dict></plist>").utf8), #"'&#12\u{a}'"#)
     b = B(); b.add(B.dict([1], [2])); b.add(B.ascii("name")); b.add([0x00])
     add("null object", b.bytes, "null")
     b = B(); b.add(B.dict([1], [2])); b.add(B.ascii("name")); b.add([0x7F])
@@ -220,6 +225,20 @@ struct PlistFuzzCorpusTests {
         } catch {
             #expect(!error.message.contains("could not be parsed by libplist"), "\(error)")
             #expect(!error.message.contains("different structure"), "\(error)")
+            #expect(!error.message.contains("differently than the validator"), "\(error)")
         }
+    }
+}
+
+@Suite("XML nesting cannot be hidden from the depth check")
+struct XMLDepthSpellingTests {
+    @Test("every spelling of an opening tag counts toward the depth limit", arguments: [
+        "<array >", "<array\t>", "<array\n>", #"<array a="1">"#, #"<array a=">">"#, "<array a=/>", "<array/ >",
+        "<dict >", "<dict><key>k</key>",
+    ])
+    func spelling(open: String) {
+        let close = open.hasPrefix("<dict") ? "</dict>" : "</array>"
+        let xml = xmlHeader + String(repeating: open, count: 3_000) + String(repeating: close, count: 3_000) + "</plist>"
+        #expect(throws: PropertyListError.self) { try DocumentSource(propertyList: Array(xml.utf8)) }
     }
 }

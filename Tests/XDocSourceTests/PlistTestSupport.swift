@@ -54,6 +54,7 @@ struct BPlistBuilder {
     }
     static func header(_ kind: UInt8, _ count: Int) -> [UInt8] {
         if count < 15 { return [kind << 4 | UInt8(count)] }
+        if count >= 65536 { return [kind << 4 | 0xF, 0x12] + (0..<4).map { UInt8(truncatingIfNeeded: count >> (24 - 8 * $0)) } }
         if count < 256 { return [kind << 4 | 0xF, 0x10, UInt8(count)] }
         return [kind << 4 | 0xF, 0x11, UInt8(count >> 8), UInt8(count & 0xFF)]
     }

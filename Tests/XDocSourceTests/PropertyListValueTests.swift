@@ -117,3 +117,39 @@ struct PropertyListPrecisionTests {
         #expect(throws: Never.self) { try PropertyList.decode(try PropertyList.encodeBinary(ok)) }
     }
 }
+
+@Suite("PropertyList worst-case time")
+struct PropertyListTimeTests {
+    /// A 60 KB binary plist: one array of 30 000 references to one boolean.
+    static func bigArray(_ count: Int) -> [UInt8] {
+        var b = BPlistBuilder()
+        b.offsetSize = 2
+        b.referenceSize = 2
+        b.add(BPlistBuilder.header(0xA, count) + (0..<count).flatMap { _ in [UInt8(0), 1] })
+        b.add([0x09])
+        return b.bytes
+    }
+
+    @Test("a 30 000-element array decodes in well under a second (was 5 s) (libplist 2.2's get_item is linear)")
+    func bigArrayIsFast() throws {
+        let bytes = Self.bigArray(30_000)
+        #expect(bytes.count < PropertyList.maximumSize)
+        let clock = ContinuousClock()
+        var value: PropertyListValue?
+        let elapsed = try clock.measure { value = try PropertyList.decode(bytes) }
+        if case .array(let elements) = value { #expect(elements.count == 30_000) } else { Issue.record("not an array") }
+        #expect(elapsed < .milliseconds(1000), "took \(elapsed)")
+    }
+
+    @Test("a 3 000-key dictionary encodes and decodes in well under a second")
+    func bigDictionaryIsFast() throws {
+        var entries: [String: PropertyListValue] = [:]
+        for i in 0..<3_000 { entries["k\(i)"] = .integer(Int64(i)) }
+        let clock = ContinuousClock()
+        let elapsed = try clock.measure {
+            let bytes = try PropertyList.encodeBinary(.dictionary(entries))
+            #expect(try PropertyList.decode(bytes) == .dictionary(entries))
+        }
+        #expect(elapsed < .milliseconds(1000), "took \(elapsed)")
+    }
+}

@@ -6,9 +6,10 @@
 /// object is walked here first: marker types, lengths in bounds, references below the object
 /// count, nesting depth, cycles and the size of the expanded tree are all bounded.
 ///
-/// The walk also records, in depth-first order, the exact value of every integer and date,
-/// because libplist 2.2 cannot report them exactly (it keeps dates as whole seconds in an
-/// `int32_t` plus microseconds, and gives only the low 64 bits of a 16-byte integer).
+/// The walk also records, in depth-first order, the exact value of every integer, date and
+/// string: libplist 2.2 cannot report the first two exactly (its date getter gives `int32_t`
+/// seconds plus microseconds, its integer getter only the low 64 bits of a 16-byte integer),
+/// and its UTF-16 conversion had bugs fixed later, so its strings are checked against ours.
 struct BinaryPlistValidator {
     /// Containers (arrays and dictionaries) nested deeper than this are refused.
     static let maximumDepth = 64
@@ -19,10 +20,12 @@ struct BinaryPlistValidator {
     /// reference): a 60 KB string referenced 2^17 times must not become 8 GB in libplist.
     static let maximumExpandedBytes = 1 << 20
 
-    /// The exact integer and date values, in the order a depth-first walk meets them.
+    /// The exact integers, dates and strings (dictionary keys included), in the order a
+    /// depth-first walk meets them.
     enum ExactScalar: Equatable {
         case integer(PropertyListValue)
         case date(Double)
+        case string(String)
     }
 
     private let bytes: [UInt8]
@@ -38,7 +41,7 @@ struct BinaryPlistValidator {
     private var checkedStrings: [Int: String] = [:]
     private(set) var scalars: [ExactScalar] = []
 
-    /// Validates `bytes` and returns the exact integers and dates in depth-first order.
+    /// Validates `bytes` and returns the exact integers, dates and strings in depth-first order.
     static func validate(_ bytes: [UInt8]) throws(PropertyListError) -> [ExactScalar] {
         var validator = try BinaryPlistValidator(bytes)
         try validator.checkOffsetTable()
@@ -55,7 +58,7 @@ struct BinaryPlistValidator {
         }
         guard bytes[6] == UInt8(ascii: "0"), bytes[7] == UInt8(ascii: "0") else {
             let version = String(decoding: bytes[6..<8], as: UTF8.self)
-            throw PropertyListError("binary plist version '\(version)' is not supported (only bplist00)")
+            throw PropertyListError("binary plist version \(PropertyListError.quoted(version)) is not supported (only bplist00)")
         }
         // Header, one object byte, one offset byte and the 32-byte trailer.
         guard count >= 8 + 1 + 1 + 32 else {
@@ -254,7 +257,7 @@ struct BinaryPlistValidator {
                     let keyIndex = try checkedReference(at: start + i * referenceSize, from: index)
                     let key = try string(keyIndex, asKeyOf: index)
                     guard keys.insert(key).inserted else {
-                        throw PropertyListError("binary plist: dictionary object \(index) has the key '\(key)' twice")
+                        throw PropertyListError("binary plist: dictionary object \(index) has the key \(PropertyListError.quoted(key)) twice")
                     }
                     let valueIndex = try checkedReference(at: start + (elements + i) * referenceSize, from: index)
                     try visit(valueIndex, depth: depth + 1)
@@ -278,13 +281,15 @@ struct BinaryPlistValidator {
         if dictionary != nil {
             try spend(1)
         }
+        let string: String
         if let known = checkedStrings[index] {
-            try spend(known.utf8.count)
-            return known
+            string = known
+        } else {
+            string = try decodeString(index, what: what, isKey: dictionary != nil)
+            checkedStrings[index] = string
         }
-        let string = try decodeString(index, what: what, isKey: dictionary != nil)
-        checkedStrings[index] = string
         try spend(string.utf8.count)
+        scalars.append(.string(string))
         return string
     }
 

@@ -248,7 +248,7 @@ public enum PropertyList {
                 next += 1
                 return .date(exact)
             case PLIST_STRING, PLIST_KEY:
-                return .string(string(of: node))
+                return .string(try exactString(string(of: node)))
             case PLIST_DATA:
                 var pointer: UnsafeMutablePointer<CChar>? = nil
                 var length: UInt64 = 0
@@ -264,11 +264,18 @@ public enum PropertyList {
                 return .uid(value)
             case PLIST_ARRAY:
                 guard depth < PropertyList.maximumDepth else { throw PropertyList.tooDeepToRead }
-                let count = plist_array_get_size(node)
+                // An iterator, not plist_array_get_item: that walks the list from the start
+                // each time in libplist 2.2, so 30 000 elements took seconds.
                 var elements: [PropertyListValue] = []
-                elements.reserveCapacity(Int(count))
-                for i in 0..<count {
-                    guard let child = plist_array_get_item(node, i) else { throw mismatch }
+                elements.reserveCapacity(Int(plist_array_get_size(node)))
+                var iterator: plist_array_iter? = nil
+                plist_array_new_iter(node, &iterator)
+                guard let iterator else { throw mismatch }
+                defer { cplist_free_memory(iterator) }
+                while true {
+                    var child: plist_t? = nil
+                    plist_array_next_item(node, iterator, &child)
+                    guard let child else { break }
                     elements.append(try value(of: child, depth: depth + 1))
                 }
                 return .array(elements)
@@ -290,8 +297,9 @@ public enum PropertyList {
                     guard let key else { throw mismatch }
                     let name = String(cString: key)
                     cplist_free_memory(key)
+                    try exactString(name)
                     guard entries[name] == nil else {
-                        throw PropertyListError("property list dictionary has the key '\(name)' twice")
+                        throw PropertyListError("property list dictionary has the key \(PropertyListError.quoted(name)) twice")
                     }
                     entries[name] = try value(of: child, depth: depth + 1)
                 }
@@ -299,6 +307,18 @@ public enum PropertyList {
             default:
                 throw PropertyListError("property list holds a value of a type xds does not know")
             }
+        }
+
+        /// The validator's string at this point of the walk, which libplist's must equal
+        /// byte for byte (compared as UTF-8: `==` on String ignores normalisation).
+        @discardableResult
+        private mutating func exactString(_ fromLibplist: String) throws(PropertyListError) -> String {
+            guard next < scalars.count, case .string(let exact) = scalars[next] else { throw mismatch }
+            next += 1
+            guard exact.utf8.elementsEqual(fromLibplist.utf8) else {
+                throw PropertyListError("binary plist: libplist read a string differently than the validator")
+            }
+            return exact
         }
 
         private var mismatch: PropertyListError {

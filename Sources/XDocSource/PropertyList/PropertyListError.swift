@@ -15,3 +15,24 @@ public struct PropertyListError: Error, CustomStringConvertible, Sendable, Equat
     /// The message.
     public var description: String { message }
 }
+
+extension PropertyListError {
+    /// Text taken from the input, quoted for a one-line message: control and line-breaking
+    /// characters escaped as `\u{…}`, and anything past 60 characters cut.
+    static func quoted(_ text: some StringProtocol) -> String {
+        var result = "'"
+        for (count, scalar) in text.unicodeScalars.enumerated() {
+            if count == 60 {
+                result += "…"
+                break
+            }
+            switch scalar.value {
+            case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029:
+                result += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "'"
+    }
+}

@@ -90,7 +90,7 @@ enum XMLPlistValidator {
         let text = String(decoding: bytes[start..<min(i + 1, bytes.count)], as: UTF8.self)
         guard digits > 0, i < bytes.count, bytes[i] == UInt8(ascii: ";"),
               value != 0, let _ = Unicode.Scalar(value) else {
-            throw PropertyListError("XML plist has an invalid character reference '\(text)'")
+            throw PropertyListError("XML plist has an invalid character reference \(PropertyListError.quoted(text))")
         }
     }
 
