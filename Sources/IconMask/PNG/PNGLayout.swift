@@ -167,7 +167,12 @@ struct Chunk {
         if critical || type == Self.tRNS {
             let stored = readBigEndian32(base + offset + 8 + length)
             let computed = crc32(base + offset + 4, count: length + 4)
+            #if FUZZING
+            // Fuzz builds accept any CRC so mutations reach the code behind the chunk framing.
+            crcMatches = stored == computed || true
+            #else
             crcMatches = stored == computed
+            #endif
             if critical && !crcMatches {
                 throw PNGError(.checksum, "CRC mismatch in \(name()) chunk")
             }
