@@ -115,7 +115,11 @@ public enum PNGDecoder {
                                 ? "bad filter type \(filter) in row \(y) of Adam7 pass \(index + 1)"
                                 : "bad filter type \(filter) in row \(y)")
                         }
-                        unfilterRow(filter, source: row, destination: row, prior: prior, count: rowBytes, stride: stride)
+                        if stride == 4 {
+                            unfilterRow4(filter, source: row, destination: row, prior: prior, count: rowBytes)
+                        } else {
+                            unfilterRow(filter, source: row, destination: row, prior: prior, count: rowBytes, stride: stride)
+                        }
                         let outRow = out + ((pass.y0 + y * pass.dy) * width + pass.x0) * 4
                         try converter.convert(row: row, count: pass.width, out: outRow, step: pass.dx)
                         prior = UnsafePointer(row)
