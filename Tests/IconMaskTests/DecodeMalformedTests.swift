@@ -229,6 +229,17 @@ import Testing
         #expect(error?.kind == .tooLarge)
     }
 
+    /// A header at the limit with a few bytes of data is refused before its 268 MB buffer is
+    /// allocated: DEFLATE cannot expand more than 1032:1.
+    @Test func tooLittleDataFailsBeforeAllocating() {
+        let file = TestPNG.file(ihdr: TestPNG.ihdr(width: 8192, height: 8192, depth: 8, type: 6),
+                                stream: TestPNG.zlibStored([UInt8](repeating: 0, count: 100)))
+        let clock = ContinuousClock()
+        let elapsed = clock.measure { for _ in 0..<100 { _ = try? PNGDecoder.decode(file) } }
+        #expect(elapsed < .milliseconds(200), "100 refusals took \(elapsed)")
+        Self.refuse(file, .imageData, "image data is only 111 bytes, too little to inflate to the 268443648 bytes")
+    }
+
     @Test func chunksAfterIENDAreIgnored() throws {
         #expect(try PNGDecoder.decode(Self.valid + [1, 2, 3, 4, 5]).width == 2)
     }

@@ -51,6 +51,12 @@ public enum PNGDecoder {
         let passes = Pass.passes(header)
         let filteredSize = passes.reduce(0) { $0 + $1.filteredSize(header) }
         let outputSize = width * height * 4
+        // DEFLATE expands at most 1032:1, so too little data is refused before the (possibly
+        // huge) buffer is allocated.
+        let compressedSize = layout.imageData.reduce(0) { $0 + $1.count }
+        guard compressedSize * 1040 + 1024 >= filteredSize else {
+            throw PNGError(.imageData, "image data is only \(compressedSize) bytes, too little to inflate to the \(filteredSize) bytes the header implies")
+        }
         let raw = header.isCgBI
 
         var failure: PNGError?
