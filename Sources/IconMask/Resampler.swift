@@ -76,10 +76,10 @@ public enum Resampler {
         for y in ys {
             var p = (y &* inWidth &+ x0) &* 4
             for i in 0..<n {
-                // (r, g, b, 255) · a / 255² premultiplies and normalises in one multiply.
+                // Premultiplied in units of 1/65025: (r·a, g·a, b·a, 255·a) are integers, exact in
+                // Float; the one division by 65025 happens on the small output.
                 let a = Float(src[p &+ 3])
-                let v = SIMD4<Float>(Float(src[p]), Float(src[p &+ 1]), Float(src[p &+ 2]), 255)
-                row[i] = v * (a * (1 / 65025))
+                row[i] = SIMD4<Float>(Float(src[p]), Float(src[p &+ 1]), Float(src[p &+ 2]), 255) * a
                 p &+= 4
             }
             let base = (y &- ys.lowerBound) &* outWidth
@@ -95,7 +95,7 @@ public enum Resampler {
         }
     }
 
-    /// Filters `mid` vertically into `out`, clamping alpha to 0…1 and colour to 0…alpha.
+    /// Filters `mid` vertically into `out`, scaling to 0…1 and clamping alpha to 0…1 and colour to 0…alpha.
     private static func verticalPass(
         mid: UnsafeBufferPointer<SIMD4<Float>>, ys: Range<Int>, out: UnsafeMutableBufferPointer<Float>,
         outWidth: Int, outHeight: Int, first: UnsafeBufferPointer<Int>, count: UnsafeBufferPointer<Int>,
@@ -114,7 +114,7 @@ public enum Resampler {
             }
             var q = o &* outWidth &* 4
             for x in 0..<outWidth {
-                let v = acc[x]
+                let v = acc[x] / 65025
                 let a = v.w > 0 ? (v.w < 1 ? v.w : 1) : 0
                 out[q] = v.x > 0 ? (v.x < a ? v.x : a) : 0
                 out[q &+ 1] = v.y > 0 ? (v.y < a ? v.y : a) : 0
