@@ -108,6 +108,8 @@ struct IconMaskerTests {
         // 1 px: radius 0, and the 1 px stroke's inner half is the whole pixel's band → 90 % red.
         let one = IconMasker.mask(Self.flat(4, [255, 0, 0, 255]), options: MaskOptions(sizePoints: 1))
         #expect(one.width == 1 && one.pixels[1] == 0 && one.pixels[3] == 255 && abs(Int(one.pixels[0]) - 230) <= 1)
+        #expect(IconMasker.mask(Self.flat(4, [1, 2, 3, 4]), options: MaskOptions(sizePoints: Int.max, scale: 3)).width == 0)
+        #expect(IconMasker.mask(Self.flat(4, [1, 2, 3, 4]), options: MaskOptions(sizePoints: 29, scale: -1)).width == 0)
         let empty = IconMasker.mask(RGBAImage(width: 0, height: 0, pixels: []), options: MaskOptions())
         #expect(empty.width == 29)
     }

@@ -108,6 +108,21 @@ struct PNGEncoderTests {
         #expect(try [UInt8](Data(contentsOf: raw)) == image.pixels)
     }
 
+    @Test("our decoder reads back exactly what was encoded", arguments: 0..<5)
+    func roundTrip(index: Int) throws {
+        let image = Self.images[index].1
+        #expect(try PNGDecoder.decode(try PNGEncoder.encode(image)) == image)
+    }
+
+    @Test("a masked icon encodes, decodes and re-encodes to the same bytes")
+    func maskedRoundTrip() throws {
+        let masked = IconMasker.mask(TestSupport.syntheticInput(), options: MaskOptions(sizePoints: 29, scale: 2))
+        let png = try PNGEncoder.encode(masked)
+        let back = try PNGDecoder.decode(png)
+        #expect(back == masked)
+        #expect(try PNGEncoder.encode(back) == png)
+    }
+
     @Test("both zlib back ends give a valid stream of the same data, libdeflate is the one used")
     func backends() throws {
         let data = PNGEncoder.filterRows(Self.images[4].1)

@@ -18,6 +18,15 @@ struct ShapeTests {
         #expect(IconShape(rawValue: "circular") == .circular && IconShape.allCases.count == 3)
     }
 
+    @Test("options with a bad size or scale are described in words")
+    func problems() {
+        #expect(MaskOptions().problem == nil && MaskOptions(sizePoints: 1024, scale: 3).problem == nil)
+        #expect(MaskOptions(sizePoints: 0).problem?.contains("positive") == true)
+        #expect(MaskOptions(scale: 4).problem?.contains("scale") == true)
+        #expect(MaskOptions(sizePoints: 4000, scale: 3).problem?.contains("8192") == true)
+        #expect(MaskOptions(sizePoints: Int.max, scale: 2).problem != nil)
+    }
+
     @Test("circular coverage sums to N² − (4 − π) r²", arguments: [(29, 7.0), (58, 13.0), (180, 41.0), (100, 50.0), (180, 40.5)])
     func circularArea(n: Int, r: Double) {
         let mask = CoverageRasteriser.rasterise(IconShape.circular.outline(x: 0, y: 0, width: Double(n), height: Double(n), radius: r),
