@@ -100,14 +100,16 @@ struct Accumulator {
         let top = max(ya, 0), bottom = min(yb, Double(height))
         guard top < bottom else { return }
         let dxdy = (xb - xa) / (yb - ya)
-        var x = xa + (top - ya) * dxdy
+        // Clamped so rounding can never step outside the row's cells.
+        let wd = Double(width)
+        var x = min(max(xa + (top - ya) * dxdy, 0), wd)
         let rowStart = Int(top.rounded(.down)), rowEnd = Int(bottom.rounded(.up))
         let stride = self.stride
         cells.withUnsafeMutableBufferPointer { a in
             for row in rowStart..<rowEnd {
                 let base = row * stride
                 let dy = min(Double(row + 1), bottom) - max(Double(row), top)
-                let xNext = x + dxdy * dy
+                let xNext = min(max(x + dxdy * dy, 0), wd)
                 let d = dy * dir
                 let (lo, hi) = x < xNext ? (x, xNext) : (xNext, x)
                 let loFloor = lo.rounded(.down), hiCeil = hi.rounded(.up)

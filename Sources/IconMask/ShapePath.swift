@@ -99,7 +99,7 @@ public struct ShapePath: Sendable, Equatable {
                 let ddx = max(abs(p0.x - 2 * c1.x + c2.x), abs(c1.x - 2 * c2.x + p3.x))
                 let ddy = max(abs(p0.y - 2 * c1.y + c2.y), abs(c1.y - 2 * c2.y + p3.y))
                 let dd = (ddx * ddx + ddy * ddy).squareRoot()
-                let n = max(1, min(100_000, Int((0.75 * dd / tol).squareRoot().rounded(.up))))
+                let n = ShapePath.steps((0.75 * dd / tol).squareRoot())
                 for i in 1...n {
                     let t = Double(i) / Double(n), u = 1 - t
                     let b0 = u * u * u, b1 = 3 * u * u * t, b2 = 3 * u * t * t, b3 = t * t * t
@@ -109,10 +109,10 @@ public struct ShapePath: Sendable, Equatable {
             case .arc(let c, let r, let a0, let a1):
                 let start = PathPoint(x: c.x + r * cos(a0), y: c.y + r * sin(a0))
                 current.append(start)
-                guard r > 0, a1 != a0 else { continue }
+                guard r > 0, r.isFinite, a1 != a0 else { continue }
                 // Chord height r(1 − cos(θ/2)) ≤ tol.
                 let step = 2 * acos(max(-1, 1 - tol / r))
-                let n = max(1, min(100_000, Int((abs(a1 - a0) / step).rounded(.up))))
+                let n = ShapePath.steps(abs(a1 - a0) / step)
                 for i in 1...n {
                     let a = a0 + (a1 - a0) * Double(i) / Double(n)
                     current.append(PathPoint(x: c.x + r * cos(a), y: c.y + r * sin(a)))
@@ -124,4 +124,15 @@ public struct ShapePath: Sendable, Equatable {
         finish()
         return polygons
     }
+
+    /// A segment count for `x` rounded up, kept to 1…100 000 (NaN and infinities included) so
+    /// junk coordinates cannot trap or exhaust memory.
+    static func steps(_ x: Double) -> Int {
+        guard x.isFinite else { return 1 }
+        return max(1, min(100_000, Int(x.rounded(.up).clamped(to: 0...1e6))))
+    }
+}
+
+extension Double {
+    func clamped(to range: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
 }

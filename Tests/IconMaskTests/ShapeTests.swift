@@ -151,6 +151,22 @@ struct ShapeTests {
         #expect(abs(mq.area - 5) < 1e-6 && abs(mq[3, 1] - 0.5) < 1e-6)
     }
 
+    @Test("junk coordinates (NaN, infinities, huge, hairline edges at the borders) never trap")
+    func junk() {
+        var p = ShapePath()
+        p.move(to: PathPoint(x: -1e-300, y: 0)); p.line(to: PathPoint(x: .nan, y: 3)); p.line(to: PathPoint(x: .infinity, y: 5))
+        p.line(to: PathPoint(x: -.infinity, y: -.infinity)); p.line(to: PathPoint(x: 1e308, y: 2)); p.line(to: PathPoint(x: 5 + 1e-15, y: 4.9999999999))
+        p.line(to: PathPoint(x: -1e-15, y: 1e-15))
+        p.cubic(to: PathPoint(x: 1, y: .nan), control1: PathPoint(x: .infinity, y: 0), control2: PathPoint(x: 1e300, y: -1e300))
+        p.arc(center: PathPoint(x: 2, y: 2), radius: .nan, startAngle: 0, endAngle: .infinity)
+        p.arc(center: PathPoint(x: 2, y: 2), radius: 1, startAngle: 0, endAngle: .nan)
+        p.arc(center: PathPoint(x: 2, y: 2), radius: 1e300, startAngle: 0, endAngle: 1e300)
+        p.close()
+        let m = CoverageRasteriser.rasterise(p, width: 5, height: 5)
+        #expect(m.values.allSatisfy { $0 >= 0 && $0 <= 1 })
+        #expect(CoverageRasteriser.rasterise(p, width: 0, height: 3).values.isEmpty)
+    }
+
     @Test("a diagonal edge gives exact triangle areas")
     func diagonal() {
         var p = ShapePath()
