@@ -133,6 +133,6 @@ public struct ShapePath: Sendable, Equatable {
     }
 }
 
-extension Double {
+fileprivate extension Double {
     func clamped(to range: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
 }

@@ -115,7 +115,7 @@ public enum PNGEncoder {
     }
 }
 
-extension [UInt8] {
+fileprivate extension [UInt8] {
     mutating func appendBigEndian(_ v: UInt32) {
         append(UInt8(v >> 24)); append(UInt8((v >> 16) & 0xFF)); append(UInt8((v >> 8) & 0xFF)); append(UInt8(v & 0xFF))
     }
