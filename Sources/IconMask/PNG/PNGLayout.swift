@@ -73,8 +73,8 @@ struct PNGLayout {
                 sawIDAT = true
                 if !chunk.data.isEmpty { imageData.append(chunk.data) }
             case Chunk.PLTE:
-                guard palette == nil else { throw PNGError(.palette, "more than one PLTE chunk") }
                 guard !sawIDAT else { throw PNGError(.palette, "PLTE chunk comes after the image data") }
+                guard palette == nil else { throw PNGError(.palette, "more than one PLTE chunk") }
                 guard header.colourType != .grey, header.colourType != .greyAlpha else {
                     throw PNGError(.palette, "PLTE chunk in a greyscale image (colour type \(header.colourType.rawValue))")
                 }
