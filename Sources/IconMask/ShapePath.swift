@@ -73,11 +73,11 @@ public struct ShapePath: Sendable, Equatable {
     /// true outline (chord height for arcs, the standard second-difference bound for cubics).
     ///
     /// - Parameter tolerance: the largest distance between a polygon edge and the curve it
-    ///   replaces, in pixels. The default keeps the coverage error of an edge pixel below
-    ///   1/1000 of 1/255.
+    ///   replaces, in pixels. The default keeps the coverage error of an edge pixel at about
+    ///   0.02/255 (a chord loses about ⅔ × tolerance of area per pixel of outline it spans).
     /// - Returns: one point list per sub-path; the closing edge from the last point back to the
     ///   first is implied.
-    public func flattened(tolerance: Double = 1.0 / 4096) -> [[PathPoint]] {
+    public func flattened(tolerance: Double = 1.0 / 16384) -> [[PathPoint]] {
         let tol = max(tolerance, 1e-9)
         var polygons: [[PathPoint]] = []
         var current: [PathPoint] = []

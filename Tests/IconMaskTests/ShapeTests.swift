@@ -33,7 +33,7 @@ struct ShapeTests {
                                                 width: n, height: n)
         let expected = Double(n * n) - (4 - Double.pi) * r * r
         // Chords lie inside the arcs: the flattened area falls short by ≈ ⅔ · tolerance · arc length.
-        let bias = 2.0 / 3 * (1.0 / 4096) * 2 * Double.pi * r
+        let bias = 2.0 / 3 * (1.0 / 16384) * 2 * Double.pi * r
         #expect(abs(expected - bias - mask.area) < 2e-3, "area \(mask.area) vs \(expected) − \(bias)")
     }
 
@@ -71,7 +71,7 @@ struct ShapeTests {
         let mask = CoverageRasteriser.rasterise(path, width: n, height: n)
         let expected = Self.bezierArea(path)
         // Flattening can only fall short, by at most ⅔ · tolerance · curve length (≤ 4 · 3.06 r).
-        let bound = 2.0 / 3 * (1.0 / 4096) * 4 * 3.06 * r + 1e-3
+        let bound = 2.0 / 3 * (1.0 / 16384) * 4 * 3.06 * r + 1e-3
         #expect(expected - mask.area > -1e-3 && expected - mask.area < bound, "area \(mask.area) vs \(expected)")
         // The continuous corner cuts more than a circular one of the same radius.
         #expect(expected < Double(n * n) - (4 - Double.pi) * min(r, Double(n) / 2 / 1.52866483) * min(r, Double(n) / 2 / 1.52866483))
