@@ -35,13 +35,15 @@ public enum Resampler {
         var row = [Float](repeating: 0, count: xs.count * 4)
         var mid = [Float](repeating: 0, count: ys.count * outW * 4)
         var out = [Float](repeating: 0, count: outW * outH * 4)
+        // Horizontal weights splatted to four lanes once, so the inner loop is load, multiply, add.
+        let splat = wx.weights.map { SIMD4<Float>(repeating: $0) }
 
         image.pixels.withUnsafeBufferPointer { src in
             row.withUnsafeMutableBufferPointer { row in
                 mid.withUnsafeMutableBufferPointer { mid in
                     wx.first.withUnsafeBufferPointer { first in
                         wx.count.withUnsafeBufferPointer { count in
-                            wx.weights.withUnsafeBufferPointer { weights in
+                            splat.withUnsafeBufferPointer { weights in
                                 for y in ys {
                                     premultiply(src: src, row: y, inWidth: inW, xs: xs, into: row)
                                     let dst = UnsafeMutableBufferPointer(rebasing: mid[((y - ys.lowerBound) * outW * 4)...].prefix(outW * 4))
@@ -107,7 +109,7 @@ public enum Resampler {
     @inline(__always)
     private static func horizontalTaps(
         row: UnsafeBufferPointer<Float>, x0: Int, into out: UnsafeMutableBufferPointer<Float>,
-        first: UnsafeBufferPointer<Int>, count: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<Float>,
+        first: UnsafeBufferPointer<Int>, count: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<SIMD4<Float>>,
         maxTaps: Int
     ) {
         var q = 0
