@@ -14,11 +14,11 @@ RELEASE_FLAGS ?= --static-swift-stdlib
 endif
 
 # Debian packages: what building and testing need, then what benchmarks add.
-APT_BUILD  := libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 pkg-config
-APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine python3-pip
+APT_BUILD  := libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 python3-pip pkg-config
+APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine
 BREW_BUILD := libplist libdeflate zlib pkg-config
 
-.PHONY: all build setup setup-bench demo test bench fuzz-plist fuzz-png fuzz-appledouble clean
+.PHONY: all build setup setup-test setup-bench demo test bench fuzz-plist fuzz-png fuzz-appledouble clean
 
 all: build
 
@@ -26,9 +26,13 @@ all: build
 setup:
 	@sh scripts/setup.sh build $(APT_BUILD) -- $(BREW_BUILD)
 
-setup-bench: setup
+# Tests also use Pillow and numpy (an independent PNG decoder, the float reference mask).
+setup-test: setup
+	@python3 -c 'import PIL, numpy' 2>/dev/null || python3 -m pip install --quiet pillow numpy || \
+	  python3 -m pip install --quiet --break-system-packages pillow numpy
+
+setup-bench: setup-test
 	@sh scripts/setup.sh bench $(APT_BENCH) --
-	@python3 -c 'import PIL, numpy' 2>/dev/null || python3 -m pip install --quiet pillow numpy
 
 build: setup
 	$(SWIFT) build -c $(CONFIG) --product xds $(if $(filter release,$(CONFIG)),$(RELEASE_FLAGS))
@@ -36,7 +40,7 @@ build: setup
 demo: build
 	@sh scripts/demo.sh $(XDS)
 
-test: setup
+test: setup-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 
