@@ -271,7 +271,21 @@ public struct DocumentSourceFile: Sendable {
                 .malformedValue, path: path,
                 message: "the x-document-source value is larger than 64 KiB", errorNumber: E2BIG)
         }
-        return DocumentSourceFileError(errno: failure.code, path: path)
+        return pathError(failure.code)
+    }
+
+    /// The error for `code`, with "no such file" made precise for a dangling symbolic link:
+    /// the link itself is there, so "no such file or folder" would puzzle whoever sees it.
+    private func pathError(_ code: Int32) -> DocumentSourceFileError {
+        if code == ENOENT && followSymlinks {
+            var info = stat()
+            if lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK {
+                return DocumentSourceFileError(
+                    .notFound, path: path, message: "is a symbolic link to a file or folder that does not exist",
+                    errorNumber: ENOENT)
+            }
+        }
+        return DocumentSourceFileError(errno: code, path: path)
     }
 
     private func writeError(_ failure: ExtendedAttributeFailure) -> DocumentSourceFileError {
@@ -289,6 +303,16 @@ public struct DocumentSourceFile: Sendable {
                     errorNumber: EPERM)
             }
             #endif
+            // A bare "operation not permitted" leaves the user guessing; these are the usual causes.
+            if let locks = ExtendedAttributes.changeLocks(atPath: path, followSymlinks: followSymlinks) {
+                let flag = locks.immutable ? "immutable (chattr +i)" : locks.appendOnly ? "append-only (chattr +a)" : nil
+                if let flag {
+                    return DocumentSourceFileError(
+                        .permissionDenied, path: path,
+                        message: "operation not permitted: the file is \(flag), so its attributes cannot change",
+                        errorNumber: EPERM)
+                }
+            }
         case ENOSPC:
             // ext4 answers ENOSPC both for a full disk and for a value larger than the space an
             // inode's attribute block has; free space tells which.
@@ -301,6 +325,6 @@ public struct DocumentSourceFile: Sendable {
         default:
             break
         }
-        return DocumentSourceFileError(errno: failure.code, path: path)
+        return pathError(failure.code)
     }
 }

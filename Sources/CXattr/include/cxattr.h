@@ -3,4 +3,13 @@
 #define CXATTR_H
 #include <sys/types.h>
 #include <sys/xattr.h>
+
+/// Linux inode flags of `path` (FS_IOC_GETFLAGS, what `lsattr` shows), to explain an EPERM:
+/// an immutable or append-only file refuses attribute changes even to root. Returns 0 and
+/// sets `*flags`, or -1 with errno set (also on systems without such flags).
+int cxattr_inode_flags(const char *path, int follow, unsigned int *flags);
+
+/// The flags of cxattr_inode_flags that forbid attribute changes (0 where there are none).
+extern const unsigned int cxattr_immutable_flag;
+extern const unsigned int cxattr_append_only_flag;
 #endif

@@ -96,6 +96,14 @@ enum ExtendedAttributes {
         return true
     }
 
+    /// Whether the file is immutable or append-only (`chattr +i`, `chattr +a`), which makes
+    /// Linux refuse attribute changes with `EPERM` even to root; nil when that cannot be told.
+    static func changeLocks(atPath path: String, followSymlinks: Bool) -> (immutable: Bool, appendOnly: Bool)? {
+        var flags: UInt32 = 0
+        guard cxattr_inode_flags(path, followSymlinks ? 1 : 0, &flags) == 0 else { return nil }
+        return (flags & cxattr_immutable_flag != 0, flags & cxattr_append_only_flag != 0)
+    }
+
     // MARK: - The C calls
 
     /// The shape of `getxattr`: path, name, buffer (nil to probe the size), buffer size,
