@@ -2,8 +2,9 @@ import XDocSource
 
 /// Readable, terminal-safe text for `xds show`.
 enum HumanText {
-    /// Text with control characters made visible (`\n`, `\u{1B}`), so a hostile value cannot
-    /// move the cursor or recolour the terminal.
+    /// Text with control characters made visible (`\n`, `\u{1B}`, bidi controls such as
+    /// `\u{202e}`), so a hostile value cannot move the cursor, recolour the terminal or reorder
+    /// what it shows.
     static func safe(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = ""
@@ -42,7 +43,16 @@ enum HumanText {
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-            || scalar == "\u{2028}" || scalar == "\u{2029}"
+            || scalar == "\u{2028}" || scalar == "\u{2029}" || isBidiControl(scalar)
+    }
+
+    /// Bidi embeddings, overrides and isolates: a hostile value could make a
+    /// terminal that does bidi show text in another order than it is ("Trojan Source").
+    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 }
 
