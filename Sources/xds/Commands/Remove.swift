@@ -24,10 +24,22 @@ extension XDS {
         func run() throws {
             var diagnostics = Diagnostics()
             for file in files {
+                if let problem = FileArguments.problem(file) {
+                    diagnostics.fail(file, problem, status: .noInput)
+                    continue
+                }
                 do {
-                    let removed = try DocumentSourceFile(path: file, followSymlinks: !noFollow).remove()
+                    let document = DocumentSourceFile(path: file, followSymlinks: !noFollow)
+                    let removed = try document.remove()
                     if removed.isEmpty {
-                        diagnostics.fail(file, "no x-document-source attribute", status: .absent)
+                        // `show` would still find a sidecar's value: say why it is still there.
+                        if let found = try? document.read(), found.store == .appleDouble {
+                            diagnostics.fail(
+                                file, "the attribute is only in the AppleDouble sidecar \(found.location), which xds remove leaves alone",
+                                status: .absent)
+                        } else {
+                            diagnostics.fail(file, "no x-document-source attribute", status: .absent)
+                        }
                     }
                 } catch {
                     diagnostics.fail(file, error)

@@ -75,6 +75,10 @@ extension XDS {
                 identifier: identifier, name: name, path: path, appInfoURL: appInfoURL)
             var diagnostics = Diagnostics()
             for file in files {
+                if let problem = FileArguments.problem(file) {
+                    diagnostics.fail(file, problem, status: .noInput)
+                    continue
+                }
                 do {
                     try DocumentSourceFile(path: file, followSymlinks: !noFollow)
                         .update(with: changes, replace: replace)
@@ -83,6 +87,9 @@ extension XDS {
                     diagnostics.fail(
                         file, "the file has no \(error.missingFields.joined(separator: " or ")); give \(flags.joined(separator: " and "))",
                         status: .usage)
+                } catch where error.kind == .malformedValue || error.kind == .malformedSidecar {
+                    // The merge needs the old value; say how to write over it instead.
+                    diagnostics.fail(file, error.message + "; --replace writes a new value without reading it", status: ExitStatus(error))
                 } catch {
                     diagnostics.fail(file, error)
                 }

@@ -49,6 +49,10 @@ extension XDS {
             var output = ""
             var shown = 0
             for file in files {
+                if let problem = FileArguments.problem(file) {
+                    diagnostics.fail(file, problem, status: .noInput)
+                    continue
+                }
                 do {
                     guard let found = try DocumentSourceFile(path: file, followSymlinks: followSymlinks).read()
                     else {

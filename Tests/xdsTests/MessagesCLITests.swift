@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// Cases where the plain message would mislead the person reading it.
+@Suite("Messages that say what is really going on")
+struct MessagesCLITests {
+    /// Linux names are bytes; Swift repairs a non-UTF-8 argument, which then names another
+    /// file. The user must learn why, not read "no such file or folder" about a file `ls` shows.
+    @Test func fileNameThatIsNotUTF8() throws {
+        let folder = Folder()
+        #expect(try sh(#"touch "$(printf 'caf\351.txt')""#, in: folder.path).status == 0)
+        let message = "xds: caf\u{FFFD}.txt: the file name is not valid UTF-8, which xds cannot handle (rename the file)\n"
+        for command in ["show", "show --json --", "set --id a.b --name N", "remove"] {
+            let result = try sh("'\(xdsPath)' \(command) \"$(printf 'caf\\351.txt')\"", in: folder.path)
+            #expect(result.status == 66, "\(command): \(result)")
+            #expect(result.stderr == message, "\(command)")
+        }
+        // A valid name that merely contains U+FFFD is an ordinary name.
+        folder.file("caf\u{FFFD}.txt")
+        #expect(try xds("set", "caf\u{FFFD}.txt", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
+        #expect(try xds("show", "caf\u{FFFD}.txt", in: folder.path).status == 0)
+    }
+
+    @Test func mergeOverAMalformedValueSaysHowToReplaceIt() throws {
+        let folder = Folder()
+        let file = folder.file("a.txt")
+        let garbage = Array("bplist00 garbage, not a property list".utf8)
+        try folder.setAttribute(file, garbage)
+        let result = try xds("set", "a.txt", "--id", "a.b", "--name", "N", in: folder.path)
+        #expect(result.status == 65)
+        #expect(result.errorLines.count == 1)
+        #expect(result.errorLines.first?.hasPrefix("xds: a.txt: malformed x-document-source value: ") == true)
+        #expect(result.errorLines.first?.hasSuffix("; --replace writes a new value without reading it") == true)
+        #expect(try folder.attribute(file) == Data(garbage))
+        // And the hint is right.
+        #expect(try xds("set", "a.txt", "--replace", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
+        #expect(try xds("show", "a.txt", in: folder.path).status == 0)
+    }
+
+    @Test func removeSaysWhenTheValueLivesInASidecar() throws {
+        let folder = Folder()
+        folder.file("Report.pdf")
+        let sidecar = folder.path + "/._Report.pdf"
+        try Data(appleDouble([("x-document-source", try plistlib(#"{"identifier": "a.b", "name": "N"}"#))]))
+            .write(to: URL(fileURLWithPath: sidecar))
+        let result = try xds("remove", "Report.pdf", in: folder.path)
+        #expect(result.status == 1)
+        let resolved = URL(fileURLWithPath: sidecar).resolvingSymlinksInPath().path
+        #expect(result.stderr == "xds: Report.pdf: the attribute is only in the AppleDouble sidecar \(resolved), which xds remove leaves alone\n")
+        #expect(FileManager.default.fileExists(atPath: sidecar))
+        // Without a sidecar, the plain words.
+        folder.file("plain.txt")
+        #expect(try xds("remove", "plain.txt", in: folder.path).stderr == "xds: plain.txt: no x-document-source attribute\n")
+    }
+
+    /// A right-to-left override in a hostile value must not reorder what the terminal shows.
+    @Test func bidiOverridesAreMadeVisible() throws {
+        let folder = Folder()
+        let file = folder.file("a.txt")
+        try folder.setAttribute(file, try plistlib(#"{"identifier": "a.b", "name": "Safe\u202Etxt.exe\u2066x\u2069"}"#))
+        let human = try xds("show", "a.txt", in: folder.path)
+        #expect(human.status == 0)
+        #expect(human.stdout.contains("  name:       Safe\\u{202e}txt.exe\\u{2066}x\\u{2069}\n"), "\(human)")
+        // JSON keeps the exact text (it is for programs, and escaping is JSON's own).
+        let json = try xds("show", "--json", "a.txt", in: folder.path)
+        #expect(try json.jsonLines().first?["name"] as? String == "Safe\u{202E}txt.exe\u{2066}x\u{2069}")
+        // Hebrew and Arabic names themselves are left alone.
+        try folder.setAttribute(file, try plistlib(#"{"identifier": "a.b", "name": "\u05E2\u05D1\u05E8\u05D9\u05EA"}"#))
+        #expect(try xds("show", "a.txt", in: folder.path).stdout.contains("  name:       עברית\n"))
+    }
+}
