@@ -265,11 +265,19 @@ public struct DocumentSourceFile: Sendable {
         }
     }
 
-    private func readError(_ failure: ExtendedAttributeFailure) -> DocumentSourceFileError {
+    func readError(_ failure: ExtendedAttributeFailure) -> DocumentSourceFileError {
         if failure.code == E2BIG {
             return DocumentSourceFileError(
                 .malformedValue, path: path,
                 message: "the x-document-source value is larger than 64 KiB", errorNumber: E2BIG)
+        }
+        if failure.code == ERANGE {
+            // The read loop gives up with ERANGE only when the value kept changing size under
+            // it; "too large for this filesystem" would send the reader on a false trail.
+            return DocumentSourceFileError(
+                .ioError, path: path,
+                message: "the x-document-source value kept changing while it was read; try again",
+                errorNumber: ERANGE)
         }
         return pathError(failure.code)
     }
