@@ -71,6 +71,9 @@ public struct DocumentSourceFile: Sendable {
 
     /// Reads the attribute from the first store that has it.
     ///
+    /// A value that is malformed as it is but well-formed without one trailing NUL byte is read
+    /// without it, in every store: Samba and Netatalk append that byte (INTEROP §1.3, §2).
+    ///
     /// - Returns: the decoded value and its store, or nil when no store has one.
     /// - Throws: ``DocumentSourceFileError``: ``DocumentSourceFileError/Kind/notFound`` when the
     ///   path does not exist, ``DocumentSourceFileError/Kind/malformedValue`` or
@@ -80,9 +83,16 @@ public struct DocumentSourceFile: Sendable {
     public func read() throws(DocumentSourceFileError) -> StoredDocumentSource? {
         try checkFileType()
         var unsupported: Int32?
-        switch try lookUp(Self.attributeName) {
+        var native = try lookUp(Self.attributeName)
+        // Netatalk (`ea = samba`) and Samba with `streams_xattr:prefix = user.` keep this very
+        // name with Samba's extra NUL byte, and a stream they have just created as a lone NUL
+        // (INTEROP §1.3, §2): that is no value yet.
+        if case .found(let bytes) = native, bytes == [0] { native = .absent }
+        switch native {
         case .found(let bytes):
-            let source = try decodeValue(bytes, from: Self.attributeName)
+            let source = try SambaStream.decode(bytes) { (value) throws(DocumentSourceFileError) in
+                try decodeValue(value, from: Self.attributeName)
+            }
             return StoredDocumentSource(source: source, store: .xattr, location: Self.attributeName)
         case .unsupported(let code):
             unsupported = code

@@ -72,3 +72,39 @@ struct SambaStreamStoreTests {
         #expect(try file.read() == nil)
     }
 }
+
+/// Netatalk with `ea = samba`, and Samba with `streams_xattr:prefix = user.` and
+/// `store_stream_type = no`, keep the native name but Samba's value form (INTEROP §1.3, §2).
+@Suite("Native attribute in Samba's value form")
+struct NativeSambaFormTests {
+    @Test(arguments: [false, true])
+    func trailingNULIsDropped(xml: Bool) throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("a.txt")
+        let value: [UInt8] = xml
+            ? Array(#"<?xml version="1.0"?><plist version="1.0"><dict><key>identifier</key><string>a.b</string><key>name</key><string>N</string></dict></plist>"#.utf8)
+            : try sampleSource().binaryPropertyList()
+        try setRawAttribute("user.x-document-source", value + [0], on: path)
+        let found = try #require(try DocumentSourceFile(path: path).read())
+        #expect(found.store == .xattr)
+        #expect(found.source == (xml ? DocumentSource(identifier: "a.b", name: "N") : sampleSource()))
+    }
+
+    @Test func aLoneNULIsNoValueYet() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("a.txt")
+        try setRawAttribute("user.x-document-source", [0], on: path)
+        #expect(try DocumentSourceFile(path: path).read() == nil)
+        // ... so the Samba stream behind it is still found.
+        try setRawAttribute("user.DosStream.x-document-source:$DATA", try sampleSource().binaryPropertyList() + [0], on: path)
+        #expect(try DocumentSourceFile(path: path).read()?.store == .sambaStream)
+    }
+
+    @Test func onlyOneNULIsDropped() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("a.txt")
+        try setRawAttribute("user.x-document-source", try sampleSource().binaryPropertyList() + [0, 0], on: path)
+        let error = #expect(throws: DocumentSourceFileError.self) { _ = try DocumentSourceFile(path: path).read() }
+        #expect(error?.kind == .malformedValue)
+    }
+}

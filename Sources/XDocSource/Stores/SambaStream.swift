@@ -16,7 +16,9 @@ enum SambaStream {
     }
 
     /// Decodes a stream value: as it is first, then, only if that fails and it ends in a NUL,
-    /// without that one byte (ksmbd and other servers may not append one).
+    /// without that one byte (ksmbd and other servers may not append one). The native
+    /// attribute is read the same way: Netatalk's `ea = samba` and Samba's
+    /// `streams_xattr:prefix = user.` store it under that name with the NUL.
     static func decode<T, E: Error>(
         _ value: [UInt8], with decode: ([UInt8]) throws(E) -> T
     ) throws(E) -> T {
