@@ -275,6 +275,7 @@ public struct DocumentSourceFile: Sendable {
         }
     }
 
+    /// The error for a failed attribute read, in words (internal for tests).
     func readError(_ failure: ExtendedAttributeFailure) -> DocumentSourceFileError {
         if failure.code == E2BIG {
             return DocumentSourceFileError(
