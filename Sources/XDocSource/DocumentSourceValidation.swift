@@ -70,16 +70,24 @@ public enum DocumentSourceValidation {
             host = hostPort[...close]
             let after = hostPort[hostPort.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":"), after.dropFirst().allSatisfy(\.isASCII),
-                    after.dropFirst().allSatisfy(\.isNumber)
-                else { return "has a malformed port" }
+                guard after.hasPrefix(":") else { return "has a malformed port" }
+                if let problem = portProblem(after.dropFirst()) { return problem }
             }
         } else if let portColon = hostPort.lastIndex(of: ":") {
             host = hostPort[..<portColon]
-            let port = hostPort[hostPort.index(after: portColon)...]
-            guard port.allSatisfy(\.isNumber), port.count <= 5 else { return "has a malformed port" }
+            if let problem = portProblem(hostPort[hostPort.index(after: portColon)...]) { return problem }
         }
         if host.isEmpty { return "has no host (expected \(scheme)://host/…)" }
+        return nil
+    }
+
+    /// A port is digits (or nothing, which means the default) naming a TCP port: at most 65535.
+    private static func portProblem(_ port: Substring) -> String? {
+        guard port.allSatisfy({ $0.isASCII && $0.isNumber }) else { return "has a malformed port" }
+        let digits = port.drop { $0 == "0" }
+        guard digits.count <= 5, Int(digits).map({ $0 <= 65_535 }) ?? true else {
+            return "has a port above 65535"
+        }
         return nil
     }
 

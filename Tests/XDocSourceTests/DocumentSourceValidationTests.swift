@@ -24,6 +24,7 @@ struct DocumentSourceValidationTests {
     @Test(arguments: [
         "https://workingcopy.app/appInfo.json", "HTTPS://EXAMPLE.COM", "https://example.com:8443/a%20b?q=1#f",
         "https://user@example.com/x", "https://[2001:db8::1]:443/appInfo.json", "https://localhost",
+        "https://example.com:65535/", "https://example.com:/", "https://example.com:00443/",
     ])
     func goodURLs(url: String) {
         #expect(DocumentSourceValidation.appInfoURLProblem(url) == nil)
@@ -39,6 +40,11 @@ struct DocumentSourceValidationTests {
         ("https:example.com", "has no host (expected https://host/…)"),
         ("https:///a", "has no host (expected https://host/…)"),
         ("https://example.com:80a/", "has a malformed port"),
+        ("https://example.com:65536/", "has a port above 65535"),
+        ("https://example.com:99999/", "has a port above 65535"),
+        ("https://example.com:123456789012345678901/", "has a port above 65535"),
+        ("https://[::1]:70000/", "has a port above 65535"),
+        ("https://[::1]x/", "has a malformed port"),
         ("https://exa mple.com/", "contains a space (write it as %20)"),
         ("https://example.com/é", "contains the character U+00E9 (write it percent-encoded)"),
         ("https://example.com/<x>", "contains '<', which URLs do not allow (write it percent-encoded)"),
