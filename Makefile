@@ -10,7 +10,7 @@ UNAME      := $(shell uname -s)
 
 # Debian packages: what building and testing need, then what benchmarks add.
 APT_BUILD  := libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 pkg-config
-APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine python3-pip
+APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine python3-pip time
 BREW_BUILD := libplist libdeflate zlib pkg-config
 
 .PHONY: all build setup setup-bench demo test bench fuzz-plist fuzz-png clean
