@@ -6,6 +6,6 @@ struct XDS: ParsableCommand {
         commandName: "xds",
         abstract: "Read and write the x-document-source attribute and mask app icons.",
         version: "0.1.0",
-        subcommands: []
+        subcommands: [Mask.self]
     )
 }
