@@ -1,3 +1,0 @@
-import Testing
-@testable import xds
-@Test func builds() { #expect(Bool(true)) }
