@@ -1,7 +1,134 @@
-/// Decodes PNG files (placeholder until the codec lands: always throws).
+/// Decodes PNG files, including Apple's CgBI variant, into straight-alpha RGBA8 pixels.
+///
+/// Chunk parsing, unfiltering, de-interlacing and pixel conversion are Swift; DEFLATE is
+/// libdeflate (see ``Inflater``). Every size is checked against `IHDR` and the caller's limit
+/// before anything is allocated for the image, so hostile headers cost nothing.
+///
+/// Decisions where PNG leaves room: ancillary chunks are skipped without a CRC check, except
+/// `tRNS`, which is ignored (as libpng does) when its CRC, length or position is wrong; a
+/// palette index past the end of `PLTE` is refused (the PNG spec calls it an error);
+/// `PLTE` in an RGB(A) image is ignored; IDAT chunks must be consecutive; data after the end
+/// of the deflate stream inside IDAT is ignored; anything after `IEND` is ignored.
 public enum PNGDecoder {
     /// Decodes a whole PNG file held in memory into straight-alpha RGBA8 pixels.
+    /// - Parameters:
+    ///   - bytes: The complete file.
+    ///   - maxDimension: The largest width or height accepted; larger images are refused
+    ///     as soon as `IHDR` is read, before any allocation for pixels.
+    /// - Returns: The image; 16-bit samples are rounded to 8 bits, CgBI pixels are swapped
+    ///   to RGBA and un-premultiplied.
+    /// - Throws: ``PNGError`` with a one-line description of the first problem found.
     public static func decode(_ bytes: [UInt8], maxDimension: Int = 8192) throws(PNGError) -> RGBAImage {
-        throw PNGError(message: "PNG decoding is not built yet")
+        try decode(bytes, maxDimension: maxDimension, inflater: .libdeflate)
+    }
+
+    /// Reads only the signature, the optional `CgBI` chunk and `IHDR`.
+    /// - Parameter bytes: The file, or at least its first 45 bytes (57 for CgBI).
+    /// - Returns: The validated header.
+    /// - Throws: ``PNGError`` for a bad signature, a missing, corrupt or invalid `IHDR`.
+    public static func header(_ bytes: [UInt8]) throws(PNGError) -> PNGHeader {
+        try bytes.withUnsafeBufferPointer { (file) throws(PNGError) in try PNGLayout.header(file).0 }
+    }
+
+    /// ``decode(_:maxDimension:)`` with a choice of DEFLATE library, for measurements.
+    @_spi(Benchmark)
+    public static func decode(_ bytes: [UInt8], maxDimension: Int = 8192, inflater: Inflater) throws(PNGError) -> RGBAImage {
+        try bytes.withUnsafeBufferPointer { (file) throws(PNGError) in
+            let layout = try PNGLayout(file, maxDimension: maxDimension)
+            return try decode(layout, file, inflater)
+        }
+    }
+
+    private static func decode(_ layout: PNGLayout, _ file: UnsafeBufferPointer<UInt8>,
+                               _ inflater: Inflater) throws(PNGError) -> RGBAImage {
+        let header = layout.header
+        let width = header.width, height = header.height
+        // w, h ≤ 2^31−1 from IHDR; refuse what cannot be addressed (16 bytes a pixel covers
+        // the largest filtered row plus the output) rather than overflow.
+        guard Double(width) * Double(height) * 16 < 0x1p60 else {
+            throw PNGError(.tooLarge, "image is \(width)×\(height) px, too large to decode")
+        }
+        let passes = Pass.passes(header)
+        let filteredSize = passes.reduce(0) { $0 + $1.filteredSize(header) }
+        let outputSize = width * height * 4
+        let raw = header.isCgBI
+
+        var failure: PNGError?
+        var pixels: [UInt8]
+        if !header.interlaced && header.bitDepth == 8 && (header.colourType == .rgba || header.colourType == .rgb) {
+            // Fast paths: one buffer, inflated into, unfiltered and laid out as RGBA in place.
+            let rgba = header.colourType == .rgba
+            let capacity = max(filteredSize, outputSize)
+            pixels = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                let base = buffer.baseAddress!
+                do throws(PNGError) {
+                    if rgba {
+                        try inflater.inflate(file, ranges: layout.imageData, raw: raw, into: base, count: filteredSize)
+                        try unfilterRGBA8InPlace(base, width: width, height: height)
+                    } else {
+                        // RGB data sits at the end of the final-size buffer so that writing
+                        // pixel i (bytes 4i…4i+3) never reaches unread input (see unfilterRGB8).
+                        let offset = outputSize - filteredSize
+                        try inflater.inflate(file, ranges: layout.imageData, raw: raw, into: base + offset, count: filteredSize)
+                        try unfilterRGB8ToRGBA(base, offset: offset, width: width, height: height)
+                    }
+                    initialized = outputSize
+                } catch {
+                    failure = error
+                    initialized = 0
+                }
+            }
+            if let failure { throw failure }
+            if !rgba, let t = layout.transparency {
+                applyRGBKey(&pixels, file.baseAddress! + t.lowerBound)
+            }
+        } else {
+            pixels = try decodeGeneral(layout, file, inflater, passes: passes, filteredSize: filteredSize)
+        }
+        if raw { straightenCgBI(&pixels, hasAlpha: header.colourType == .rgba) }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// Any format: inflate into a scratch buffer, unfilter each pass in place, then convert
+    /// (and scatter, for Adam7) into the output.
+    private static func decodeGeneral(_ layout: PNGLayout, _ file: UnsafeBufferPointer<UInt8>, _ inflater: Inflater,
+                                      passes: [Pass], filteredSize: Int) throws(PNGError) -> [UInt8] {
+        let header = layout.header
+        let width = header.width, stride = header.filterStride
+        let data = UnsafeMutablePointer<UInt8>.allocate(capacity: filteredSize)
+        defer { data.deallocate() }
+        try inflater.inflate(file, ranges: layout.imageData, raw: header.isCgBI, into: data, count: filteredSize)
+        let converter = RowConverter(header: header, file: file, palette: layout.palette, transparency: layout.transparency)
+        var failure: PNGError?
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * header.height * 4) { buffer, initialized in
+            let out = buffer.baseAddress!
+            var at = 0
+            do throws(PNGError) {
+                for (index, pass) in passes.enumerated() where pass.width > 0 && pass.height > 0 {
+                    let rowBytes = header.rowBytes(pass.width)
+                    var prior: UnsafePointer<UInt8>? = nil
+                    for y in 0..<pass.height {
+                        let filter = data[at]
+                        let row = data + at + 1
+                        guard filter <= 4 else {
+                            throw PNGError(.filter, header.interlaced
+                                ? "bad filter type \(filter) in row \(y) of Adam7 pass \(index + 1)"
+                                : "bad filter type \(filter) in row \(y)")
+                        }
+                        unfilterRow(filter, source: row, destination: row, prior: prior, count: rowBytes, stride: stride)
+                        let outRow = out + ((pass.y0 + y * pass.dy) * width + pass.x0) * 4
+                        try converter.convert(row: row, count: pass.width, out: outRow, step: pass.dx)
+                        prior = UnsafePointer(row)
+                        at += 1 + rowBytes
+                    }
+                }
+                initialized = buffer.count
+            } catch {
+                failure = error
+                initialized = 0
+            }
+        }
+        if let failure { throw failure }
+        return pixels
     }
 }
