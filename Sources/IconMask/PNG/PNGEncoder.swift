@@ -1,7 +1,121 @@
-/// Encodes PNG files (placeholder until the codec lands: always throws).
+/// Writes PNG files: 8-bit RGBA (colour type 6), non-interlaced, one IDAT.
+///
+/// Each row gets the filter (None, Sub, Up, Average or Paeth) whose output has the smallest
+/// sum of absolute values as signed bytes — the heuristic the PNG specification recommends
+/// and libpng uses — and the filtered rows are compressed as one zlib stream with libdeflate
+/// (level 6; measured faster than zlib at the same or smaller size). CRCs are real CRC-32s.
 public enum PNGEncoder {
     /// Encodes straight-alpha RGBA8 pixels as an 8-bit RGBA PNG file.
+    ///
+    /// - Throws: ``PNGError`` when the image is empty (PNG needs at least 1×1 pixels), larger
+    ///   than PNG allows (2³¹ − 1 per side), or the compressor fails.
     public static func encode(_ image: RGBAImage) throws(PNGError) -> [UInt8] {
-        throw PNGError(message: "PNG encoding is not built yet")
+        let width = image.width, height = image.height
+        guard width > 0, height > 0 else {
+            throw PNGError(message: "cannot encode an empty \(width)×\(height) image: PNG needs at least 1×1 pixels")
+        }
+        guard width <= Int(Int32.max), height <= Int(Int32.max) else {
+            throw PNGError(message: "cannot encode a \(width)×\(height) image: PNG allows at most 2147483647 pixels a side")
+        }
+        let filtered = filterRows(image)
+        let compressed = try ZlibCompressor.compress(filtered)
+
+        var out = [UInt8]()
+        out.reserveCapacity(8 + 25 + compressed.count + 12 + 12)
+        out += [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        var header = [UInt8]()
+        header.appendBigEndian(UInt32(width))
+        header.appendBigEndian(UInt32(height))
+        header += [8, 6, 0, 0, 0]  // depth 8, RGBA, deflate, adaptive filtering, no interlace
+        out.appendChunk("IHDR", header)
+        out.appendChunk("IDAT", compressed)
+        out.appendChunk("IEND", [])
+        return out
+    }
+
+    /// The filter-type byte plus filtered bytes for every row, each row's filter chosen by the
+    /// minimum sum of absolute differences.
+    static func filterRows(_ image: RGBAImage) -> [UInt8] {
+        let rowBytes = image.width * 4
+        var out = [UInt8](repeating: 0, count: (rowBytes + 1) * image.height)
+        image.pixels.withUnsafeBufferPointer { px in
+            out.withUnsafeMutableBufferPointer { out in
+                let zeros = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: rowBytes)
+                zeros.initialize(repeating: 0)
+                defer { zeros.deallocate() }
+                for y in 0..<image.height {
+                    let cur = UnsafeBufferPointer(rebasing: px[(y * rowBytes)..<((y + 1) * rowBytes)])
+                    let prev = y == 0 ? UnsafeBufferPointer(zeros)
+                        : UnsafeBufferPointer(rebasing: px[((y - 1) * rowBytes)..<(y * rowBytes)])
+                    var best = 0, bestCost = Int.max
+                    for f in 0..<5 {
+                        let cost = filterCost(f, cur, prev, limit: bestCost)
+                        if cost < bestCost { best = f; bestCost = cost }
+                    }
+                    let o = y * (rowBytes + 1)
+                    out[o] = UInt8(best)
+                    let dst = UnsafeMutableBufferPointer(rebasing: out[(o + 1)..<(o + 1 + rowBytes)])
+                    for i in 0..<rowBytes { dst[i] = filtered(best, cur, prev, i) }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Σ |filtered byte as Int8| for one filter; stops early once past `limit`.
+    @inline(__always)
+    static func filterCost(_ f: Int, _ cur: UnsafeBufferPointer<UInt8>, _ prev: UnsafeBufferPointer<UInt8>,
+                           limit: Int) -> Int {
+        var sum = 0
+        for i in 0..<cur.count {
+            let v = Int(Int8(bitPattern: filtered(f, cur, prev, i)))
+            sum &+= v < 0 ? -v : v
+            // Checked every pixel only, to keep the branch cheap.
+            if i & 63 == 63, sum >= limit { return sum }
+        }
+        return sum
+    }
+
+    /// Byte `i` of a row under filter `f` (0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth), 4 bytes a pixel.
+    @inline(__always)
+    static func filtered(_ f: Int, _ cur: UnsafeBufferPointer<UInt8>, _ prev: UnsafeBufferPointer<UInt8>,
+                         _ i: Int) -> UInt8 {
+        let x = cur[i]
+        let a: UInt8 = i >= 4 ? cur[i &- 4] : 0
+        let b = prev[i]
+        switch f {
+        case 0: return x
+        case 1: return x &- a
+        case 2: return x &- b
+        case 3: return x &- UInt8((UInt16(a) &+ UInt16(b)) >> 1)
+        default:
+            let c: UInt8 = i >= 4 ? prev[i &- 4] : 0
+            return x &- paeth(a, b, c)
+        }
+    }
+
+    /// The Paeth predictor of PNG filter type 4.
+    @inline(__always)
+    static func paeth(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt8 {
+        let p = Int(a) + Int(b) - Int(c)
+        let pa = abs(p - Int(a)), pb = abs(p - Int(b)), pc = abs(p - Int(c))
+        if pa <= pb && pa <= pc { return a }
+        return pb <= pc ? b : c
+    }
+}
+
+extension [UInt8] {
+    mutating func appendBigEndian(_ v: UInt32) {
+        append(UInt8(v >> 24)); append(UInt8((v >> 16) & 0xFF)); append(UInt8((v >> 8) & 0xFF)); append(UInt8(v & 0xFF))
+    }
+
+    /// Appends a chunk: length, type, data, CRC-32 of type and data.
+    mutating func appendChunk(_ type: String, _ data: [UInt8]) {
+        appendBigEndian(UInt32(data.count))
+        let start = count
+        append(contentsOf: type.utf8)
+        append(contentsOf: data)
+        let crc = withUnsafeBufferPointer { ZlibCompressor.crc32(UnsafeBufferPointer(rebasing: $0[start...])) }
+        appendBigEndian(crc)
     }
 }

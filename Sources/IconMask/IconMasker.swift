@@ -1,0 +1,65 @@
+/// Masks app icons the way iOS shows them: resample to N×N, cut to the icon shape with exact
+/// anti-aliased coverage, and draw the thin inner stroke that the original x-document-source
+/// code adds.
+public enum IconMasker {
+    /// Scales `image` to fill N×N (N = `options.pixelSize`; non-square input is centre-cropped),
+    /// resamples on premultiplied alpha, masks to `options.shape` and strokes the outline.
+    ///
+    /// - Returns: an N×N straight-alpha image; 0×0 when `pixelSize` is not positive; fully
+    ///   transparent when `image` has no pixels.
+    public static func mask(_ image: RGBAImage, options: MaskOptions) -> RGBAImage {
+        let n = options.pixelSize
+        guard n > 0 else { return RGBAImage(width: 0, height: 0, pixels: []) }
+        var pixels = Resampler.resampleToFill(image, width: n, height: n, filter: options.filter)
+        apply(options, to: &pixels)
+        return pixels.rgbaImage()
+    }
+
+    /// Applies the shape and stroke of `options` to an already resampled square image.
+    ///
+    /// The model is `reference_mask.py`'s, composited by area: the stroke band is the shape minus
+    /// the same shape inset by half the stroke width w (radius r − w/2), so
+    /// `RGB' = (cov_inset + 0.9 · cov_band) · RGB` and `A' = cov_inset · A + cov_band · (0.1 + 0.9 · A)`,
+    /// which is 10 % black drawn over the image inside the band, clipped to the shape.
+    /// - Precondition: `image` is `pixelSize × pixelSize`.
+    public static func apply(_ options: MaskOptions, to image: inout PremultipliedImage) {
+        let n = options.pixelSize
+        precondition(image.width == n && image.height == n, "IconMasker: image is not \(n)×\(n)")
+        guard n > 0 else { return }
+        let size = Double(n), r = Double(options.cornerRadiusPixels)
+        let outer = CoverageRasteriser.rasterise(
+            options.shape.outline(x: 0, y: 0, width: size, height: size, radius: r), width: n, height: n)
+        let inner: CoverageMask
+        if options.stroke, options.strokeWidthPixels > 0 {
+            let h = Double(options.strokeWidthPixels) / 2
+            inner = CoverageRasteriser.rasterise(
+                options.shape.outline(x: h, y: h, width: size - 2 * h, height: size - 2 * h, radius: max(r - h, 0)),
+                width: n, height: n)
+        } else {
+            inner = outer
+        }
+        composite(&image, outer: outer, inner: inner)
+    }
+
+    /// Composites by area: inside `inner` the image is kept, in `outer − inner` 10 % black is
+    /// drawn over it, outside `outer` it is cleared. Pixels wholly inside `inner` are skipped.
+    static func composite(_ image: inout PremultipliedImage, outer: CoverageMask, inner: CoverageMask) {
+        outer.values.withUnsafeBufferPointer { cov in
+            inner.values.withUnsafeBufferPointer { covIn in
+                image.pixels.withUnsafeMutableBufferPointer { px in
+                    for i in 0..<cov.count {
+                        let ci = covIn[i]
+                        if ci >= 1 { continue }
+                        let band = max(cov[i] - ci, 0)
+                        let k = ci + 0.9 * band
+                        let p = i &* 4
+                        px[p] *= k
+                        px[p &+ 1] *= k
+                        px[p &+ 2] *= k
+                        px[p &+ 3] = ci * px[p &+ 3] + band * (0.1 + 0.9 * px[p &+ 3])
+                    }
+                }
+            }
+        }
+    }
+}

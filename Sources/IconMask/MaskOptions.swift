@@ -1,0 +1,36 @@
+/// What ``IconMasker`` produces: the output size, shape and stroke.
+public struct MaskOptions: Sendable, Equatable {
+    /// Output size in points (default 29, the x-document-source icon size).
+    public var sizePoints: Int
+    /// Pixels per point: 1, 2 or 3 (default 1).
+    public var scale: Int
+    /// The outline the icon is cut to (default ``IconShape/continuous``).
+    public var shape: IconShape
+    /// Whether to draw the 1 pt, 10 % black line along the inside of the outline (default on).
+    public var stroke: Bool
+    /// The resampling filter (default ``ResampleFilter/lanczos3``).
+    public var filter: ResampleFilter
+
+    /// Makes options; the defaults are those of `xds mask`.
+    public init(sizePoints: Int = 29, scale: Int = 1, shape: IconShape = .continuous, stroke: Bool = true,
+                filter: ResampleFilter = .lanczos3) {
+        self.sizePoints = sizePoints
+        self.scale = scale
+        self.shape = shape
+        self.stroke = stroke
+        self.filter = filter
+    }
+
+    /// The output side in pixels: `sizePoints × scale`.
+    public var pixelSize: Int { sizePoints * scale }
+
+    /// The corner radius in pixels: round(0.225 × size_pt) × scale, half rounds up
+    /// (0.225 × 180 = 40.5 → 41), computed in integers so no binary fraction can tip it.
+    public var cornerRadiusPixels: Int {
+        guard sizePoints > 0 else { return 0 }
+        return (225 * sizePoints + 500) / 1000 * scale
+    }
+
+    /// The stroke width in pixels: 1 pt, i.e. `scale` pixels.
+    public var strokeWidthPixels: Int { scale }
+}

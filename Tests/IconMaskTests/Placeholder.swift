@@ -1,3 +1,0 @@
-import Testing
-@testable import IconMask
-@Test func builds() { #expect(Bool(true)) }
