@@ -69,9 +69,11 @@ struct MaskCommandTests {
         #expect(a.status == 0 && b.status == 0)
         let scaled = try Self.decodeRGBA(try #require(MaskHarness.read(folder + "/a.png")), side: 58)
         let plain = try Self.decodeRGBA(try #require(MaskHarness.read(folder + "/b.png")), side: 58)
-        // Row 29, second pixel from the left edge: inside a 2 px stroke, outside a 1 px one.
-        let i = (29 * 58 + 1) * 4
-        #expect(scaled.pixels[i] < plain.pixels[i], "the 2 px stroke darkens the second column")
+        // Row 29 (a straight edge), blue (200 in the input): the stroke's inner half covers the
+        // whole first column at 2x (×0.9) but only half of it at 1x (×0.95); column 2 is clear.
+        let edge = (29 * 58 + 0) * 4 + 2, inner = (29 * 58 + 2) * 4 + 2
+        #expect(scaled.pixels[edge] + 5 < plain.pixels[edge], "the 2 px stroke darkens the edge more")
+        #expect(scaled.pixels[inner] == plain.pixels[inner] && plain.pixels[inner] == 200)
     }
 
     @Test("--shape none --no-stroke keeps an opaque input's corners opaque and its edge colour")
