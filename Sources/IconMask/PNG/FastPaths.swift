@@ -13,7 +13,7 @@ func unfilterRGBA8InPlace(_ base: UnsafeMutablePointer<UInt8>, width: Int, heigh
         let filter = source[0]
         guard filter <= 4 else { throw PNGError(.filter, "bad filter type \(filter) in row \(y)") }
         let destination = base + y &* rowBytes
-        unfilterRow(filter, source: source + 1, destination: destination, prior: prior, count: rowBytes, stride: 4)
+        unfilterRow4(filter, source: source + 1, destination: destination, prior: prior, count: rowBytes)
         prior = UnsafePointer(destination)
     }
 }

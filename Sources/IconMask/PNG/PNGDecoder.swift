@@ -51,6 +51,12 @@ public enum PNGDecoder {
         let passes = Pass.passes(header)
         let filteredSize = passes.reduce(0) { $0 + $1.filteredSize(header) }
         let outputSize = width * height * 4
+        // DEFLATE expands at most 1032:1, so too little data is refused before the (possibly
+        // huge) buffer is allocated.
+        let compressedSize = layout.imageData.reduce(0) { $0 + $1.count }
+        guard compressedSize * 1040 + 1024 >= filteredSize else {
+            throw PNGError(.imageData, "image data is only \(compressedSize) bytes, too little to inflate to the \(filteredSize) bytes the header implies")
+        }
         let raw = header.isCgBI
 
         var failure: PNGError?
@@ -115,7 +121,11 @@ public enum PNGDecoder {
                                 ? "bad filter type \(filter) in row \(y) of Adam7 pass \(index + 1)"
                                 : "bad filter type \(filter) in row \(y)")
                         }
-                        unfilterRow(filter, source: row, destination: row, prior: prior, count: rowBytes, stride: stride)
+                        if stride == 4 {
+                            unfilterRow4(filter, source: row, destination: row, prior: prior, count: rowBytes)
+                        } else {
+                            unfilterRow(filter, source: row, destination: row, prior: prior, count: rowBytes, stride: stride)
+                        }
                         let outRow = out + ((pass.y0 + y * pass.dy) * width + pass.x0) * 4
                         try converter.convert(row: row, count: pass.width, out: outRow, step: pass.dx)
                         prior = UnsafePointer(row)
