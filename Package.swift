@@ -54,7 +54,7 @@ let package = Package(
         ),
 
         .testTarget(name: "XDocSourceTests", dependencies: ["XDocSource"]),
-        .testTarget(name: "IconMaskTests", dependencies: ["IconMask"]),
+        .testTarget(name: "IconMaskTests", dependencies: ["IconMask"], exclude: ["Golden"]),
         .testTarget(name: "xdsTests", dependencies: ["xds", "XDocSource", "IconMask"]),
     ],
     swiftLanguageModes: [.v6]

@@ -5,11 +5,15 @@ public enum IconMasker {
     /// Scales `image` to fill N×N (N = `options.pixelSize`; non-square input is centre-cropped),
     /// resamples on premultiplied alpha, masks to `options.shape` and strokes the outline.
     ///
-    /// - Returns: an N×N straight-alpha image; 0×0 when `pixelSize` is not positive; fully
-    ///   transparent when `image` has no pixels.
+    /// - Returns: an N×N straight-alpha image; fully transparent when `image` has no pixels;
+    ///   0×0 when the size or scale is not positive or N would exceed
+    ///   ``MaskOptions/maximumPixelSize`` (see ``MaskOptions/problem`` to report why).
     public static func mask(_ image: RGBAImage, options: MaskOptions) -> RGBAImage {
+        guard options.scale > 0, options.sizePoints > 0,
+              options.sizePoints <= MaskOptions.maximumPixelSize / options.scale else {
+            return RGBAImage(width: 0, height: 0, pixels: [])
+        }
         let n = options.pixelSize
-        guard n > 0 else { return RGBAImage(width: 0, height: 0, pixels: []) }
         var pixels = Resampler.resampleToFill(image, width: n, height: n, filter: options.filter)
         apply(options, to: &pixels)
         return pixels.rgbaImage()

@@ -27,10 +27,26 @@ public struct MaskOptions: Sendable, Equatable {
     /// The corner radius in pixels: round(0.225 × size_pt) × scale, half rounds up
     /// (0.225 × 180 = 40.5 → 41), computed in integers so no binary fraction can tip it.
     public var cornerRadiusPixels: Int {
-        guard sizePoints > 0 else { return 0 }
+        guard sizePoints > 0, sizePoints <= Int.max / 1000 else { return 0 }
         return (225 * sizePoints + 500) / 1000 * scale
     }
 
     /// The stroke width in pixels: 1 pt, i.e. `scale` pixels.
     public var strokeWidthPixels: Int { scale }
+
+    /// The largest output side accepted by ``problem`` (the decoder's default limit too).
+    public static let maximumPixelSize = 8192
+
+    /// Why these options cannot be used, as one sentence naming the value, or `nil` when they
+    /// are fine: the size must be positive, the scale 1, 2 or 3, and the pixel size at most
+    /// ``maximumPixelSize`` (which bounds the memory a mask takes). ``IconMasker`` does not
+    /// check; callers taking options from users should.
+    public var problem: String? {
+        if sizePoints <= 0 { return "the size must be a positive number of points, not \(sizePoints)" }
+        if !(1...3).contains(scale) { return "the scale must be 1, 2 or 3, not \(scale)" }
+        if sizePoints > MaskOptions.maximumPixelSize / scale {
+            return "the size \(sizePoints) pt at \(scale)x is over \(MaskOptions.maximumPixelSize) pixels a side"
+        }
+        return nil
+    }
 }

@@ -38,12 +38,12 @@ public struct PremultipliedImage: Sendable, Equatable {
         self.init(width: image.width, height: image.height, pixels: out)
     }
 
-    /// Converts to 8-bit straight alpha, rounding to nearest.
+    /// Converts to 8-bit straight alpha, rounding to nearest, as `reference_mask.py` writes PNGs.
     ///
-    /// Alpha is rounded first and colour is divided by the *rounded* alpha, which makes the
-    /// 8-bit pixel, premultiplied again, the closest one to the true premultiplied value (the
-    /// quantity that is seen after compositing). A pixel whose alpha rounds to 0 becomes
-    /// transparent black. Values are clamped to 0…1 (colour to 0…alpha) first.
+    /// Colour is divided by the exact alpha (not the rounded one), so a flat colour stays exactly
+    /// that colour at every alpha: the edge of pure red is pure red, never 254. A pixel whose
+    /// alpha rounds to 0 becomes transparent black. Values are clamped to 0…1 (colour to 0…alpha);
+    /// NaN counts as 0.
     public func rgbaImage() -> RGBAImage {
         var out = [UInt8](repeating: 0, count: pixels.count)
         pixels.withUnsafeBufferPointer { src in
@@ -55,8 +55,8 @@ public struct PremultipliedImage: Sendable, Equatable {
                     let a: Float = alpha > 0 ? (alpha < 1 ? alpha : 1) : 0
                     let a8 = (a * 255 + 0.5).rounded(.down)
                     if a8 > 0 {
-                        // colour / (a8 / 255) in 0…255 units.
-                        let k = 65025 / a8
+                        // colour / alpha, in 0…255 units.
+                        let k = 255 / a
                         dst[i] = Self.byte(src[i] * k + 0.5)
                         dst[i &+ 1] = Self.byte(src[i &+ 1] * k + 0.5)
                         dst[i &+ 2] = Self.byte(src[i &+ 2] * k + 0.5)

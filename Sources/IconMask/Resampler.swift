@@ -1,12 +1,13 @@
 /// Resamples images on premultiplied alpha, so transparent pixels (whose colour is
 /// meaningless) add no colour and no darkening to their neighbours.
 ///
-/// Separable, in two passes with `Float` accumulation and precomputed weights: the first pass
-/// reads each needed input row once, premultiplies it into a one-row buffer and filters it
-/// horizontally into an intermediate of (input rows × output width); the second filters that
-/// vertically. No full-size premultiplied copy of the input is made. The filter (Lanczos-3 by
-/// default, or exact area averaging) is applied in the file's own sRGB-encoded values, with no
-/// linearisation, as `reference_mask.py` and the common tools do.
+/// Separable, in two passes with `Float` accumulation and precomputed weights. The first pass
+/// reads each needed input row once, premultiplies it into a one-row buffer (so no full-size
+/// premultiplied copy of the input is made) and filters it horizontally while it is in L1
+/// cache, into an intermediate of input rows × output width; the second pass filters that
+/// vertically. The filter (Lanczos-3 by default, or exact area averaging) is applied in the
+/// file's own sRGB-encoded values, with no linearisation, as `reference_mask.py` and the
+/// common tools do.
 public enum Resampler {
     /// Scales `image` uniformly so that it fills `width × height`, centre-crops the overflow,
     /// and returns the premultiplied result.
@@ -31,8 +32,8 @@ public enum Resampler {
         let wy = ResampleWeights(inputCount: inH, outputCount: outH, scale: scale,
                                  offset: (Double(inH) - Double(outH) / scale) / 2, filter: filter)
         let xs = wx.inputRange, ys = wy.inputRange
-        var row = [SIMD4<Float>](repeating: .zero, count: xs.count)
-        var mid = [SIMD4<Float>](repeating: .zero, count: ys.count * outW)
+        var row = [Float](repeating: 0, count: xs.count * 4)
+        var mid = [Float](repeating: 0, count: ys.count * outW * 4)
         var out = [Float](repeating: 0, count: outW * outH * 4)
 
         image.pixels.withUnsafeBufferPointer { src in
@@ -41,9 +42,12 @@ public enum Resampler {
                     wx.first.withUnsafeBufferPointer { first in
                         wx.count.withUnsafeBufferPointer { count in
                             wx.weights.withUnsafeBufferPointer { weights in
-                                horizontalPass(src: src, inWidth: inW, xs: xs, ys: ys, row: row, mid: mid,
-                                               outWidth: outW, first: first, count: count, weights: weights,
-                                               maxTaps: wx.maxTaps)
+                                for y in ys {
+                                    premultiply(src: src, row: y, inWidth: inW, xs: xs, into: row)
+                                    let dst = UnsafeMutableBufferPointer(rebasing: mid[((y - ys.lowerBound) * outW * 4)...].prefix(outW * 4))
+                                    horizontalTaps(row: UnsafeBufferPointer(row), x0: xs.lowerBound, into: dst,
+                                                   first: first, count: count, weights: weights, maxTaps: wx.maxTaps)
+                                }
                             }
                         }
                     }
@@ -52,12 +56,11 @@ public enum Resampler {
         }
         mid.withUnsafeBufferPointer { mid in
             out.withUnsafeMutableBufferPointer { out in
-                wy.first.withUnsafeBufferPointer { first in
-                    wy.count.withUnsafeBufferPointer { count in
-                        wy.weights.withUnsafeBufferPointer { weights in
-                            verticalPass(mid: mid, ys: ys, out: out, outWidth: outW, outHeight: outH,
-                                         first: first, count: count, weights: weights, maxTaps: wy.maxTaps)
-                        }
+                wy.weights.withUnsafeBufferPointer { weights in
+                    for o in 0..<outH {
+                        verticalTaps(mid: mid, rowFloats: outW * 4, firstRow: wy.first[o] - ys.lowerBound,
+                                     weights: UnsafeBufferPointer(rebasing: weights[(o * wy.maxTaps)...].prefix(wy.count[o])),
+                                     into: UnsafeMutableBufferPointer(rebasing: out[(o * outW * 4)...].prefix(outW * 4)))
                     }
                 }
             }
@@ -65,63 +68,88 @@ public enum Resampler {
         return PremultipliedImage(width: outW, height: outH, pixels: out)
     }
 
-    /// Premultiplies each needed input row into `row`, then filters it into `mid`.
-    private static func horizontalPass(
-        src: UnsafeBufferPointer<UInt8>, inWidth: Int, xs: Range<Int>, ys: Range<Int>,
-        row: UnsafeMutableBufferPointer<SIMD4<Float>>, mid: UnsafeMutableBufferPointer<SIMD4<Float>>,
-        outWidth: Int, first: UnsafeBufferPointer<Int>, count: UnsafeBufferPointer<Int>,
-        weights: UnsafeBufferPointer<Float>, maxTaps: Int
-    ) {
-        let x0 = xs.lowerBound, n = xs.count
-        for y in ys {
-            var p = (y &* inWidth &+ x0) &* 4
-            for i in 0..<n {
-                // (r, g, b, 255) · a / 255² premultiplies and normalises in one multiply.
-                let a = Float(src[p &+ 3])
-                let v = SIMD4<Float>(Float(src[p]), Float(src[p &+ 1]), Float(src[p &+ 2]), 255)
-                row[i] = v * (a * (1 / 65025))
-                p &+= 4
-            }
-            let base = (y &- ys.lowerBound) &* outWidth
-            for o in 0..<outWidth {
-                var acc = SIMD4<Float>.zero
-                let w = o &* maxTaps
-                let s = first[o] &- x0
-                for k in 0..<count[o] {
-                    acc += weights[w &+ k] * row[s &+ k]
-                }
-                mid[base &+ o] = acc
-            }
+    /// Premultiplies columns `xs` of input row `row` into `dst`, in units of 1/65025:
+    /// (r·a, g·a, b·a, 255·a) are integers, exact in `Float`; the one division by 65025 happens
+    /// on the small output.
+    @inline(__always)
+    private static func premultiply(src: UnsafeBufferPointer<UInt8>, row: Int, inWidth: Int, xs: Range<Int>,
+                                    into dst: UnsafeMutableBufferPointer<Float>) {
+        var p = (row &* inWidth &+ xs.lowerBound) &* 4
+        var i = 0
+        let n = dst.count
+        while i < n {
+            let a = Float(src[p &+ 3])
+            dst[i] = Float(src[p]) * a
+            dst[i &+ 1] = Float(src[p &+ 1]) * a
+            dst[i &+ 2] = Float(src[p &+ 2]) * a
+            dst[i &+ 3] = 255 * a
+            p &+= 4
+            i &+= 4
         }
     }
 
-    /// Filters `mid` vertically into `out`, clamping alpha to 0…1 and colour to 0…alpha.
-    private static func verticalPass(
-        mid: UnsafeBufferPointer<SIMD4<Float>>, ys: Range<Int>, out: UnsafeMutableBufferPointer<Float>,
-        outWidth: Int, outHeight: Int, first: UnsafeBufferPointer<Int>, count: UnsafeBufferPointer<Int>,
-        weights: UnsafeBufferPointer<Float>, maxTaps: Int
+    /// Filters one premultiplied input row horizontally: output pixel x is
+    /// `Σ weights[x, k] · row[first[x] + k]`, with four accumulators to break the add chain.
+    @inline(__always)
+    private static func horizontalTaps(
+        row: UnsafeBufferPointer<Float>, x0: Int, into out: UnsafeMutableBufferPointer<Float>,
+        first: UnsafeBufferPointer<Int>, count: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<Float>,
+        maxTaps: Int
     ) {
-        let acc = UnsafeMutableBufferPointer<SIMD4<Float>>.allocate(capacity: outWidth)
-        defer { acc.deallocate() }
-        for o in 0..<outHeight {
-            acc.initialize(repeating: .zero)
-            let w = o &* maxTaps
-            let s = first[o] &- ys.lowerBound
-            for k in 0..<count[o] {
-                let wk = weights[w &+ k]
-                let base = (s &+ k) &* outWidth
-                for x in 0..<outWidth { acc[x] += wk * mid[base &+ x] }
+        var q = 0
+        for x in 0..<first.count {
+            var acc0 = SIMD4<Float>.zero, acc1 = SIMD4<Float>.zero
+            var acc2 = SIMD4<Float>.zero, acc3 = SIMD4<Float>.zero
+            let w = x &* maxTaps, s = first[x] &- x0, c = count[x]
+            var k = 0
+            while k &+ 3 < c {
+                acc0 += weights[w &+ k] * pixel(row, s &+ k)
+                acc1 += weights[w &+ k &+ 1] * pixel(row, s &+ k &+ 1)
+                acc2 += weights[w &+ k &+ 2] * pixel(row, s &+ k &+ 2)
+                acc3 += weights[w &+ k &+ 3] * pixel(row, s &+ k &+ 3)
+                k &+= 4
             }
-            var q = o &* outWidth &* 4
-            for x in 0..<outWidth {
-                let v = acc[x]
-                let a = v.w > 0 ? (v.w < 1 ? v.w : 1) : 0
-                out[q] = v.x > 0 ? (v.x < a ? v.x : a) : 0
-                out[q &+ 1] = v.y > 0 ? (v.y < a ? v.y : a) : 0
-                out[q &+ 2] = v.z > 0 ? (v.z < a ? v.z : a) : 0
-                out[q &+ 3] = a
-                q &+= 4
+            while k < c {
+                acc0 += weights[w &+ k] * pixel(row, s &+ k)
+                k &+= 1
             }
+            let v = (acc0 + acc1) + (acc2 + acc3)
+            out[q] = v.x
+            out[q &+ 1] = v.y
+            out[q &+ 2] = v.z
+            out[q &+ 3] = v.w
+            q &+= 4
         }
+    }
+
+    /// One output row of the vertical pass over the horizontally filtered rows, scaled to 0…1
+    /// with alpha clamped to 0…1 and colour to 0…alpha.
+    @inline(__always)
+    private static func verticalTaps(mid: UnsafeBufferPointer<Float>, rowFloats: Int, firstRow: Int,
+                                     weights: UnsafeBufferPointer<Float>, into out: UnsafeMutableBufferPointer<Float>) {
+        for i in 0..<rowFloats { out[i] = 0 }
+        for k in 0..<weights.count {
+            let wk = weights[k]
+            let base = (firstRow &+ k) &* rowFloats
+            for i in 0..<rowFloats { out[i] += wk * mid[base &+ i] }
+        }
+        var q = 0
+        while q < rowFloats {
+            let a0 = out[q &+ 3] / 65025
+            let a = a0 > 0 ? (a0 < 1 ? a0 : 1) : 0
+            for c in 0..<3 {
+                let v = out[q &+ c] / 65025
+                out[q &+ c] = v > 0 ? (v < a ? v : a) : 0
+            }
+            out[q &+ 3] = a
+            q &+= 4
+        }
+    }
+
+    /// Pixel `i` of a flat RGBA `Float` buffer.
+    @inline(__always)
+    private static func pixel(_ b: UnsafeBufferPointer<Float>, _ i: Int) -> SIMD4<Float> {
+        let p = i &* 4
+        return SIMD4(b[p], b[p &+ 1], b[p &+ 2], b[p &+ 3])
     }
 }

@@ -47,33 +47,44 @@ public enum PNGEncoder {
                     let cur = UnsafeBufferPointer(rebasing: px[(y * rowBytes)..<((y + 1) * rowBytes)])
                     let prev = y == 0 ? UnsafeBufferPointer(zeros)
                         : UnsafeBufferPointer(rebasing: px[((y - 1) * rowBytes)..<(y * rowBytes)])
-                    var best = 0, bestCost = Int.max
-                    for f in 0..<5 {
-                        let cost = filterCost(f, cur, prev, limit: bestCost)
-                        if cost < bestCost { best = f; bestCost = cost }
-                    }
+                    let best = bestFilter(cur, prev)
                     let o = y * (rowBytes + 1)
                     out[o] = UInt8(best)
                     let dst = UnsafeMutableBufferPointer(rebasing: out[(o + 1)..<(o + 1 + rowBytes)])
-                    for i in 0..<rowBytes { dst[i] = filtered(best, cur, prev, i) }
+                    // One loop per filter type so the choice is not re-made for every byte.
+                    switch best {
+                    case 0: for i in 0..<rowBytes { dst[i] = filtered(0, cur, prev, i) }
+                    case 1: for i in 0..<rowBytes { dst[i] = filtered(1, cur, prev, i) }
+                    case 2: for i in 0..<rowBytes { dst[i] = filtered(2, cur, prev, i) }
+                    case 3: for i in 0..<rowBytes { dst[i] = filtered(3, cur, prev, i) }
+                    default: for i in 0..<rowBytes { dst[i] = filtered(4, cur, prev, i) }
+                    }
                 }
             }
         }
         return out
     }
 
-    /// Σ |filtered byte as Int8| for one filter; stops early once past `limit`.
-    @inline(__always)
-    static func filterCost(_ f: Int, _ cur: UnsafeBufferPointer<UInt8>, _ prev: UnsafeBufferPointer<UInt8>,
-                           limit: Int) -> Int {
-        var sum = 0
+    /// The filter type whose output has the least Σ |byte as Int8|, all five summed in one pass.
+    static func bestFilter(_ cur: UnsafeBufferPointer<UInt8>, _ prev: UnsafeBufferPointer<UInt8>) -> Int {
+        var s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0
+        @inline(__always) func cost(_ v: UInt8) -> Int { Int(Int8(bitPattern: v).magnitude) }
         for i in 0..<cur.count {
-            let v = Int(Int8(bitPattern: filtered(f, cur, prev, i)))
-            sum &+= v < 0 ? -v : v
-            // Checked every pixel only, to keep the branch cheap.
-            if i & 63 == 63, sum >= limit { return sum }
+            let x = cur[i], b = prev[i]
+            let a: UInt8 = i >= 4 ? cur[i &- 4] : 0
+            let c: UInt8 = i >= 4 ? prev[i &- 4] : 0
+            s0 &+= cost(x)
+            s1 &+= cost(x &- a)
+            s2 &+= cost(x &- b)
+            s3 &+= cost(x &- UInt8((UInt16(a) &+ UInt16(b)) >> 1))
+            s4 &+= cost(x &- paeth(a, b, c))
         }
-        return sum
+        var best = 0, bestCost = s0
+        if s1 < bestCost { best = 1; bestCost = s1 }
+        if s2 < bestCost { best = 2; bestCost = s2 }
+        if s3 < bestCost { best = 3; bestCost = s3 }
+        if s4 < bestCost { best = 4 }
+        return best
     }
 
     /// Byte `i` of a row under filter `f` (0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth), 4 bytes a pixel.
