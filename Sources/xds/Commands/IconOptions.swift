@@ -5,7 +5,7 @@ import IconMask
 /// `xds icon` (SPEC §4, §5).
 struct IconOptions: ParsableArguments {
     /// The largest image side we produce, in pixels (the decoder's default limit too).
-    static let maxPixels = 8192
+    static let maxPixels = MaskOptions.maximumPixelSize
 
     @Option(help: "Icon size in points.")
     var size: Int = 29
@@ -30,6 +30,8 @@ struct IconOptions: ParsableArguments {
             throw ValidationError("--size \(size) at --scale \(scale) would be \(size.multipliedReportingOverflow(by: scale).partialValue) px; "
                                   + "the largest icon is \(Self.maxPixels) px.")
         }
+        // The library's own check, should it ever be stricter than the flags above.
+        if let problem = maskOptions.problem { throw ValidationError("\(problem).") }
     }
 
     /// Side of the square result in pixels.
