@@ -12,6 +12,9 @@ UNAME      := $(shell uname -s)
 APT_BUILD  := libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 pkg-config
 APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine python3-pip time
 BREW_BUILD := libplist libdeflate zlib pkg-config
+# Linux release builds link the Swift runtime statically: no dynamic linking of libswiftCore and
+# Foundation at every start, a few ms of each `xds mask` (Benchmarks/RESULTS.md).
+RELEASE_FLAGS ?= $(if $(filter Linux,$(UNAME)),--static-swift-stdlib,)
 
 .PHONY: all build setup setup-bench demo test bench fuzz-plist fuzz-png clean
 
@@ -26,7 +29,7 @@ setup-bench: setup
 	@python3 -c 'import PIL, numpy' 2>/dev/null || python3 -m pip install --quiet pillow numpy
 
 build: setup
-	$(SWIFT) build -c $(CONFIG) --product xds
+	$(SWIFT) build -c $(CONFIG) $(if $(filter release,$(CONFIG)),$(RELEASE_FLAGS),) --product xds
 
 demo: build
 	@sh scripts/demo.sh $(XDS)
@@ -36,8 +39,8 @@ test: setup
 	$(SWIFT) test --skip-build --parallel
 
 bench: setup-bench
-	$(SWIFT) build -c release --product xds
-	$(SWIFT) build -c release --product xds-bench
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product xds
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product xds-bench
 	@sh Benchmarks/run.sh
 
 clean:

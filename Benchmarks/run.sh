@@ -38,6 +38,8 @@ IM="imagemagick=$B/anchors/imagemagick.sh"
 VIPS="vips=$B/anchors/vips.sh"
 PIL="pillow=$PY $B/anchors/pillow.py"
 
+T0=$(date +%s)
+elapsed() { echo "   ($(( $(date +%s) - T0 )) s so far)"; }
 echo "== machine: $(nproc) cores, $(uname -sr); $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "== xds: $XDS ($("$XDS" --version))"
 
@@ -54,14 +56,17 @@ hyperfine -N --style none --warmup 3 --runs "$((RUNS * 3))" --export-json "$OUT/
   -n "xds mask 58 continuous" "$XDS mask $icon --size 58 -o $OUT/x.png" \
   -n "xds mask 180 continuous" "$XDS mask $icon --size 180 -o $OUT/x.png" >/dev/null
 
+elapsed
 echo "== 2/5 quality: quality_all.py on the corpus, circular shape, reference filter $FILTER"
 "$PY" "$B/quality_all.py" --sizes 58,180 --filter "$FILTER" --json "$OUT/quality.jsonl" \
   "$XDS_CMD" "$IM" "$VIPS" "$PIL" | tee "$OUT/quality.txt"
 
+elapsed
 echo "== 3/5 quality: synthetic corpus (mask and stroke only)"
 "$PY" "$B/quality_all.py" --sizes 29,58,87,180 --filter "$FILTER" --corpus "$SYNTH" \
   --json "$OUT/quality-synth.jsonl" "$XDS_CMD" "$IM" "$VIPS" "$PIL" | tee "$OUT/quality-synth.txt"
 
+elapsed
 echo "== 4/5 memory: peak RSS (/usr/bin/time -f %M), 1024 -> 58 px"
 : > "$OUT/memory.txt"
 for f in "$ICONDIR"/*.png; do
@@ -72,8 +77,10 @@ done
 /usr/bin/time -f "vips pa-gimp.png %M" -a -o "$OUT/memory.txt" "$B/anchors/vips.sh" "$icon" 58 "$OUT/m.png"
 /usr/bin/time -f "pillow pa-gimp.png %M" -a -o "$OUT/memory.txt" "$PY" "$B/anchors/pillow.py" "$icon" 58 "$OUT/m.png"
 
+elapsed
 echo "== 5/5 in process: xds-bench (release), $ROUNDS rounds"
 "$BENCH" --corpus "$ICONDIR" --rounds "$ROUNDS" | tee "$OUT/xds-bench.txt"
 
+elapsed
 echo
 "$PY" Benchmarks/summary.py "$OUT" | tee "$OUT/summary.md"
