@@ -6,7 +6,8 @@
 # Environment: SHARED (default ../shared, else /work/shared), OUT (default .build/bench),
 # RUNS (hyperfine runs per icon, default 10), ROUNDS (xds-bench rounds, default 7),
 # FILTER (reference filter for quality, default lanczos3: the one IconMask implements),
-# ICONS (comma list for the speed run; default time_icons.py's six), QUICK=1 (skip --batch).
+# ICONS (comma list for the speed run; default time_icons.py's six), BATCH=1 (also time one
+# shell loop over all 34 icons per tool: +5 minutes).
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -45,8 +46,8 @@ echo "== xds: $XDS ($("$XDS" --version))"
 
 echo "== 1/5 speed: time_icons.py, whole process per icon (hyperfine, $RUNS runs)"
 set -- --sizes 58,180 --runs "$RUNS" --extras --export "$OUT/time"
-[ "${QUICK:-0}" = 1 ] || set -- "$@" --batch
-[ -n "${ICONS:-}" ] && set -- "$@" --icons "$ICONS"
+if [ "${BATCH:-0}" = 1 ]; then set -- "$@" --batch; fi
+if [ -n "${ICONS:-}" ]; then set -- "$@" --icons "$ICONS"; fi
 "$PY" "$B/time_icons.py" "$@" "$XDS_CMD" "$IM" "$VIPS" "$PIL" | tee "$OUT/time.txt"
 # xds's own start-up, and the default (continuous) shape, for the record.
 icon=$ICONDIR/pa-gimp.png

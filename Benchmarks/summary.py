@@ -124,6 +124,9 @@ def main():
     if start:
         row("bare start-up, ms", [ms(start)] + [ms(x) if x else "-" for x in others], "")
 
+    for name in ("xds mask 58 circular", "xds mask 58 continuous", "xds mask 180 continuous"):
+        if name in extras:
+            row(f"{name} (pa-gimp.png), ms", [ms(extras[name]), "", "", ""], "")
     print(f"| measure | {' | '.join(TOOLS)} | target | met |")
     print("|" + "---|" * (len(TOOLS) + 3))
     print("\n".join(rows))
