@@ -29,33 +29,52 @@ func unfilterRGB8ToRGBA(_ base: UnsafeMutablePointer<UInt8>, offset: Int, width:
         let s = UnsafePointer(base + (offset &+ y &* inRow))
         let filter = s[0]
         guard filter <= 4 else { throw PNGError(.filter, "bad filter type \(filter) in row \(y)") }
-        var p = s + 1
-        var d = base + y &* outRow
-        let b: UnsafePointer<UInt8>? = y == 0 ? nil : UnsafePointer(d - outRow)
-        // Each pixel: read its 3 bytes, then write 4. a = left, b = above, c = upper left.
-        var a0: UInt8 = 0, a1: UInt8 = 0, a2: UInt8 = 0
-        var c0: UInt8 = 0, c1: UInt8 = 0, c2: UInt8 = 0
-        for _ in 0..<width {
-            let x0 = p[0], x1 = p[1], x2 = p[2]
-            var r0: UInt8, r1: UInt8, r2: UInt8
-            let b0 = b == nil ? 0 : d[-outRow], b1 = b == nil ? 0 : d[1 &- outRow], b2 = b == nil ? 0 : d[2 &- outRow]
-            switch filter {
-            case 0: r0 = x0; r1 = x1; r2 = x2
-            case 1: r0 = x0 &+ a0; r1 = x1 &+ a1; r2 = x2 &+ a2
-            case 2: r0 = x0 &+ b0; r1 = x1 &+ b1; r2 = x2 &+ b2
-            case 3:
-                r0 = x0 &+ UInt8(truncatingIfNeeded: (UInt16(a0) &+ UInt16(b0)) >> 1)
-                r1 = x1 &+ UInt8(truncatingIfNeeded: (UInt16(a1) &+ UInt16(b1)) >> 1)
-                r2 = x2 &+ UInt8(truncatingIfNeeded: (UInt16(a2) &+ UInt16(b2)) >> 1)
-            default:
-                r0 = x0 &+ paeth(a0, b0, c0); r1 = x1 &+ paeth(a1, b1, c1); r2 = x2 &+ paeth(a2, b2, c2)
-            }
-            d[0] = r0; d[1] = r1; d[2] = r2; d[3] = 255
-            a0 = r0; a1 = r1; a2 = r2
-            c0 = b0; c1 = b1; c2 = b2
-            p += 3
-            d += 4
+        let d = base + y &* outRow
+        // One specialised loop per filter (the constant folds the switch inside). With no
+        // prior row, Up is None, Paeth is Sub and Average halves the left byte only (kind 5).
+        let b = UnsafePointer(d - outRow)
+        switch (filter, y == 0) {
+        case (0, _), (2, true): rgbRow(0, s + 1, d, b, width)
+        case (1, _), (4, true): rgbRow(1, s + 1, d, b, width)
+        case (2, false): rgbRow(2, s + 1, d, b, width)
+        case (3, false): rgbRow(3, s + 1, d, b, width)
+        case (3, true): rgbRow(5, s + 1, d, b, width)
+        default: rgbRow(4, s + 1, d, b, width)
         }
+    }
+}
+
+/// One RGB8 row to RGBA8 (alpha 255), a pixel a step: its 3 bytes are read before its 4 are
+/// written; left (a) and upper-left (c) pixels are carried in registers, `b` is the previous
+/// output row (read only for kinds 2, 3, 4).
+@inline(__always)
+private func rgbRow(_ kind: Int, _ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>,
+                    _ b: UnsafePointer<UInt8>, _ width: Int) {
+    var p = source, d = destination, above = b
+    var a0: UInt8 = 0, a1: UInt8 = 0, a2: UInt8 = 0
+    var c0: UInt8 = 0, c1: UInt8 = 0, c2: UInt8 = 0
+    for _ in 0..<width {
+        let x0 = p[0], x1 = p[1], x2 = p[2]
+        var r0: UInt8, r1: UInt8, r2: UInt8
+        switch kind {
+        case 0: r0 = x0; r1 = x1; r2 = x2
+        case 1: r0 = x0 &+ a0; r1 = x1 &+ a1; r2 = x2 &+ a2
+        case 2: r0 = x0 &+ above[0]; r1 = x1 &+ above[1]; r2 = x2 &+ above[2]
+        case 3:
+            r0 = x0 &+ UInt8(truncatingIfNeeded: (UInt16(a0) &+ UInt16(above[0])) >> 1)
+            r1 = x1 &+ UInt8(truncatingIfNeeded: (UInt16(a1) &+ UInt16(above[1])) >> 1)
+            r2 = x2 &+ UInt8(truncatingIfNeeded: (UInt16(a2) &+ UInt16(above[2])) >> 1)
+        case 5: r0 = x0 &+ (a0 >> 1); r1 = x1 &+ (a1 >> 1); r2 = x2 &+ (a2 >> 1)
+        default:
+            let b0 = above[0], b1 = above[1], b2 = above[2]
+            r0 = x0 &+ paeth(a0, b0, c0); r1 = x1 &+ paeth(a1, b1, c1); r2 = x2 &+ paeth(a2, b2, c2)
+            c0 = b0; c1 = b1; c2 = b2
+        }
+        d[0] = r0; d[1] = r1; d[2] = r2; d[3] = 255
+        a0 = r0; a1 = r1; a2 = r2
+        p += 3
+        d += 4
+        above += 4
     }
 }
 

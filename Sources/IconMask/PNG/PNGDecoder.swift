@@ -73,7 +73,7 @@ public enum PNGDecoder {
                         try unfilterRGBA8InPlace(base, width: width, height: height)
                     } else {
                         // RGB data sits at the end of the final-size buffer so that writing
-                        // pixel i (bytes 4i…4i+3) never reaches unread input (see unfilterRGB8).
+                        // pixel i (bytes 4i…4i+3) never reaches unread input (see unfilterRGB8ToRGBA).
                         let offset = outputSize - filteredSize
                         try inflater.inflate(file, ranges: layout.imageData, raw: raw, into: base + offset, count: filteredSize)
                         try unfilterRGB8ToRGBA(base, offset: offset, width: width, height: height)
