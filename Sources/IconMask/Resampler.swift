@@ -35,13 +35,15 @@ public enum Resampler {
         var row = [Float](repeating: 0, count: xs.count * 4)
         var mid = [Float](repeating: 0, count: ys.count * outW * 4)
         var out = [Float](repeating: 0, count: outW * outH * 4)
+        // Horizontal weights splatted to four lanes once, so the inner loop is load, multiply, add.
+        let splat = wx.weights.map { SIMD4<Float>(repeating: $0) }
 
         image.pixels.withUnsafeBufferPointer { src in
             row.withUnsafeMutableBufferPointer { row in
                 mid.withUnsafeMutableBufferPointer { mid in
                     wx.first.withUnsafeBufferPointer { first in
                         wx.count.withUnsafeBufferPointer { count in
-                            wx.weights.withUnsafeBufferPointer { weights in
+                            splat.withUnsafeBufferPointer { weights in
                                 for y in ys {
                                     premultiply(src: src, row: y, inWidth: inW, xs: xs, into: row)
                                     let dst = UnsafeMutableBufferPointer(rebasing: mid[((y - ys.lowerBound) * outW * 4)...].prefix(outW * 4))
@@ -77,6 +79,20 @@ public enum Resampler {
         var p = (row &* inWidth &+ xs.lowerBound) &* 4
         var i = 0
         let n = dst.count
+        // Four pixels at a time: widen 16 bytes to 16 floats and multiply each pixel by
+        // (a, a, a, 255).
+        let raw = UnsafeRawPointer(src.baseAddress!)
+        let out = UnsafeMutableRawPointer(dst.baseAddress!)
+        let colourLanes = SIMD16<Float>(1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0)
+        let alphaLanes = SIMD16<Float>(0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255)
+        while i &+ 16 <= n {
+            let f = SIMD16<Float>((raw + p).loadUnaligned(as: SIMD16<UInt8>.self))
+            let a = SIMD16<Float>(f[3], f[3], f[3], f[3], f[7], f[7], f[7], f[7],
+                                  f[11], f[11], f[11], f[11], f[15], f[15], f[15], f[15])
+            (out + i &* 4).storeBytes(of: f * (a * colourLanes + alphaLanes), as: SIMD16<Float>.self)
+            p &+= 16
+            i &+= 16
+        }
         while i < n {
             let a = Float(src[p &+ 3])
             dst[i] = Float(src[p]) * a
@@ -93,7 +109,7 @@ public enum Resampler {
     @inline(__always)
     private static func horizontalTaps(
         row: UnsafeBufferPointer<Float>, x0: Int, into out: UnsafeMutableBufferPointer<Float>,
-        first: UnsafeBufferPointer<Int>, count: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<Float>,
+        first: UnsafeBufferPointer<Int>, count: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<SIMD4<Float>>,
         maxTaps: Int
     ) {
         var q = 0
@@ -149,7 +165,6 @@ public enum Resampler {
     /// Pixel `i` of a flat RGBA `Float` buffer.
     @inline(__always)
     private static func pixel(_ b: UnsafeBufferPointer<Float>, _ i: Int) -> SIMD4<Float> {
-        let p = i &* 4
-        return SIMD4(b[p], b[p &+ 1], b[p &+ 2], b[p &+ 3])
+        UnsafeRawPointer(b.baseAddress! + i &* 4).loadUnaligned(as: SIMD4<Float>.self)
     }
 }

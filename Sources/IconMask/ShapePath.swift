@@ -73,11 +73,11 @@ public struct ShapePath: Sendable, Equatable {
     /// true outline (chord height for arcs, the standard second-difference bound for cubics).
     ///
     /// - Parameter tolerance: the largest distance between a polygon edge and the curve it
-    ///   replaces, in pixels. The default keeps the coverage error of an edge pixel below
-    ///   1/1000 of 1/255.
+    ///   replaces, in pixels. The default keeps the coverage error of an edge pixel at about
+    ///   0.02/255 (a chord loses about ⅔ × tolerance of area per pixel of outline it spans).
     /// - Returns: one point list per sub-path; the closing edge from the last point back to the
     ///   first is implied.
-    public func flattened(tolerance: Double = 1.0 / 4096) -> [[PathPoint]] {
+    public func flattened(tolerance: Double = 1.0 / 16384) -> [[PathPoint]] {
         let tol = max(tolerance, 1e-9)
         var polygons: [[PathPoint]] = []
         var current: [PathPoint] = []
@@ -99,7 +99,7 @@ public struct ShapePath: Sendable, Equatable {
                 let ddx = max(abs(p0.x - 2 * c1.x + c2.x), abs(c1.x - 2 * c2.x + p3.x))
                 let ddy = max(abs(p0.y - 2 * c1.y + c2.y), abs(c1.y - 2 * c2.y + p3.y))
                 let dd = (ddx * ddx + ddy * ddy).squareRoot()
-                let n = max(1, min(100_000, Int((0.75 * dd / tol).squareRoot().rounded(.up))))
+                let n = ShapePath.steps((0.75 * dd / tol).squareRoot())
                 for i in 1...n {
                     let t = Double(i) / Double(n), u = 1 - t
                     let b0 = u * u * u, b1 = 3 * u * u * t, b2 = 3 * u * t * t, b3 = t * t * t
@@ -109,10 +109,10 @@ public struct ShapePath: Sendable, Equatable {
             case .arc(let c, let r, let a0, let a1):
                 let start = PathPoint(x: c.x + r * cos(a0), y: c.y + r * sin(a0))
                 current.append(start)
-                guard r > 0, a1 != a0 else { continue }
+                guard r > 0, r.isFinite, a1 != a0 else { continue }
                 // Chord height r(1 − cos(θ/2)) ≤ tol.
                 let step = 2 * acos(max(-1, 1 - tol / r))
-                let n = max(1, min(100_000, Int((abs(a1 - a0) / step).rounded(.up))))
+                let n = ShapePath.steps(abs(a1 - a0) / step)
                 for i in 1...n {
                     let a = a0 + (a1 - a0) * Double(i) / Double(n)
                     current.append(PathPoint(x: c.x + r * cos(a), y: c.y + r * sin(a)))
@@ -124,4 +124,15 @@ public struct ShapePath: Sendable, Equatable {
         finish()
         return polygons
     }
+
+    /// A segment count for `x` rounded up, kept to 1…100 000 (NaN and infinities included) so
+    /// junk coordinates cannot trap or exhaust memory.
+    static func steps(_ x: Double) -> Int {
+        guard x.isFinite else { return 1 }
+        return max(1, min(100_000, Int(x.rounded(.up).clamped(to: 0...1e6))))
+    }
+}
+
+fileprivate extension Double {
+    func clamped(to range: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
 }

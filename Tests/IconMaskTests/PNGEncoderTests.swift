@@ -123,6 +123,33 @@ struct PNGEncoderTests {
         #expect(try PNGEncoder.encode(back) == png)
     }
 
+    @Test("every chunk's CRC matches an independent CRC-32")
+    func chunkCRCs() throws {
+        let png = try PNGEncoder.encode(TestSupport.syntheticInput())
+        var at = 8, types: [String] = []
+        while at + 12 <= png.count {
+            let length = Int(png[at]) << 24 | Int(png[at + 1]) << 16 | Int(png[at + 2]) << 8 | Int(png[at + 3])
+            let body = Array(png[(at + 4)..<(at + 8 + length)])
+            let crc = Array(png[(at + 8 + length)..<(at + 12 + length)])
+            #expect(crc == TestPNG.be32(TestPNG.crc32(body)))
+            types.append(String(decoding: body.prefix(4), as: UTF8.self))
+            at += 12 + length
+        }
+        #expect(at == png.count && types == ["IHDR", "IDAT", "IEND"])
+    }
+
+    @Test("PngSuite round-trips: decode, encode, decode gives the same pixels")
+    func pngSuiteRoundTrip() throws {
+        let dir = SharedInputs.root.appendingPathComponent("pngsuite/images")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+            .filter { $0.hasSuffix(".png") && !$0.hasPrefix("x") }.sorted()
+        #expect(names.count >= 150)
+        for name in names {
+            let image = try PNGDecoder.decode(SharedInputs.bytes("pngsuite/images/\(name)"))
+            #expect(try PNGDecoder.decode(PNGEncoder.encode(image)) == image, "\(name)")
+        }
+    }
+
     @Test("both zlib back ends give a valid stream of the same data, libdeflate is the one used")
     func backends() throws {
         let data = PNGEncoder.filterRows(Self.images[4].1)

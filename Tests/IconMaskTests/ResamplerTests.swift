@@ -95,6 +95,20 @@ struct ResamplerTests {
         #expect(out.width == 3 && out.pixels.allSatisfy { $0 == 0 })
     }
 
+    @Test("premultiplying and converting back is lossless for every alpha above 0")
+    func premultiplyRoundTrip() {
+        var px = [UInt8]()
+        for a in 0...255 { for c in stride(from: 0, through: 255, by: 17) { px += [UInt8(c), UInt8(255 - c), UInt8(c / 2), UInt8(a)] } }
+        let image = RGBAImage(width: px.count / 4, height: 1, pixels: px)
+        let premul = PremultipliedImage(image)
+        #expect(premul.pixels[4 * 16 * 255 + 3] == 1 && premul.pixels[0] == 0)
+        let back = premul.rgbaImage()
+        for i in stride(from: 0, to: px.count, by: 4) {
+            let expected = px[i + 3] == 0 ? [0, 0, 0, 0] : Array(px[i..<(i + 4)])
+            #expect(Array(back.pixels[i..<(i + 4)]) == expected)
+        }
+    }
+
     @Test("conversion to 8-bit straight alpha rounds to nearest and keeps flat colours exact")
     func quantise() {
         let img = PremultipliedImage(width: 3, height: 1, pixels: [

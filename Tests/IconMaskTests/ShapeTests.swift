@@ -33,7 +33,7 @@ struct ShapeTests {
                                                 width: n, height: n)
         let expected = Double(n * n) - (4 - Double.pi) * r * r
         // Chords lie inside the arcs: the flattened area falls short by ≈ ⅔ · tolerance · arc length.
-        let bias = 2.0 / 3 * (1.0 / 4096) * 2 * Double.pi * r
+        let bias = 2.0 / 3 * (1.0 / 16384) * 2 * Double.pi * r
         #expect(abs(expected - bias - mask.area) < 2e-3, "area \(mask.area) vs \(expected) − \(bias)")
     }
 
@@ -71,7 +71,7 @@ struct ShapeTests {
         let mask = CoverageRasteriser.rasterise(path, width: n, height: n)
         let expected = Self.bezierArea(path)
         // Flattening can only fall short, by at most ⅔ · tolerance · curve length (≤ 4 · 3.06 r).
-        let bound = 2.0 / 3 * (1.0 / 4096) * 4 * 3.06 * r + 1e-3
+        let bound = 2.0 / 3 * (1.0 / 16384) * 4 * 3.06 * r + 1e-3
         #expect(expected - mask.area > -1e-3 && expected - mask.area < bound, "area \(mask.area) vs \(expected)")
         // The continuous corner cuts more than a circular one of the same radius.
         #expect(expected < Double(n * n) - (4 - Double.pi) * min(r, Double(n) / 2 / 1.52866483) * min(r, Double(n) / 2 / 1.52866483))
@@ -149,6 +149,22 @@ struct ShapeTests {
         q.move(to: PathPoint(x: 1, y: 1)); q.line(to: PathPoint(x: 1, y: 3)); q.line(to: PathPoint(x: 3.5, y: 3)); q.line(to: PathPoint(x: 3.5, y: 1)); q.close()
         let mq = CoverageRasteriser.rasterise(q, width: 5, height: 5)
         #expect(abs(mq.area - 5) < 1e-6 && abs(mq[3, 1] - 0.5) < 1e-6)
+    }
+
+    @Test("junk coordinates (NaN, infinities, huge, hairline edges at the borders) never trap")
+    func junk() {
+        var p = ShapePath()
+        p.move(to: PathPoint(x: -1e-300, y: 0)); p.line(to: PathPoint(x: .nan, y: 3)); p.line(to: PathPoint(x: .infinity, y: 5))
+        p.line(to: PathPoint(x: -.infinity, y: -.infinity)); p.line(to: PathPoint(x: 1e308, y: 2)); p.line(to: PathPoint(x: 5 + 1e-15, y: 4.9999999999))
+        p.line(to: PathPoint(x: -1e-15, y: 1e-15))
+        p.cubic(to: PathPoint(x: 1, y: .nan), control1: PathPoint(x: .infinity, y: 0), control2: PathPoint(x: 1e300, y: -1e300))
+        p.arc(center: PathPoint(x: 2, y: 2), radius: .nan, startAngle: 0, endAngle: .infinity)
+        p.arc(center: PathPoint(x: 2, y: 2), radius: 1, startAngle: 0, endAngle: .nan)
+        p.arc(center: PathPoint(x: 2, y: 2), radius: 1e300, startAngle: 0, endAngle: 1e300)
+        p.close()
+        let m = CoverageRasteriser.rasterise(p, width: 5, height: 5)
+        #expect(m.values.allSatisfy { $0 >= 0 && $0 <= 1 })
+        #expect(CoverageRasteriser.rasterise(p, width: 0, height: 3).values.isEmpty)
     }
 
     @Test("a diagonal edge gives exact triangle areas")
