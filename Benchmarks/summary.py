@@ -117,7 +117,10 @@ def main():
             max(mem.get("xds", [1e9])) <= 30)
     m = re.search(r"DECODE_MBPS=([\d.]+)", bench_txt)
     if m:
-        row("decode in process, MB/s of RGBA8 pixels", [m.group(1), "", "", ""], "")
+        row("decode in process (libdeflate), MB/s of RGBA8 pixels", [m.group(1), "", "", ""], "")
+    m = re.search(r"DECODE_ZLIB_MBPS=([\d.]+)", bench_txt)
+    if m:
+        row("decode in process with zlib instead, MB/s", [m.group(1), "", "", ""], "")
     start = extras.get("start:xds --version")
     others = [extras.get(k) for k in ("start:convert -version", "start:vips --version",
                                       "start:python3 import PIL.Image")]

@@ -6,7 +6,7 @@
 // Build in release (`swift build -c release --product xds-bench`); Benchmarks/run.sh runs it.
 // Every figure is the median over rounds; one round is one pass over every file.
 import CDeflate
-import IconMask
+@_spi(Benchmark) import IconMask
 
 #if canImport(Glibc)
 import Glibc
@@ -181,6 +181,11 @@ func main() {
         sink &+= (try? PNGDecoder.decode(files[i]))?.pixels.count ?? 0
     }
 
+    // The same decode with zlib's streaming inflate instead (the choice IconMask did not make).
+    let tDecodeZlib = bench.timeRounds { i in
+        sink &+= (try? PNGDecoder.decode(files[i], inflater: .zlib))?.pixels.count ?? 0
+    }
+
     // Inflate alone with libdeflate (zlib stream; raw deflate for CgBI).
     let streams = files.map(idatStream)
     guard let d = libdeflate_alloc_decompressor() else { fail("libdeflate_alloc_decompressor failed") }
@@ -203,7 +208,9 @@ func main() {
     let perFile = { (t: Double) in fmt(t * 1000 / Double(files.count), 2) }
     print("")
     print("stage (in process)                 ms/icon   total ms   MB/s of RGBA8 pixels")
-    print("\(pad("decode (whole)", 34)) \(pad(perFile(tDecode), 9)) \(pad(fmt(tDecode * 1000), 10)) \(fmt(mb / tDecode))")
+    print("\(pad("decode (whole, libdeflate)", 34)) \(pad(perFile(tDecode), 9)) \(pad(fmt(tDecode * 1000), 10)) \(fmt(mb / tDecode))")
+    print("\(pad("decode (whole) with zlib instead", 34)) \(pad(perFile(tDecodeZlib), 9)) "
+          + "\(pad(fmt(tDecodeZlib * 1000), 10)) \(fmt(mb / tDecodeZlib))")
     print("\(pad("  of which inflate (libdeflate)", 34)) \(pad(perFile(tInflate), 9)) "
           + "\(pad(fmt(tInflate * 1000), 10)) \(fmt(mb / tInflate))")
     print("\(pad("  rest (chunks, unfilter, convert)", 34)) \(pad(perFile(tDecode - tInflate), 9)) "
@@ -211,6 +218,7 @@ func main() {
     stageTimings(bench: bench, images: images, sizes: sizes, perFile: perFile, sink: &sink)
     print("")
     print("DECODE_MBPS=\(fmt(mb / tDecode))")
+    print("DECODE_ZLIB_MBPS=\(fmt(mb / tDecodeZlib))")
     if sink == 42 { print("") }
 }
 
