@@ -4,6 +4,7 @@
     summary.py OUT
 
 Speed: median over icons of hyperfine's per-icon median (ratios are ratios of those medians);
+CPU: the same for hyperfine's mean user+system time, which a busy machine inflates less than wall time;
 batch: ms per icon of one shell loop over the whole corpus. Quality: median MAE over the corpus
 (premultiplied RGBA, 0-255) against reference_mask.py; synthetic: worst alpha error.
 Memory: peak RSS in MiB (xds: worst over the corpus; anchors: one icon).
@@ -20,11 +21,13 @@ TOOLS = ["xds", "imagemagick", "vips", "pillow"]
 
 def load_speed(out):
     per = {}  # (size, tool) -> [median seconds per icon]
+    cpu = {}  # (size, tool) -> [mean user+system seconds per icon]
     for path in glob.glob(os.path.join(out, "time", "icon-*.json")):
         size = int(os.path.basename(path).split("-")[1])
         with open(path) as f:
             for r in json.load(f)["results"]:
                 per.setdefault((size, r["command"]), []).append(r["median"])
+                cpu.setdefault((size, r["command"]), []).append(r["user"] + r["system"])
     batch = {}
     for path in glob.glob(os.path.join(out, "time", "batch-*.json")):
         size = int(os.path.basename(path)[6:-5])
@@ -38,7 +41,7 @@ def load_speed(out):
             with open(p) as f:
                 for r in json.load(f)["results"]:
                     extras[r["command"]] = r["median"]
-    return per, batch, extras
+    return per, cpu, batch, extras
 
 
 def load_quality(path):
@@ -53,7 +56,7 @@ def load_quality(path):
 
 def main():
     out = sys.argv[1]
-    per, batch, extras = load_speed(out)
+    per, cpu, batch, extras = load_speed(out)
     quality = load_quality(os.path.join(out, "quality.jsonl"))
     synth = load_quality(os.path.join(out, "quality-synth.jsonl"))
     n_icons = len(glob.glob(os.path.join(out, "time", "icon-58-*.json")))
@@ -92,6 +95,10 @@ def main():
         else:
             target, ok = "xds/Pillow ≤ 0.25", med(180, "xds") / med(180, "pillow") <= 0.25
         row(f"ratio xds/tool at {size} px", ratios, target, ok)
+        cmed = {t: statistics.median(cpu[(size, t)]) if cpu.get((size, t)) else float("nan") for t in TOOLS}
+        row(f"CPU (user+sys) {size} px, ms (median of {n_icons} icons)", [ms(cmed[t]) for t in TOOLS])
+        row(f"CPU ratio xds/tool at {size} px (less noisy)",
+            ["1"] + [f"{cmed['xds'] / cmed[t]:.3f}" for t in TOOLS[1:]])
     for size in (58, 180):
         maes = {t: statistics.median([r["mae"] for r in quality.get((size, t), [])] or [float("nan")])
                 for t in TOOLS}

@@ -17,6 +17,9 @@ func stageTimings(bench: Bench, images: [RGBAImage], sizes: [Int], perFile: (Dou
         let tResample = bench.timeRounds { i in
             local &+= Resampler.resampleToFill(images[i], width: size, height: size).pixels.count
         }
+        let tArea = bench.timeRounds { i in
+            local &+= Resampler.resampleToFill(images[i], width: size, height: size, filter: .area).pixels.count
+        }
         let tMask = bench.timeRounds { i in
             var copy = resampled[i]
             IconMasker.apply(options, to: &copy)
@@ -33,6 +36,7 @@ func stageTimings(bench: Bench, images: [RGBAImage], sizes: [Int], perFile: (Dou
             local &+= IconMasker.mask(images[i], options: options).pixels.count
         }
         for (name, t) in [("resample 1024→\(size) (lanczos3)", tResample),
+                          ("  (area filter instead)", tArea),
                           ("shape+stroke \(size) continuous", tMask),
                           ("shape+stroke \(size) circular", tMaskCircular),
                           ("unpremultiply \(size)", tStraight),
