@@ -201,18 +201,41 @@ struct MaskCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["in.png"])
     }
 
-    @Test("an existing -o is replaced whole and keeps the permissions a new file gets")
+    @Test("an existing -o is replaced whole and keeps its permissions; a new one gets 0666 less umask")
     func replacesOutput() throws {
         let folder = try MaskHarness.makeFolder()
         defer { MaskHarness.cleanUp(folder) }
         let input = try Self.opaqueInput(in: folder)
         let out = folder + "/out.png"
         try Data(repeating: 7, count: 100_000).write(to: URL(fileURLWithPath: out))
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: out)
         let r = try MaskHarness.xds(["mask", input, "-o", out])
         #expect(r.status == 0)
         _ = try Self.decodeRGBA(try #require(MaskHarness.read(out)), side: 29)
-        let mode = try #require(try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int)
-        #expect(mode == 0o666 & ~Self.umask(), "0666 less umask, not mkstemp's 0600")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["in.png", "out.png"])
+        #expect(try Self.mode(out) == 0o640, "the old file's mode, not mkstemp's 0600")
+        let fresh = folder + "/fresh.png"
+        #expect(try MaskHarness.xds(["mask", input, "-o", fresh]).status == 0)
+        #expect(try Self.mode(fresh) == 0o666 & ~Self.umask())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["fresh.png", "in.png", "out.png"])
+    }
+
+    @Test("-o through a symbolic link replaces the link's target and keeps the link")
+    func outputThroughLink() throws {
+        let folder = try MaskHarness.makeFolder()
+        defer { MaskHarness.cleanUp(folder) }
+        let input = try Self.opaqueInput(in: folder)
+        try FileManager.default.createDirectory(atPath: folder + "/real", withIntermediateDirectories: false)
+        try Data("old".utf8).write(to: URL(fileURLWithPath: folder + "/real/icon.png"))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link.png", withDestinationPath: "real/icon.png")
+        let r = try MaskHarness.xds(["mask", input, "-o", folder + "/link.png"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let link = try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/link.png")
+        #expect(link == "real/icon.png")
+        _ = try Self.decodeRGBA(try #require(MaskHarness.read(folder + "/real/icon.png")), side: 29)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/real") == ["icon.png"])
+    }
+
+    static func mode(_ path: String) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
     }
 }

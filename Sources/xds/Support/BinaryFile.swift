@@ -69,43 +69,60 @@ enum BinaryFile {
     }
 
     /// Writes `bytes` to `path` whole: into a temporary file in the same folder, then `rename(2)`
-    /// over the target, so a failure never leaves a half-written or clobbered file. A target that
-    /// exists and is not a regular file (`/dev/null`, a pipe) is written in place instead.
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(BinaryFileError) {
+    /// over the target, so a failure never leaves a half-written or clobbered file. An existing
+    /// file keeps its permissions, and a symbolic link stays a link (its target is replaced). A
+    /// target that exists and is not a regular file (`/dev/null`, a pipe) is written in place.
+    static func writeAtomically(_ bytes: [UInt8], to requested: String) throws(BinaryFileError) {
         var st = stat()
-        if stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG {
+        let exists = stat(requested, &st) == 0
+        if exists && (st.st_mode & S_IFMT) != S_IFREG {
             if (st.st_mode & S_IFMT) == S_IFDIR {
-                throw BinaryFileError(path: path, reason: "is a folder, not a file", status: .ioError)
+                throw BinaryFileError(path: requested, reason: "is a folder, not a file", status: .ioError)
             }
-            let fd = retrying { open(path, O_WRONLY | O_TRUNC | O_CLOEXEC) }
-            if fd < 0 { throw ioError(errno, path: path, operation: "cannot write") }
+            let fd = retrying { open(requested, O_WRONLY | O_TRUNC | O_CLOEXEC) }
+            if fd < 0 { throw ioError(errno, path: requested, operation: "cannot write") }
             defer { close(fd) }
             let e = writeAll(fd, bytes)
-            if e != 0 { throw ioError(e, path: path, operation: "cannot write") }
+            if e != 0 { throw ioError(e, path: requested, operation: "cannot write") }
             return
         }
+        let path = exists ? resolvedLink(requested) : requested
         let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
         let base = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         var template = Array("\(folder).\(base).xds-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if fd < 0 {
             let e = errno
-            throw ioError(e, path: path, operation: e == ENOENT ? "cannot write: the folder does not exist"
-                                                                 : "cannot write")
+            throw ioError(e, path: requested, operation: e == ENOENT ? "cannot write: the folder does not exist"
+                                                                      : "cannot write")
         }
         let temp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var failure: Int32 = 0
-        // mkstemp makes the file 0600; give it the mode a plain create would (0666 less umask).
-        let mask = umask(0)
-        umask(mask)
-        if fchmod(fd, 0o666 & ~mask) != 0 { failure = errno }
+        // mkstemp makes the file 0600: give it the old file's mode, or what a plain create
+        // would (0666 less the umask).
+        var mode = st.st_mode & 0o7777
+        if !exists {
+            let mask = umask(0)
+            umask(mask)
+            mode = 0o666 & ~mask
+        }
+        if fchmod(fd, mode) != 0 { failure = errno }
         if failure == 0 { failure = writeAll(fd, bytes) }
         if close(fd) != 0 && failure == 0 { failure = errno }
         if failure == 0 && rename(temp, path) != 0 { failure = errno }
         if failure != 0 {
             unlink(temp)
-            throw ioError(failure, path: path, operation: "cannot write")
+            throw ioError(failure, path: requested, operation: "cannot write")
         }
+    }
+
+    /// The file a symbolic link at `path` points to (links followed), or `path` itself.
+    private static func resolvedLink(_ path: String) -> String {
+        var st = stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK,
+              let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Writes `bytes` to standard output.
