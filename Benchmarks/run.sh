@@ -41,7 +41,7 @@ PIL="pillow=$PY $B/anchors/pillow.py"
 
 T0=$(date +%s)
 elapsed() { echo "   ($(( $(date +%s) - T0 )) s so far)"; }
-echo "== machine: $(nproc) cores, $(uname -sr); $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "== machine: $(nproc) cores, $(uname -sr); $(date -u "+%Y-%m-%d %H:%M UTC"); load$(uptime | sed "s/.*load//")"
 echo "== xds: $XDS ($("$XDS" --version))"
 
 echo "== 1/5 speed: time_icons.py, whole process per icon (hyperfine, $RUNS runs)"

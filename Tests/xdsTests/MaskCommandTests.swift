@@ -118,6 +118,24 @@ struct MaskCommandTests {
         #expect(same, "stdout and -o give the same bytes")
     }
 
+    @Test("reads a PNG from a pipe (/dev/stdin), larger than the first 64 KiB read")
+    func inputFromPipe() throws {
+        let folder = try MaskHarness.makeFolder()
+        defer { MaskHarness.cleanUp(folder) }
+        // Noise does not compress: a 200×200 stored PNG is ~160 KB, so the buffer must grow.
+        let input = folder + "/noise.png"
+        var seed: UInt32 = 12345
+        try MaskHarness.writePNG(input, width: 200, height: 200) { _, _ in
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return (UInt8(truncatingIfNeeded: seed >> 24), UInt8(truncatingIfNeeded: seed >> 16), 90, 255)
+        }
+        let direct = try MaskHarness.xds(["mask", input, "--size", "40", "-o", folder + "/a.png"])
+        let piped = try MaskHarness.run("/bin/sh", ["-c", "cat '\(input)' | '\(MaskHarness.xds)' mask /dev/stdin --size 40 -o '\(folder)/b.png'"])
+        #expect(direct.status == 0 && piped.status == 0, "\(piped.stdout)")
+        let same = MaskHarness.read(folder + "/a.png") == MaskHarness.read(folder + "/b.png")
+        #expect(same, "the piped input gives the same PNG")
+    }
+
     @Test("refuses to write PNG data to a terminal (exit 64, suggests -o)")
     func refusesTerminal() throws {
         let folder = try MaskHarness.makeFolder()
