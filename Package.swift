@@ -49,7 +49,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "xds-bench",
-            dependencies: ["IconMask"],
+            dependencies: ["IconMask", "CDeflate"],
             path: "Benchmarks/xds-bench"
         ),
 

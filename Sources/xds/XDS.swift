@@ -6,7 +6,7 @@ struct XDS: ParsableCommand {
         commandName: "xds",
         abstract: "Read and write the x-document-source attribute and mask app icons.",
         version: "0.1.0",
-        subcommands: [Set.self, Show.self, Remove.self]
+        subcommands: [Set.self, Show.self, Remove.self, Mask.self]
     )
 
     static func main() {

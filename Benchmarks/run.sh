@@ -1,0 +1,87 @@
+#!/bin/sh
+# make bench: `xds mask` side by side with ImageMagick, libvips and Pillow (whole process per
+# icon, 1024 px inputs), in one run: speed, quality, peak memory, in-process decode throughput.
+# Prints one table at the end (also written to $OUT/summary.md). See Benchmarks/README.md.
+#
+# Environment: SHARED (default ../shared, else /work/shared), OUT (default .build/bench),
+# RUNS (hyperfine runs per icon, default 10), ROUNDS (xds-bench rounds, default 7),
+# FILTER (reference filter for quality, default lanczos3: the one IconMask implements),
+# ICONS (comma list for the speed run; default time_icons.py's six), BATCH=1 (also time one
+# shell loop over all 34 icons per tool: +5 minutes).
+set -eu
+cd "$(dirname "$0")/.."
+
+if [ -z "${SHARED:-}" ]; then
+  for d in ../shared /work/shared; do [ -d "$d/bench" ] && SHARED=$d && break; done
+fi
+[ -d "${SHARED:-}/bench" ] || { echo "bench: shared/ with bench/ and corpus/ not found; set SHARED=" >&2; exit 66; }
+B=$SHARED/bench
+ICONDIR=$SHARED/corpus/icons
+SYNTH=$SHARED/corpus/synthetic
+OUT=${OUT:-.build/bench}
+RUNS=${RUNS:-10}
+ROUNDS=${ROUNDS:-7}
+FILTER=${FILTER:-lanczos3}
+XDS=$(pwd)/.build/release/xds
+BENCH=$(pwd)/.build/release/xds-bench
+# The resolved interpreter: a `python3` on PATH may be a version-manager shim (~50 ms a start).
+PY=${PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}
+export PYTHON=$PY
+
+for x in "$XDS" "$BENCH"; do
+  [ -x "$x" ] || { echo "bench: $x missing; run: swift build -c release --product $(basename "$x")" >&2; exit 66; }
+done
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+XDS_CMD="xds=$XDS mask {in} --size {size} --shape circular -o {out}"
+IM="imagemagick=$B/anchors/imagemagick.sh"
+VIPS="vips=$B/anchors/vips.sh"
+PIL="pillow=$PY $B/anchors/pillow.py"
+
+T0=$(date +%s)
+elapsed() { echo "   ($(( $(date +%s) - T0 )) s so far)"; }
+echo "== machine: $(nproc) cores, $(uname -sr); $(date -u "+%Y-%m-%d %H:%M UTC"); load$(uptime | sed "s/.*load//")"
+echo "== xds: $XDS ($("$XDS" --version))"
+
+echo "== 1/5 speed: time_icons.py, whole process per icon (hyperfine, $RUNS runs)"
+set -- --sizes 58,180 --runs "$RUNS" --extras --export "$OUT/time"
+if [ "${BATCH:-0}" = 1 ]; then set -- "$@" --batch; fi
+if [ -n "${ICONS:-}" ]; then set -- "$@" --icons "$ICONS"; fi
+"$PY" "$B/time_icons.py" "$@" "$XDS_CMD" "$IM" "$VIPS" "$PIL" | tee "$OUT/time.txt"
+# xds's own start-up, and the default (continuous) shape, for the record.
+icon=$ICONDIR/pa-gimp.png
+hyperfine -N --style none --warmup 3 --runs "$((RUNS * 3))" --export-json "$OUT/time/xds-extras.json" \
+  -n "start:xds --version" "$XDS --version" \
+  -n "xds mask 58 circular" "$XDS mask $icon --size 58 --shape circular -o $OUT/x.png" \
+  -n "xds mask 58 continuous" "$XDS mask $icon --size 58 -o $OUT/x.png" \
+  -n "xds mask 180 continuous" "$XDS mask $icon --size 180 -o $OUT/x.png" >/dev/null
+
+elapsed
+echo "== 2/5 quality: quality_all.py on the corpus, circular shape, reference filter $FILTER"
+"$PY" "$B/quality_all.py" --sizes 58,180 --filter "$FILTER" --json "$OUT/quality.jsonl" \
+  "$XDS_CMD" "$IM" "$VIPS" "$PIL" | tee "$OUT/quality.txt"
+
+elapsed
+echo "== 3/5 quality: synthetic corpus (mask and stroke only)"
+"$PY" "$B/quality_all.py" --sizes 29,58,87,180 --filter "$FILTER" --corpus "$SYNTH" \
+  --json "$OUT/quality-synth.jsonl" "$XDS_CMD" "$IM" "$VIPS" "$PIL" | tee "$OUT/quality-synth.txt"
+
+elapsed
+echo "== 4/5 memory: peak RSS (/usr/bin/time -f %M), 1024 -> 58 px"
+: > "$OUT/memory.txt"
+for f in "$ICONDIR"/*.png; do
+  /usr/bin/time -f "xds $(basename "$f") %M" -a -o "$OUT/memory.txt" \
+    "$XDS" mask "$f" --size 58 --shape circular -o "$OUT/m.png"
+done
+/usr/bin/time -f "imagemagick pa-gimp.png %M" -a -o "$OUT/memory.txt" "$B/anchors/imagemagick.sh" "$icon" 58 "$OUT/m.png"
+/usr/bin/time -f "vips pa-gimp.png %M" -a -o "$OUT/memory.txt" "$B/anchors/vips.sh" "$icon" 58 "$OUT/m.png"
+/usr/bin/time -f "pillow pa-gimp.png %M" -a -o "$OUT/memory.txt" "$PY" "$B/anchors/pillow.py" "$icon" 58 "$OUT/m.png"
+
+elapsed
+echo "== 5/5 in process: xds-bench (release), $ROUNDS rounds"
+"$BENCH" --corpus "$ICONDIR" --rounds "$ROUNDS" | tee "$OUT/xds-bench.txt"
+
+elapsed
+echo
+"$PY" Benchmarks/summary.py "$OUT" | tee "$OUT/summary.md"

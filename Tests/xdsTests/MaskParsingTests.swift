@@ -1,0 +1,49 @@
+import ArgumentParser
+import IconMask
+import Testing
+@testable import xds
+
+/// `xds mask` flags parsed in process: defaults, the mapping onto ``MaskOptions``, and the
+/// sentences `validate()` gives (the built-binary tests check the exit status 64).
+@Suite("xds mask flags (in process)")
+struct MaskParsingTests {
+    @Test("defaults: 29 pt at 1x, continuous, stroke on, PNG to standard output")
+    func defaults() throws {
+        let mask = try XDS.Mask.parse(["in.png", "-o", "out.png"])
+        #expect(mask.input == "in.png" && mask.output == "out.png")
+        #expect(mask.icon.maskOptions == MaskOptions(sizePoints: 29, scale: 1, shape: .continuous, stroke: true))
+        #expect(mask.icon.pixelSize == 29)
+    }
+
+    @Test("flags map onto MaskOptions", arguments: [
+        (["--size", "29", "--scale", "2"], MaskOptions(sizePoints: 29, scale: 2, shape: .continuous, stroke: true)),
+        (["--size", "60", "--scale", "3", "--shape", "circular"],
+         MaskOptions(sizePoints: 60, scale: 3, shape: .circular, stroke: true)),
+        (["--shape", "none", "--no-stroke"], MaskOptions(sizePoints: 29, scale: 1, shape: .none, stroke: false)),
+        (["--size", "8192"], MaskOptions(sizePoints: 8192, scale: 1, shape: .continuous, stroke: true)),
+    ])
+    func mapping(flags: [String], expected: MaskOptions) throws {
+        let mask = try XDS.Mask.parse(["in.png", "-o", "out.png"] + flags)
+        #expect(mask.icon.maskOptions == expected)
+    }
+
+    @Test("bad values are refused with a sentence naming the flag", arguments: [
+        (["--scale", "4"], "--scale must be 1, 2 or 3, not 4."),
+        (["--size", "0"], "--size must be a positive number of points, not 0."),
+        (["--size", "2731", "--scale", "3"], "--size 2731 at --scale 3 would be 8193 px; the largest icon is 8192 px."),
+    ])
+    func refused(flags: [String], message: String) {
+        #expect {
+            _ = try XDS.Mask.parse(["in.png", "-o", "out.png"] + flags)
+        } throws: { error in
+            XDS.Mask.message(for: error) == message
+        }
+    }
+
+    @Test("mask is a subcommand of xds")
+    func subcommand() throws {
+        let command = try XDS.parseAsRoot(["mask", "in.png", "-o", "out.png", "--size", "58"])
+        let mask = try #require(command as? XDS.Mask)
+        #expect(mask.icon.pixelSize == 58)
+    }
+}
