@@ -29,6 +29,10 @@ extension XDS {
         var output: String?
 
         func validate() throws {
+            // An empty name would otherwise reach rename(2) and come back as a bare strerror.
+            if output == "" {
+                throw ValidationError("-o needs a file name (or - for standard output), not an empty string.")
+            }
             if writesToStandardOutput && BinaryFile.standardOutputIsTerminal {
                 throw ValidationError(
                     "refusing to write PNG data to a terminal; give -o OUT.png or redirect standard output.")
