@@ -43,6 +43,13 @@ extension XDS {
 
         func run() throws {
             do throws(BinaryFileError) {
+                // A repaired non-UTF-8 name would read or, worse, write another file.
+                if let problem = FileArguments.problem(input) {
+                    throw BinaryFileError(path: input, reason: problem, status: .noInput)
+                }
+                if let output, let problem = FileArguments.problem(output) {
+                    throw BinaryFileError(path: output, reason: problem, status: .usage)
+                }
                 let bytes = try BinaryFile.readWhole(input, limit: Self.inputLimit)
                 let png = try maskPNG(bytes)
                 if writesToStandardOutput {
