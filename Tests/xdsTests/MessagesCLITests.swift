@@ -44,6 +44,14 @@ struct MessagesCLITests {
         #expect(try sh("'\(xdsPath)' mask ic.png -o out.png", in: folder.path).status == 0)
     }
 
+    /// A hostile file name cannot split `xds mask`'s error line or reach the terminal raw.
+    @Test func maskErrorNamesAreOneSafeLine() throws {
+        let folder = Folder()
+        let result = try xds("mask", "a\nb\u{1B}[31m.png", "-o", "out.png", in: folder.path)
+        #expect(result.status == 66)
+        #expect(result.stderr == "xds: a\\nb\\u{1b}[31m.png: no such file\n")
+    }
+
     @Test func mergeOverAMalformedValueSaysHowToReplaceIt() throws {
         let folder = Folder()
         let file = folder.file("a.txt")

@@ -58,8 +58,10 @@ extension XDS {
                     try BinaryFile.writeAtomically(png, to: output)
                 }
             } catch {
-                Diagnostics.printError("xds: \(error)")
-                throw error.status.exitCode
+                // Through Diagnostics so a file name with a newline or escape stays one safe line.
+                var diagnostics = Diagnostics()
+                diagnostics.fail(error.path, error.reason, status: error.status)
+                try diagnostics.finish()
             }
         }
 
