@@ -21,14 +21,20 @@ public struct MaskOptions: Sendable, Equatable {
         self.filter = filter
     }
 
-    /// The output side in pixels: `sizePoints × scale`.
-    public var pixelSize: Int { sizePoints * scale }
+    /// The output side in pixels: `sizePoints × scale`, or 0 when the product does not fit in
+    /// `Int` (options from untrusted input must not trap; ``problem`` says what is wrong).
+    public var pixelSize: Int {
+        let (product, overflow) = sizePoints.multipliedReportingOverflow(by: scale)
+        return overflow ? 0 : product
+    }
 
     /// The corner radius in pixels: round(0.225 × size_pt) × scale, half rounds up
-    /// (0.225 × 180 = 40.5 → 41), computed in integers so no binary fraction can tip it.
+    /// (0.225 × 180 = 40.5 → 41), computed in integers so no binary fraction can tip it; 0 for
+    /// sizes past `Int.max / 1000` or a product that overflows.
     public var cornerRadiusPixels: Int {
         guard sizePoints > 0, sizePoints <= Int.max / 1000 else { return 0 }
-        return (225 * sizePoints + 500) / 1000 * scale
+        let (radius, overflow) = ((225 * sizePoints + 500) / 1000).multipliedReportingOverflow(by: scale)
+        return overflow ? 0 : radius
     }
 
     /// The stroke width in pixels: 1 pt, i.e. `scale` pixels.

@@ -33,11 +33,22 @@ public enum CoverageRasteriser {
     ///   - tolerance: flattening tolerance in pixels, see ``ShapePath/flattened(tolerance:)``.
     public static func rasterise(_ path: ShapePath, width: Int, height: Int,
                                  tolerance: Double = 1.0 / 16384) -> CoverageMask {
+        rasterise(path.flattened(tolerance: tolerance), width: width, height: height, top: 0)
+    }
+
+    /// Rasterises already flattened polygons into the `width × height` band of rows that starts
+    /// at row `top` of the full picture. Each row's coverage depends only on the edges crossing
+    /// that row, so a band equals the same rows of the whole mask; masking in bands keeps the
+    /// memory of large icons small.
+    static func rasterise(_ polygons: [[PathPoint]], width: Int, height: Int, top: Int) -> CoverageMask {
         let w = max(width, 0), h = max(height, 0)
         var accumulator = Accumulator(width: w, height: h)
-        for polygon in path.flattened(tolerance: tolerance) {
+        let dy = Double(top)
+        for polygon in polygons {
             var previous = polygon[polygon.count - 1]
-            for point in polygon {
+            previous.y -= dy
+            for var point in polygon {
+                point.y -= dy
                 accumulator.addClipped(previous, point)
                 previous = point
             }

@@ -86,6 +86,28 @@ struct IconMaskerTests {
         #expect(outer - inner > 1.5 * 4 * 150 && outer - inner < 1.5 * 4 * 180)
     }
 
+    @Test("masking in bands of rows gives the whole-image result",
+          arguments: IconShape.allCases, [(61, 1, true), (29, 3, true), (100, 3, true), (61, 1, false)])
+    func bands(shape: IconShape, c: (pt: Int, scale: Int, stroke: Bool)) {
+        let options = MaskOptions(sizePoints: c.pt, scale: c.scale, shape: shape, stroke: c.stroke)
+        let n = options.pixelSize
+        let input = Resampler.resampleToFill(TestSupport.syntheticInput(), width: n, height: n)
+        var whole = input
+        IconMasker.apply(options, to: &whole, bandRows: n)
+        // 300 px (100 pt at 3x) is more than one default band of 256 rows.
+        for bandRows in [1, 7, 64, nil] as [Int?] {
+            var banded = input
+            if let bandRows { IconMasker.apply(options, to: &banded, bandRows: bandRows) }
+            else { IconMasker.apply(options, to: &banded) }
+            var worst: Float = 0
+            for i in 0..<whole.pixels.count { worst = max(worst, abs(whole.pixels[i] - banded.pixels[i])) }
+            #expect(worst < 1e-6, "bands of \(bandRows.map(String.init) ?? "default") rows: worst difference \(worst)")
+        }
+        // And the picture really was masked: corners cleared, the middle kept.
+        #expect(whole.pixels[3] == 0 || shape == .none)
+        #expect(whole.pixels[((n / 2) * n + n / 2) * 4 + 3] == input.pixels[((n / 2) * n + n / 2) * 4 + 3])
+    }
+
     @Test("the default continuous mask differs from the circular one only near the corners")
     func continuousVersusCircular() {
         let white = Self.flat(58, [255, 255, 255, 255])

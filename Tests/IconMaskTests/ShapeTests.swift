@@ -11,6 +11,18 @@ struct ShapeTests {
         #expect(MaskOptions(sizePoints: pt, scale: scale).pixelSize == pt * scale)
     }
 
+    @Test("sizes and scales that overflow Int give 0 px and 0 radius instead of trapping")
+    func overflowingOptions() {
+        let huge = MaskOptions(sizePoints: Int.max / 2 + 1, scale: 2)
+        #expect(huge.pixelSize == 0 && huge.problem != nil)
+        let wideScale = MaskOptions(sizePoints: Int.max / 1000, scale: Int.max)
+        #expect(wideScale.pixelSize == 0 && wideScale.cornerRadiusPixels == 0 && wideScale.problem != nil)
+        // The masker turns such options into an empty image rather than trapping.
+        var empty = PremultipliedImage(width: 0, height: 0, pixels: [])
+        IconMasker.apply(huge, to: &empty)
+        #expect(IconMasker.mask(RGBAImage(width: 1, height: 1, pixels: [1, 2, 3, 255]), options: huge).width == 0)
+    }
+
     @Test("defaults are 29 pt, 1x, continuous, stroked")
     func defaults() {
         let o = MaskOptions()

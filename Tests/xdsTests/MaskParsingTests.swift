@@ -30,6 +30,9 @@ struct MaskParsingTests {
     @Test("bad values are refused with a sentence naming the flag", arguments: [
         (["--scale", "4"], "--scale must be 1, 2 or 3, not 4."),
         (["--size", "0"], "--size must be a positive number of points, not 0."),
+        (["--size", "-3"], "--size must be a positive number of points, not -3."),
+        (["--scale", "-2"], "--scale must be 1, 2 or 3, not -2."),
+        (["-o", ""], "-o needs a file name (or - for standard output), not an empty string."),
         (["--size", "2731", "--scale", "3"], "--size 2731 at --scale 3 would be 8193 px; the largest icon is 8192 px."),
     ])
     func refused(flags: [String], message: String) {

@@ -21,6 +21,37 @@ struct MessagesCLITests {
         #expect(try xds("show", "caf\u{FFFD}.txt", in: folder.path).status == 0)
     }
 
+    /// `xds mask` too: a non-UTF-8 input is not "no such file", and a non-UTF-8 -o must not
+    /// quietly write the PNG under the repaired name.
+    @Test func maskFileNamesThatAreNotUTF8() throws {
+        let folder = Folder()
+        let onePixel = """
+            import struct, zlib
+            def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
+            open('ic.png', 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 1, 1, 8, 6, 0, 0, 0))
+                + chunk(b'IDAT', zlib.compress(b'\\0\\xff\\0\\0\\xff')) + chunk(b'IEND', b''))
+            """
+        #expect(try python(onePixel, in: folder.path).status == 0)
+        #expect(try sh("cp ic.png \"$(printf 'ic\\351.png')\"", in: folder.path).status == 0)
+        let input = try sh("'\(xdsPath)' mask \"$(printf 'ic\\351.png')\" -o out.png", in: folder.path)
+        #expect(input.status == 66, "\(input)")
+        #expect(input.stderr == "xds: ic\u{FFFD}.png: the file name is not valid UTF-8, which xds cannot handle (rename the file)\n")
+        let output = try sh("'\(xdsPath)' mask ic.png -o \"$(printf 'out\\351.png')\"", in: folder.path)
+        #expect(output.status == 64, "\(output)")
+        #expect(output.stderr == "xds: out\u{FFFD}.png: the file name is not valid UTF-8, which xds cannot handle (rename the file)\n")
+        // Nothing written under the repaired name (or any other).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 2)
+        #expect(try sh("'\(xdsPath)' mask ic.png -o out.png", in: folder.path).status == 0)
+    }
+
+    /// A hostile file name cannot split `xds mask`'s error line or reach the terminal raw.
+    @Test func maskErrorNamesAreOneSafeLine() throws {
+        let folder = Folder()
+        let result = try xds("mask", "a\nb\u{1B}[31m.png", "-o", "out.png", in: folder.path)
+        #expect(result.status == 66)
+        #expect(result.stderr == "xds: a\\nb\\u{1b}[31m.png: no such file\n")
+    }
+
     @Test func mergeOverAMalformedValueSaysHowToReplaceIt() throws {
         let folder = Folder()
         let file = folder.file("a.txt")

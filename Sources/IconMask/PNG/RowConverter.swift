@@ -115,7 +115,8 @@ struct RowConverter {
                 for k in 0..<count {
                     let v = Int(Self.sample(row, k, depth))
                     guard v < paletteCount else {
-                        throw PNGError(.palette, "palette index \(v) is out of range: PLTE has \(paletteCount) entries")
+                        throw PNGError(.palette, "palette index \(v) is out of range: PLTE has \(paletteCount) "
+                                       + (paletteCount == 1 ? "entry" : "entries"))
                     }
                     let e = t + 4 &* v
                     o[0] = e[0]; o[1] = e[1]; o[2] = e[2]; o[3] = e[3]

@@ -7,10 +7,12 @@ struct IconOptions: ParsableArguments {
     /// The largest image side we produce, in pixels (the decoder's default limit too).
     static let maxPixels = MaskOptions.maximumPixelSize
 
-    @Option(help: "Icon size in points.")
+    // .unconditional: "--size -3" reaches validate() and gets the sentence below, instead of
+    // ArgumentParser taking "-3" for a flag and reporting a missing value.
+    @Option(parsing: .unconditional, help: "Icon size in points.")
     var size: Int = 29
 
-    @Option(help: "Pixels per point: 1, 2 or 3 (--size 29 --scale 2 gives 58 px).")
+    @Option(parsing: .unconditional, help: "Pixels per point: 1, 2 or 3 (--size 29 --scale 2 gives 58 px).")
     var scale: Int = 1
 
     @Option(help: "Corner shape: continuous (as iOS draws icons), circular or none (square).")

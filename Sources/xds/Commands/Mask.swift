@@ -29,6 +29,10 @@ extension XDS {
         var output: String?
 
         func validate() throws {
+            // An empty name would otherwise reach rename(2) and come back as a bare strerror.
+            if output == "" {
+                throw ValidationError("-o needs a file name (or - for standard output), not an empty string.")
+            }
             if writesToStandardOutput && BinaryFile.standardOutputIsTerminal {
                 throw ValidationError(
                     "refusing to write PNG data to a terminal; give -o OUT.png or redirect standard output.")
@@ -39,6 +43,13 @@ extension XDS {
 
         func run() throws {
             do throws(BinaryFileError) {
+                // A repaired non-UTF-8 name would read or, worse, write another file.
+                if let problem = FileArguments.problem(input) {
+                    throw BinaryFileError(path: input, reason: problem, status: .noInput)
+                }
+                if let output, let problem = FileArguments.problem(output) {
+                    throw BinaryFileError(path: output, reason: problem, status: .usage)
+                }
                 let bytes = try BinaryFile.readWhole(input, limit: Self.inputLimit)
                 let png = try maskPNG(bytes)
                 if writesToStandardOutput {
@@ -47,8 +58,10 @@ extension XDS {
                     try BinaryFile.writeAtomically(png, to: output)
                 }
             } catch {
-                Diagnostics.printError("xds: \(error)")
-                throw error.status.exitCode
+                // Through Diagnostics so a file name with a newline or escape stays one safe line.
+                var diagnostics = Diagnostics()
+                diagnostics.fail(error.path, error.reason, status: error.status)
+                try diagnostics.finish()
             }
         }
 
