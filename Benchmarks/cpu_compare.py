@@ -5,7 +5,8 @@
 # usage: Benchmarks/cpu_compare.py N SIZE XDS_A XDS_B ...   (IN=icon.png, default pa-gimp.png)
 import os, sys, statistics as st
 n, size, bins = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
-inp = os.environ.get('IN', '/work/shared/corpus/icons/pa-gimp.png')
+shared = os.environ.get('SHARED') or next((d for d in ('../shared', '/work/shared') if os.path.isdir(d + '/corpus')), '../shared')
+inp = os.environ.get('IN', shared + '/corpus/icons/pa-gimp.png')
 res = {b: [] for b in bins}
 devnull = os.open('/dev/null', os.O_WRONLY)
 for i in range(n):
