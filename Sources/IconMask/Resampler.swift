@@ -4,8 +4,8 @@
 /// Separable, in two passes with `Float` accumulation and precomputed weights. The first pass
 /// reads each needed input row once, premultiplies it into a one-row buffer (so no full-size
 /// premultiplied copy of the input is made) and filters it horizontally while it is in L1
-/// cache, into an intermediate of input rows × output width; the second pass filters that
-/// vertically. The filter (Lanczos-3 by default, or exact area averaging) is applied in the
+/// cache, into a small ring of filtered rows; the second pass filters those vertically, one
+/// output row at a time, as soon as the rows it needs are in the ring. The filter (Lanczos-3 by default, or exact area averaging) is applied in the
 /// file's own sRGB-encoded values, with no linearisation, as `reference_mask.py` and the
 /// common tools do.
 public enum Resampler {
@@ -29,40 +29,55 @@ public enum Resampler {
         let scale = max(Double(outW) / Double(inW), Double(outH) / Double(inH))
         let wx = ResampleWeights(inputCount: inW, outputCount: outW, scale: scale,
                                  offset: (Double(inW) - Double(outW) / scale) / 2, filter: filter)
-        let wy = ResampleWeights(inputCount: inH, outputCount: outH, scale: scale,
-                                 offset: (Double(inH) - Double(outH) / scale) / 2, filter: filter)
-        let xs = wx.inputRange, ys = wy.inputRange
+        // A square job (the usual icon) has the same taps in both directions: computing them
+        // once saves half the sin() calls of the weights.
+        let wy = inH == inW && outH == outW ? wx
+            : ResampleWeights(inputCount: inH, outputCount: outH, scale: scale,
+                              offset: (Double(inH) - Double(outH) / scale) / 2, filter: filter)
+        let xs = wx.inputRange
+        let rowFloats = outW * 4
+        // The horizontally filtered rows live in a ring of `wy.maxTaps` slots, slot r % ringRows
+        // holding input row r: one output row's vertical window (at most maxTaps consecutive
+        // rows) never maps two rows to one slot. About 100 KB at 180 px instead of an
+        // input-rows × output-width intermediate (2.9 MB, every page of it faulted in), and it
+        // stays in L2. Each row is filtered exactly as before, so the output is bit-identical.
+        let ringRows = max(wy.maxTaps, 1)
         var row = [Float](repeating: 0, count: xs.count * 4)
-        var mid = [Float](repeating: 0, count: ys.count * outW * 4)
+        var ring = [Float](repeating: 0, count: ringRows * rowFloats)
+        var slotRow = [Int](repeating: -1, count: ringRows)
         var out = [Float](repeating: 0, count: outW * outH * 4)
         // Horizontal weights splatted to four lanes once, so the inner loop is load, multiply, add.
         let splat = wx.weights.map { SIMD4<Float>(repeating: $0) }
 
         image.pixels.withUnsafeBufferPointer { src in
             row.withUnsafeMutableBufferPointer { row in
-                mid.withUnsafeMutableBufferPointer { mid in
-                    wx.first.withUnsafeBufferPointer { first in
-                        wx.count.withUnsafeBufferPointer { count in
-                            splat.withUnsafeBufferPointer { weights in
-                                for y in ys {
-                                    premultiply(src: src, row: y, inWidth: inW, xs: xs, into: row)
-                                    let dst = UnsafeMutableBufferPointer(rebasing: mid[((y - ys.lowerBound) * outW * 4)...].prefix(outW * 4))
-                                    horizontalTaps(row: UnsafeBufferPointer(row), x0: xs.lowerBound, into: dst,
-                                                   first: first, count: count, weights: weights, maxTaps: wx.maxTaps)
+                ring.withUnsafeMutableBufferPointer { ring in
+                    out.withUnsafeMutableBufferPointer { out in
+                        wx.first.withUnsafeBufferPointer { first in
+                            wx.count.withUnsafeBufferPointer { count in
+                                splat.withUnsafeBufferPointer { weights in
+                                    wy.weights.withUnsafeBufferPointer { vWeights in
+                                        for o in 0..<outH {
+                                            let top = wy.first[o], taps = wy.count[o]
+                                            // Filter the rows of this window not yet in the ring
+                                            // (windows move down, so each row usually once).
+                                            for y in top..<(top &+ taps) where slotRow[y % ringRows] != y {
+                                                let slot = y % ringRows
+                                                premultiply(src: src, row: y, inWidth: inW, xs: xs, into: row)
+                                                horizontalTaps(row: UnsafeBufferPointer(row), x0: xs.lowerBound,
+                                                               into: UnsafeMutableBufferPointer(rebasing: ring[(slot &* rowFloats)...].prefix(rowFloats)),
+                                                               first: first, count: count, weights: weights, maxTaps: wx.maxTaps)
+                                                slotRow[slot] = y
+                                            }
+                                            verticalTaps(ring: UnsafeBufferPointer(ring), rowFloats: rowFloats, ringRows: ringRows,
+                                                         firstRow: top,
+                                                         weights: UnsafeBufferPointer(rebasing: vWeights[(o &* wy.maxTaps)...].prefix(taps)),
+                                                         into: UnsafeMutableBufferPointer(rebasing: out[(o &* rowFloats)...].prefix(rowFloats)))
+                                        }
+                                    }
                                 }
                             }
                         }
-                    }
-                }
-            }
-        }
-        mid.withUnsafeBufferPointer { mid in
-            out.withUnsafeMutableBufferPointer { out in
-                wy.weights.withUnsafeBufferPointer { weights in
-                    for o in 0..<outH {
-                        verticalTaps(mid: mid, rowFloats: outW * 4, firstRow: wy.first[o] - ys.lowerBound,
-                                     weights: UnsafeBufferPointer(rebasing: weights[(o * wy.maxTaps)...].prefix(wy.count[o])),
-                                     into: UnsafeMutableBufferPointer(rebasing: out[(o * outW * 4)...].prefix(outW * 4)))
                     }
                 }
             }
@@ -86,7 +101,11 @@ public enum Resampler {
         let colourLanes = SIMD16<Float>(1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0)
         let alphaLanes = SIMD16<Float>(0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255)
         while i &+ 16 <= n {
-            let f = SIMD16<Float>((raw + p).loadUnaligned(as: SIMD16<UInt8>.self))
+            // Element by element, which the optimiser turns into inline widening and
+            // conversion (SIMD16<Float>(SIMD16<UInt8>) is an out-of-line call per 4 pixels).
+            let bytes = (raw + p).loadUnaligned(as: SIMD16<UInt8>.self)
+            var f = SIMD16<Float>()
+            for j in 0..<16 { f[j] = Float(bytes[j]) }
             let a = SIMD16<Float>(f[3], f[3], f[3], f[3], f[7], f[7], f[7], f[7],
                                   f[11], f[11], f[11], f[11], f[15], f[15], f[15], f[15])
             (out + i &* 4).storeBytes(of: f * (a * colourLanes + alphaLanes), as: SIMD16<Float>.self)
@@ -138,16 +157,17 @@ public enum Resampler {
         }
     }
 
-    /// One output row of the vertical pass over the horizontally filtered rows, scaled to 0…1
+    /// One output row of the vertical pass over input rows `firstRow ..< firstRow + weights.count`,
+    /// horizontally filtered and held in `ring` (row r in slot r % ringRows), scaled to 0…1
     /// with alpha clamped to 0…1 and colour to 0…alpha.
     @inline(__always)
-    private static func verticalTaps(mid: UnsafeBufferPointer<Float>, rowFloats: Int, firstRow: Int,
+    private static func verticalTaps(ring: UnsafeBufferPointer<Float>, rowFloats: Int, ringRows: Int, firstRow: Int,
                                      weights: UnsafeBufferPointer<Float>, into out: UnsafeMutableBufferPointer<Float>) {
         for i in 0..<rowFloats { out[i] = 0 }
         for k in 0..<weights.count {
             let wk = weights[k]
-            let base = (firstRow &+ k) &* rowFloats
-            for i in 0..<rowFloats { out[i] += wk * mid[base &+ i] }
+            let base = ((firstRow &+ k) % ringRows) &* rowFloats
+            for i in 0..<rowFloats { out[i] += wk * ring[base &+ i] }
         }
         var q = 0
         while q < rowFloats {

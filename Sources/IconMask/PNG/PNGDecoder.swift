@@ -67,6 +67,7 @@ public enum PNGDecoder {
             let capacity = max(filteredSize, outputSize)
             pixels = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
                 let base = buffer.baseAddress!
+                prepareLargeBuffer(base, count: capacity)
                 do throws(PNGError) {
                     if rgba {
                         try inflater.inflate(file, ranges: layout.imageData, raw: raw, into: base, count: filteredSize)
@@ -103,11 +104,13 @@ public enum PNGDecoder {
         let width = header.width, stride = header.filterStride
         let data = UnsafeMutablePointer<UInt8>.allocate(capacity: filteredSize)
         defer { data.deallocate() }
+        prepareLargeBuffer(data, count: filteredSize)
         try inflater.inflate(file, ranges: layout.imageData, raw: header.isCgBI, into: data, count: filteredSize)
         let converter = RowConverter(header: header, file: file, palette: layout.palette, transparency: layout.transparency)
         var failure: PNGError?
         let pixels = [UInt8](unsafeUninitializedCapacity: width * header.height * 4) { buffer, initialized in
             let out = buffer.baseAddress!
+            prepareLargeBuffer(out, count: buffer.count)
             var at = 0
             do throws(PNGError) {
                 for (index, pass) in passes.enumerated() where pass.width > 0 && pass.height > 0 {
