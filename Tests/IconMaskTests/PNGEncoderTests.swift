@@ -74,7 +74,7 @@ struct PNGEncoderTests {
                             case 1: a
                             case 2: b
                             case 3: UInt8((Int(a) + Int(b)) / 2)
-                            default: PNGEncoder.paeth(a, b, c)
+                            default: paeth(a, b, c)
                             }
                             back[i] = PNGEncoder.filtered(f, cur, prev, i) &+ pred
                         }

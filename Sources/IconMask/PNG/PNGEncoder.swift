@@ -172,15 +172,6 @@ public enum PNGEncoder {
             return x &- paeth(a, b, c)
         }
     }
-
-    /// The Paeth predictor of PNG filter type 4.
-    @inline(__always)
-    static func paeth(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt8 {
-        let p = Int(a) + Int(b) - Int(c)
-        let pa = abs(p - Int(a)), pb = abs(p - Int(b)), pc = abs(p - Int(c))
-        if pa <= pb && pa <= pc { return a }
-        return pb <= pc ? b : c
-    }
 }
 
 fileprivate extension [UInt8] {
@@ -194,7 +185,7 @@ fileprivate extension [UInt8] {
         let start = count
         append(contentsOf: type.utf8)
         append(contentsOf: data)
-        let crc = withUnsafeBufferPointer { ZlibCompressor.crc32(UnsafeBufferPointer(rebasing: $0[start...])) }
+        let crc = withUnsafeBufferPointer { crc32($0.baseAddress! + start, count: $0.count - start) }
         appendBigEndian(crc)
     }
 }

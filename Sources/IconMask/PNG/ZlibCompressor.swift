@@ -58,9 +58,4 @@ enum ZlibCompressor {
         out.removeSubrange(Int(stream.total_out)...)
         return out
     }
-
-    /// The CRC-32 used by PNG chunks (and gzip, zlib's `crc32`).
-    static func crc32(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        UInt32(libdeflate_crc32(0, bytes.baseAddress, bytes.count))
-    }
 }
