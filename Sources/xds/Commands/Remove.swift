@@ -24,10 +24,7 @@ extension XDS {
         func run() throws {
             var diagnostics = Diagnostics()
             for file in files {
-                if let problem = FileArguments.problem(file) {
-                    diagnostics.fail(file, problem, status: .noInput)
-                    continue
-                }
+                guard diagnostics.accepts(file) else { continue }
                 do {
                     let document = DocumentSourceFile(path: file, followSymlinks: !noFollow)
                     let removed = try document.remove()

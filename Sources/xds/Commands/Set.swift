@@ -75,10 +75,7 @@ extension XDS {
                 identifier: identifier, name: name, path: path, appInfoURL: appInfoURL)
             var diagnostics = Diagnostics()
             for file in files {
-                if let problem = FileArguments.problem(file) {
-                    diagnostics.fail(file, problem, status: .noInput)
-                    continue
-                }
+                guard diagnostics.accepts(file) else { continue }
                 do {
                     try DocumentSourceFile(path: file, followSymlinks: !noFollow)
                         .update(with: changes, replace: replace)

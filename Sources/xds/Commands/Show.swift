@@ -49,10 +49,7 @@ extension XDS {
             var output = ""
             var shown = 0
             for file in files {
-                if let problem = FileArguments.problem(file) {
-                    diagnostics.fail(file, problem, status: .noInput)
-                    continue
-                }
+                guard diagnostics.accepts(file) else { continue }
                 do {
                     guard let found = try DocumentSourceFile(path: file, followSymlinks: followSymlinks).read()
                     else {

@@ -17,6 +17,13 @@ struct Diagnostics {
         record(status)
     }
 
+    /// Whether `file` can be used; if not, reports why (status 66) so the caller skips it.
+    mutating func accepts(_ file: String) -> Bool {
+        guard let problem = FileArguments.problem(file) else { return true }
+        fail(file, problem, status: .noInput)
+        return false
+    }
+
     /// Records a status without printing (e.g. "absent", which is not an error).
     mutating func record(_ status: ExitStatus) {
         if status > worst { worst = status }
