@@ -45,8 +45,8 @@ public struct MaskOptions: Sendable, Equatable {
 
     /// Why these options cannot be used, as one sentence naming the value, or `nil` when they
     /// are fine: the size must be positive, the scale 1, 2 or 3, and the pixel size at most
-    /// ``maximumPixelSize`` (which bounds the memory a mask takes). ``IconMasker`` does not
-    /// check; callers taking options from users should.
+    /// ``maximumPixelSize`` (which bounds the memory a mask takes). ``IconMasker`` only returns
+    /// an empty image for options it cannot use; callers taking options from users should check.
     public var problem: String? {
         if sizePoints <= 0 { return "the size must be a positive number of points, not \(sizePoints)" }
         if !(1...3).contains(scale) { return "the scale must be 1, 2 or 3, not \(scale)" }
