@@ -5,9 +5,9 @@
 /// reads each needed input row once, premultiplies it into a one-row buffer (so no full-size
 /// premultiplied copy of the input is made) and filters it horizontally while it is in L1
 /// cache, into a small ring of filtered rows; the second pass filters those vertically, one
-/// output row at a time, as soon as the rows it needs are in the ring. The filter (Lanczos-3 by default, or exact area averaging) is applied in the
-/// file's own sRGB-encoded values, with no linearisation, as `reference_mask.py` and the
-/// common tools do.
+/// output row at a time, as soon as the rows it needs are in the ring. The filter (Lanczos-3
+/// by default, or exact area averaging) is applied in the file's own sRGB-encoded values, with
+/// no linearisation, as `reference_mask.py` and the common tools do.
 public enum Resampler {
     /// Scales `image` uniformly so that it fills `width × height`, centre-crops the overflow,
     /// and returns the premultiplied result.
@@ -40,7 +40,7 @@ public enum Resampler {
         // holding input row r: one output row's vertical window (at most maxTaps consecutive
         // rows) never maps two rows to one slot. About 100 KB at 180 px instead of an
         // input-rows × output-width intermediate (2.9 MB, every page of it faulted in), and it
-        // stays in L2. Each row is filtered exactly as before, so the output is bit-identical.
+        // stays in L2. The ring only changes where a filtered row is kept, not its values.
         let ringRows = max(wy.maxTaps, 1)
         var row = [Float](repeating: 0, count: xs.count * 4)
         var ring = [Float](repeating: 0, count: ringRows * rowFloats)
