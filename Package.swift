@@ -31,9 +31,13 @@ let package = Package(
             providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
         ),
 
+        // The POSIX and text plumbing shared by XDocSource and xds (package access only): one
+        // EINTR policy, errno in words, a big-endian reader, the escaper for text shown to people.
+        .target(name: "XDSSystem"),
+
         .target(
             name: "XDocSource",
-            dependencies: ["CPlist", "CXattr"]
+            dependencies: ["CPlist", "CXattr", "XDSSystem"]
         ),
         .target(
             name: "IconMask",
@@ -44,6 +48,7 @@ let package = Package(
             dependencies: [
                 "XDocSource",
                 "IconMask",
+                "XDSSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
