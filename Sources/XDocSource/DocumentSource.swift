@@ -77,7 +77,7 @@ public struct DocumentSource: Sendable, Equatable {
     public init(propertyList bytes: [UInt8]) throws(PropertyListError) {
         let root = try PropertyList.decode(bytes)
         guard case .dictionary(let entries) = root else {
-            throw PropertyListError("the property list's root is \(root.typeNameInSentence), not a dictionary")
+            throw PropertyListError(.notADictionary, "the property list's root is \(root.typeNameInSentence), not a dictionary")
         }
         dictionary = entries
     }

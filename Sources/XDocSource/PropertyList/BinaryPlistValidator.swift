@@ -54,15 +54,15 @@ struct BinaryPlistValidator {
         let count = bytes.count
         let magic: [UInt8] = Array("bplist".utf8)
         guard count >= 8, Array(bytes[0..<6]) == magic else {
-            throw PropertyListError("not a binary plist: the data does not start with 'bplist'")
+            throw PropertyListError(.notAPropertyList, "not a binary plist: the data does not start with 'bplist'")
         }
         guard bytes[6] == UInt8(ascii: "0"), bytes[7] == UInt8(ascii: "0") else {
             let version = String(decoding: bytes[6..<8], as: UTF8.self)
-            throw PropertyListError("binary plist version \(PropertyListError.quoted(version)) is not supported (only bplist00)")
+            throw PropertyListError(.notAPropertyList, "binary plist version \(PropertyListError.quoted(version)) is not supported (only bplist00)")
         }
         // Header, one object byte, one offset byte and the 32-byte trailer.
         guard count >= 8 + 1 + 1 + 32 else {
-            throw PropertyListError("binary plist is truncated: \(count) bytes, too short for a header, an object and a trailer")
+            throw PropertyListError(.trailer, "binary plist is truncated: \(count) bytes, too short for a header, an object and a trailer")
         }
         let trailer = count - 32
         offsetSize = Int(bytes[trailer + 6])
@@ -71,24 +71,24 @@ struct BinaryPlistValidator {
         let root = Self.readUnsigned(bytes, at: trailer + 16, size: 8)
         let table = Self.readUnsigned(bytes, at: trailer + 24, size: 8)
         guard [1, 2, 4, 8].contains(offsetSize) else {
-            throw PropertyListError("binary plist trailer: offset size \(offsetSize) is not 1, 2, 4 or 8")
+            throw PropertyListError(.trailer, "binary plist trailer: offset size \(offsetSize) is not 1, 2, 4 or 8")
         }
         guard [1, 2, 4, 8].contains(referenceSize) else {
-            throw PropertyListError("binary plist trailer: reference size \(referenceSize) is not 1, 2, 4 or 8")
+            throw PropertyListError(.trailer, "binary plist trailer: reference size \(referenceSize) is not 1, 2, 4 or 8")
         }
         guard objects >= 1 else {
-            throw PropertyListError("binary plist trailer: the object count is zero")
+            throw PropertyListError(.trailer, "binary plist trailer: the object count is zero")
         }
         // Every object needs at least one byte and one offset-table entry.
         guard objects <= UInt64(count - 40) else {
-            throw PropertyListError("binary plist trailer: object count \(objects) is impossible in \(count) bytes")
+            throw PropertyListError(.trailer, "binary plist trailer: object count \(objects) is impossible in \(count) bytes")
         }
         guard root < objects else {
-            throw PropertyListError("binary plist trailer: root object \(root) is not below the object count \(objects)")
+            throw PropertyListError(.trailer, "binary plist trailer: root object \(root) is not below the object count \(objects)")
         }
         let tableBytes = Int(objects) * offsetSize
         guard table >= 9, table <= UInt64(trailer), Int(table) + tableBytes <= trailer else {
-            throw PropertyListError("binary plist trailer: offset table lies outside the data")
+            throw PropertyListError(.trailer, "binary plist trailer: offset table lies outside the data")
         }
         objectCount = Int(objects)
         rootIndex = Int(root)
@@ -102,10 +102,10 @@ struct BinaryPlistValidator {
         for index in 0..<objectCount {
             let offset = Self.readUnsigned(bytes, at: tableOffset + index * offsetSize, size: offsetSize)
             guard offset >= 8 else {
-                throw PropertyListError("binary plist: object \(index) starts inside the header (offset \(offset))")
+                throw PropertyListError(.offsetTable, "binary plist: object \(index) starts inside the header (offset \(offset))")
             }
             guard offset < UInt64(tableOffset) else {
-                throw PropertyListError("binary plist: object \(index) starts at offset \(offset), beyond the objects (offset table at \(tableOffset))")
+                throw PropertyListError(.offsetTable, "binary plist: object \(index) starts at offset \(offset), beyond the objects (offset table at \(tableOffset))")
             }
         }
     }
@@ -125,7 +125,7 @@ struct BinaryPlistValidator {
     /// Bytes from `position` (inclusive) must end at or before the offset table.
     private func require(_ position: Int, _ length: Int, _ what: @autoclosure () -> String) throws(PropertyListError) {
         guard length >= 0, position <= tableOffset, length <= tableOffset - position else {
-            throw PropertyListError("binary plist: \(what()) runs past the end of the objects")
+            throw PropertyListError(.object, "binary plist: \(what()) runs past the end of the objects")
         }
     }
 
@@ -136,14 +136,14 @@ struct BinaryPlistValidator {
         try require(offset + 1, 1, "the length of object \(index)")
         let marker = bytes[offset + 1]
         guard marker >> 4 == 0x1, marker & 0xF <= 3 else {
-            throw PropertyListError("binary plist: object \(index) has a malformed length (marker 0x\(hex(marker)))")
+            throw PropertyListError(.object, "binary plist: object \(index) has a malformed length (marker 0x\(hex(marker)))")
         }
         let size = 1 << Int(marker & 0xF)
         try require(offset + 2, size, "the length of object \(index)")
         let value = Self.readUnsigned(bytes, at: offset + 2, size: size)
         // No length can exceed the bytes that exist; this also rules out overflow below.
         guard value <= UInt64(bytes.count) else {
-            throw PropertyListError("binary plist: object \(index) claims \(value) elements, more than the data holds")
+            throw PropertyListError(.object, "binary plist: object \(index) claims \(value) elements, more than the data holds")
         }
         return (Int(value), offset + 2 + size)
     }
@@ -151,7 +151,7 @@ struct BinaryPlistValidator {
     private func checkedReference(at position: Int, from index: Int) throws(PropertyListError) -> Int {
         let ref = Self.readUnsigned(bytes, at: position, size: referenceSize)
         guard ref < UInt64(objectCount) else {
-            throw PropertyListError("binary plist: object \(index) refers to object \(ref), but there are only \(objectCount)")
+            throw PropertyListError(.reference, "binary plist: object \(index) refers to object \(ref), but there are only \(objectCount)")
         }
         return Int(ref)
     }
@@ -161,10 +161,10 @@ struct BinaryPlistValidator {
         visits += 1
         expandedBytes += size
         guard visits <= Self.maximumVisits else {
-            throw PropertyListError("binary plist expands to more than \(Self.maximumVisits) values through shared references")
+            throw PropertyListError(.expansion, "binary plist expands to more than \(Self.maximumVisits) values through shared references")
         }
         guard expandedBytes <= Self.maximumExpandedBytes else {
-            throw PropertyListError("binary plist expands to more than \(Self.maximumExpandedBytes) bytes through shared references")
+            throw PropertyListError(.expansion, "binary plist expands to more than \(Self.maximumExpandedBytes) bytes through shared references")
         }
     }
 
@@ -177,12 +177,12 @@ struct BinaryPlistValidator {
         case 0x0:
             switch low {
             case 0x8, 0x9: return
-            case 0x0: throw PropertyListError("binary plist: object \(index) is a null, which property lists do not allow")
-            default: throw PropertyListError("binary plist: object \(index) has an unknown type (marker 0x\(hex(marker)))")
+            case 0x0: throw PropertyListError(.object, "binary plist: object \(index) is a null, which property lists do not allow")
+            default: throw PropertyListError(.object, "binary plist: object \(index) has an unknown type (marker 0x\(hex(marker)))")
             }
         case 0x1:
             guard low <= 4 else {
-                throw PropertyListError("binary plist: integer object \(index) has an invalid size (marker 0x\(hex(marker)))")
+                throw PropertyListError(.object, "binary plist: integer object \(index) has an invalid size (marker 0x\(hex(marker)))")
             }
             let size = 1 << Int(low)
             try require(offset + 1, size, "integer object \(index)")
@@ -197,7 +197,7 @@ struct BinaryPlistValidator {
                 } else if high == UInt64.max, lowBits >> 63 == 1 {
                     scalars.append(.integer(.integer(Int64(bitPattern: lowBits))))
                 } else {
-                    throw PropertyListError("binary plist: integer object \(index) does not fit in 64 bits")
+                    throw PropertyListError(.integer, "binary plist: integer object \(index) does not fit in 64 bits")
                 }
             case 8:
                 // Eight-byte integers are signed; shorter ones unsigned (as CoreFoundation reads them).
@@ -207,18 +207,18 @@ struct BinaryPlistValidator {
             }
         case 0x2:
             guard low == 2 || low == 3 else {
-                throw PropertyListError("binary plist: real object \(index) has an invalid size (marker 0x\(hex(marker)))")
+                throw PropertyListError(.object, "binary plist: real object \(index) has an invalid size (marker 0x\(hex(marker)))")
             }
             try require(offset + 1, 1 << Int(low), "real object \(index)")
         case 0x3:
             guard low == 3 else {
-                throw PropertyListError("binary plist: date object \(index) has an invalid size (marker 0x\(hex(marker)))")
+                throw PropertyListError(.object, "binary plist: date object \(index) has an invalid size (marker 0x\(hex(marker)))")
             }
             try require(offset + 1, 8, "date object \(index)")
             let seconds = Double(bitPattern: Self.readUnsigned(bytes, at: offset + 1, size: 8))
             // libplist converts the date to a C long; out-of-range doubles are undefined behaviour there.
             guard seconds.isFinite, abs(seconds) < 0x1p62 else {
-                throw PropertyListError("binary plist: date object \(index) is not a representable time (\(seconds))")
+                throw PropertyListError(.date, "binary plist: date object \(index) is not a representable time (\(seconds))")
             }
             scalars.append(.date(seconds))
         case 0x4:
@@ -233,17 +233,17 @@ struct BinaryPlistValidator {
             // CoreFoundation writes UIDs of 1, 2 or 4 bytes; libplist 2.2 fails on 8-byte ones.
             let size = Int(low) + 1
             guard [1, 2, 4].contains(size) else {
-                throw PropertyListError("binary plist: UID object \(index) has a size of \(size) bytes; only 1, 2 or 4 (32-bit UIDs) are supported")
+                throw PropertyListError(.object, "binary plist: UID object \(index) has a size of \(size) bytes; only 1, 2 or 4 (32-bit UIDs) are supported")
             }
             try require(offset + 1, size, "UID object \(index)")
         case 0xA, 0xD:
             let isDictionary = marker >> 4 == 0xD
             let kind = isDictionary ? "dictionary" : "array"
             guard depth < Self.maximumDepth else {
-                throw PropertyListError("property list is nested more than \(Self.maximumDepth) levels deep")
+                throw PropertyListError(.tooDeep, "property list is nested more than \(Self.maximumDepth) levels deep")
             }
             guard !onPath[index] else {
-                throw PropertyListError("binary plist has a cycle: \(kind) object \(index) contains itself")
+                throw PropertyListError(.cycle, "binary plist has a cycle: \(kind) object \(index) contains itself")
             }
             let (elements, start) = try count(at: offset, lowNibble: low, index: index)
             let references = isDictionary ? elements * 2 : elements
@@ -257,7 +257,7 @@ struct BinaryPlistValidator {
                     let keyIndex = try checkedReference(at: start + i * referenceSize, from: index)
                     let key = try string(keyIndex, asKeyOf: index)
                     guard keys.insert(key).inserted else {
-                        throw PropertyListError("binary plist: dictionary object \(index) has the key \(PropertyListError.quoted(key)) twice")
+                        throw PropertyListError(.duplicateKey, "binary plist: dictionary object \(index) has the key \(PropertyListError.quoted(key)) twice")
                     }
                     let valueIndex = try checkedReference(at: start + (elements + i) * referenceSize, from: index)
                     try visit(valueIndex, depth: depth + 1)
@@ -270,7 +270,7 @@ struct BinaryPlistValidator {
             }
             onPath[index] = false
         default:
-            throw PropertyListError("binary plist: object \(index) has an unsupported type (marker 0x\(hex(marker)))")
+            throw PropertyListError(.object, "binary plist: object \(index) has an unsupported type (marker 0x\(hex(marker)))")
         }
     }
 
@@ -302,14 +302,14 @@ struct BinaryPlistValidator {
             try require(start, length, what)
             let slice = bytes[start..<start + length]
             if let bad = slice.first(where: { $0 >= 0x80 || $0 == 0 }) {
-                throw PropertyListError("binary plist: \(what) has a \(bad == 0 ? "NUL" : "non-ASCII") byte in an ASCII string")
+                throw PropertyListError(.text, "binary plist: \(what) has a \(bad == 0 ? "NUL" : "non-ASCII") byte in an ASCII string")
             }
             return String(decoding: slice, as: UTF8.self)
         case 0x6:
             let (length, start) = try count(at: offset, lowNibble: marker & 0xF, index: index)
             // libplist 2.2 fails on an empty UTF-16 string (CoreFoundation writes "" as ASCII).
             guard length > 0 else {
-                throw PropertyListError("binary plist: \(what) is an empty UTF-16 string, which libplist 2.2 cannot read")
+                throw PropertyListError(.text, "binary plist: \(what) is an empty UTF-16 string, which libplist 2.2 cannot read")
             }
             try require(start, length * 2, what)
             var units: [UInt16] = []
@@ -324,20 +324,20 @@ struct BinaryPlistValidator {
                 switch decoder.decode(&iterator) {
                 case .scalarValue(let scalar):
                     guard scalar != "\0" else {
-                        throw PropertyListError("binary plist: \(what) contains a NUL character")
+                        throw PropertyListError(.text, "binary plist: \(what) contains a NUL character")
                     }
                     result.unicodeScalars.append(scalar)
                 case .emptyInput: break loop
                 case .error:
-                    throw PropertyListError("binary plist: \(what) is invalid UTF-16 (a lone surrogate)")
+                    throw PropertyListError(.text, "binary plist: \(what) is invalid UTF-16 (a lone surrogate)")
                 }
             }
             return result
         default:
             guard !isKey else {
-                throw PropertyListError("binary plist: \(what) is not a string (marker 0x\(hex(marker)))")
+                throw PropertyListError(.object, "binary plist: \(what) is not a string (marker 0x\(hex(marker)))")
             }
-            throw PropertyListError("binary plist: \(what) is not a string")
+            throw PropertyListError(.object, "binary plist: \(what) is not a string")
         }
     }
 }

@@ -31,16 +31,16 @@ public enum PropertyList {
     /// - Throws: ``PropertyListError`` naming the first problem found.
     public static func decode(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
         guard !bytes.isEmpty else {
-            throw PropertyListError("the value is empty, not a property list")
+            throw PropertyListError(.notAPropertyList, "the value is empty, not a property list")
         }
         guard bytes.count <= maximumSize else {
-            throw PropertyListError("the value is \(bytes.count) bytes, more than the \(maximumSize) accepted for a property list")
+            throw PropertyListError(.tooLarge, "the value is \(bytes.count) bytes, more than the \(maximumSize) accepted for a property list")
         }
         if bytes.starts(with: "bplist".utf8) {
             return try decodeBinary(bytes)
         }
         guard looksLikeXML(bytes) else {
-            throw PropertyListError("not a property list: neither binary (bplist00) nor XML")
+            throw PropertyListError(.notAPropertyList, "not a property list: neither binary (bplist00) nor XML")
         }
         try XMLPlistValidator.validate(bytes)
         var root: plist_t? = nil
@@ -48,7 +48,7 @@ public enum PropertyList {
             buffer.withMemoryRebound(to: CChar.self) { plist_from_xml($0.baseAddress, UInt32(buffer.count), &root) }
         }
         guard let root else {
-            throw PropertyListError("XML plist is malformed")
+            throw PropertyListError(.xmlSyntax, "XML plist is malformed")
         }
         defer { plist_free(root) }
         // libplist 2.2 cannot say whether an XML integer was negative or above Int64.max
@@ -56,7 +56,7 @@ public enum PropertyList {
         // through binary and is read like any other binary value.
         let binary = try binaryBytes(of: root)
         guard binary.count <= maximumSize * 4 else {
-            throw PropertyListError("XML plist is too large once converted")
+            throw PropertyListError(.tooLarge, "XML plist is too large once converted")
         }
         return try decodeBinary(binary)
     }
@@ -69,13 +69,13 @@ public enum PropertyList {
             buffer.withMemoryRebound(to: CChar.self) { plist_from_bin($0.baseAddress, UInt32(buffer.count), &root) }
         }
         guard let root else {
-            throw PropertyListError("binary plist could not be parsed by libplist")
+            throw PropertyListError(.libplist, "binary plist could not be parsed by libplist")
         }
         defer { plist_free(root) }
         var converter = Converter(scalars: scalars)
         let value = try converter.value(of: root, depth: 0)
         guard converter.next == scalars.count else {
-            throw PropertyListError("binary plist: libplist read a different structure than the validator")
+            throw PropertyListError(.libplist, "binary plist: libplist read a different structure than the validator")
         }
         return value
     }
@@ -86,7 +86,7 @@ public enum PropertyList {
         var length: UInt32 = 0
         plist_to_bin(root, &buffer, &length)
         guard let buffer else {
-            throw PropertyListError("libplist could not encode the property list")
+            throw PropertyListError(.libplist, "libplist could not encode the property list")
         }
         defer { plist_to_bin_free(buffer) }
         return buffer.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
@@ -137,7 +137,7 @@ public enum PropertyList {
             return plist_new_bool(boolean ? 1 : 0)
         case .date(let seconds):
             guard seconds.isFinite, abs(seconds) < 0x1p62 else {
-                throw PropertyListError("cannot encode the date \(seconds): not a representable time")
+                throw PropertyListError(.date, "cannot encode the date \(seconds): not a representable time")
             }
             // plist_new_date takes int32 seconds (years 1933-2069 only); a node parsed
             // from a binary date keeps a 64-bit time.
@@ -149,7 +149,7 @@ public enum PropertyList {
         case .uid(let uid):
             // libplist 2.2 writes only the low 32 bits; CoreFoundation's UIDs are 32-bit too.
             guard uid <= UInt64(UInt32.max) else {
-                throw PropertyListError("cannot encode the UID \(uid): UIDs are limited to 32 bits")
+                throw PropertyListError(.unencodable, "cannot encode the UID \(uid): UIDs are limited to 32 bits")
             }
             return plist_new_uid(uid)
         case .array(let elements):
@@ -187,12 +187,12 @@ public enum PropertyList {
     }
 
     private static var tooDeep: PropertyListError {
-        PropertyListError("cannot encode a property list nested more than \(maximumDepth) levels deep")
+        PropertyListError(.tooDeep, "cannot encode a property list nested more than \(maximumDepth) levels deep")
     }
 
     private static func withCString<R>(_ string: String, what: String, _ body: (UnsafePointer<CChar>) -> R) throws(PropertyListError) -> R {
         guard !string.utf8.contains(0) else {
-            throw PropertyListError("cannot encode \(what) containing a NUL character")
+            throw PropertyListError(.unencodable, "cannot encode \(what) containing a NUL character")
         }
         return string.withCString(body)
     }
@@ -212,7 +212,7 @@ public enum PropertyList {
             buffer.withMemoryRebound(to: CChar.self) { plist_from_bin($0.baseAddress, UInt32(buffer.count), &node) }
         }
         guard let node else {
-            throw PropertyListError("libplist could not build a value node")
+            throw PropertyListError(.libplist, "libplist could not build a value node")
         }
         return node
     }
@@ -299,13 +299,13 @@ public enum PropertyList {
                     cplist_free_memory(key)
                     try exactString(name)
                     guard entries[name] == nil else {
-                        throw PropertyListError("property list dictionary has the key \(PropertyListError.quoted(name)) twice")
+                        throw PropertyListError(.duplicateKey, "property list dictionary has the key \(PropertyListError.quoted(name)) twice")
                     }
                     entries[name] = try value(of: child, depth: depth + 1)
                 }
                 return .dictionary(entries)
             default:
-                throw PropertyListError("property list holds a value of a type xds does not know")
+                throw PropertyListError(.libplist, "property list holds a value of a type xds does not know")
             }
         }
 
@@ -316,13 +316,13 @@ public enum PropertyList {
             guard next < scalars.count, case .string(let exact) = scalars[next] else { throw mismatch }
             next += 1
             guard exact.utf8.elementsEqual(fromLibplist.utf8) else {
-                throw PropertyListError("binary plist: libplist read a string differently than the validator")
+                throw PropertyListError(.libplist, "binary plist: libplist read a string differently than the validator")
             }
             return exact
         }
 
         private var mismatch: PropertyListError {
-            PropertyListError("binary plist: libplist read a different structure than the validator")
+            PropertyListError(.libplist, "binary plist: libplist read a different structure than the validator")
         }
 
         private func string(of node: plist_t) -> String {
@@ -339,7 +339,7 @@ public enum PropertyList {
     }
 
     private static var tooDeepToRead: PropertyListError {
-        PropertyListError("property list is nested more than \(maximumDepth) levels deep")
+        PropertyListError(.tooDeep, "property list is nested more than \(maximumDepth) levels deep")
     }
 }
 

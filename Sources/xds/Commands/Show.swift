@@ -94,18 +94,7 @@ extension XDS {
         }
 
         static func jsonLine(file: String, _ found: StoredDocumentSource) -> String {
-            let source = found.source
-            var fields = ["\"file\":" + JSON.string(file)]
-            for (key, value) in zip(DocumentSource.keys, [source.identifier, source.name, source.path, source.appInfoURL]) {
-                if let value { fields.append(JSON.string(key) + ":" + JSON.string(value)) }
-            }
-            fields.append("\"store\":" + JSON.string(found.store.rawValue))
-            fields.append("\"other\":" + JSON.object(source.otherKeys))
-            let warnings = source.warnings
-            if !warnings.isEmpty {
-                fields.append("\"warnings\":[" + warnings.map(JSON.string).joined(separator: ",") + "]")
-            }
-            return "{" + fields.joined(separator: ",") + "}"
+            found.jsonLine(file: file)
         }
 
         static func humanText(file: String, _ found: StoredDocumentSource) -> String {

@@ -29,7 +29,7 @@ enum HumanText {
         case .unsignedInteger(let u): return String(u)
         case .real(let r): return String(r)
         case .boolean(let b): return b ? "true" : "false"
-        case .date(let d): return PlistDate.iso8601(d)
+        case .date(let d): return PropertyListDate.text(d)
         case .data(let bytes):
             let hex = bytes.prefix(16).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
             return "<\(bytes.count) byte\(bytes.count == 1 ? "" : "s")\(bytes.isEmpty ? "" : ": " + hex)\(bytes.count > 16 ? "…" : "")>"

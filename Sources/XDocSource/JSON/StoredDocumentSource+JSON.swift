@@ -1,0 +1,21 @@
+extension StoredDocumentSource {
+    /// One JSON Lines object for the file, as `xds show --json` prints it, without the line
+    /// break: `"file"`, then `"identifier"`, `"name"`, `"path"`, `"appInfoURL"` when present,
+    /// `"store"` (``DocumentSourceStore/rawValue``), `"other"` (the other keys, mapped by
+    /// ``JSONText/value(_:)``) and `"warnings"` (only when there are any), in that order.
+    ///
+    /// - Parameter file: The file name as the user gave it.
+    public func jsonLine(file: String) -> String {
+        var fields = ["\"file\":" + JSONText.string(file)]
+        for (key, value) in zip(DocumentSource.keys, [source.identifier, source.name, source.path, source.appInfoURL]) {
+            if let value { fields.append(JSONText.string(key) + ":" + JSONText.string(value)) }
+        }
+        fields.append("\"store\":" + JSONText.string(store.rawValue))
+        fields.append("\"other\":" + JSONText.object(source.otherKeys))
+        let warnings = source.warnings
+        if !warnings.isEmpty {
+            fields.append("\"warnings\":[" + warnings.map(JSONText.string).joined(separator: ",") + "]")
+        }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+}
