@@ -20,9 +20,12 @@ extension XDS {
                 "file", the keys "identifier", "name", "path", "appInfoURL" when present, "store" \
                 ("xattr", "samba-stream" or "appledouble"), "other" (an object of the other keys) \
                 and "warnings" (an array, only when there are any). In "other", property-list \
-                data becomes a base64 string, dates ISO-8601 strings (e.g. \
-                "2024-05-01T12:30:00Z"), UIDs {"CF$UID": n}, and non-finite reals the strings \
-                "NaN", "Infinity", "-Infinity"; keys are sorted.
+                data becomes a base64 string, dates ISO-8601 strings exact to the microsecond (e.g. \
+                "2024-05-01T12:30:00Z", "2024-05-01T12:30:00.25Z"), UIDs {"CF$UID": n}, and \
+                non-finite reals the strings "NaN", "Infinity", "-Infinity"; keys are sorted. \
+                A date outside years 0001-9999 is written as its number of seconds since \
+                2001-01-01, like a real (a JSON number), and in human output as \
+                "SECONDS s since 2001-01-01".
 
                 A file without the attribute gets "xds: FILE: no x-document-source attribute" on \
                 standard error (no JSON line) and the exit status is 1.
