@@ -83,7 +83,7 @@ struct ConcurrentSetCLITests {
             os.chdir(base)
             subprocess.run(["rm", "-rf", level], check=True)
             """#
-        let result = try run("/usr/bin/python3", ["-c", script, xdsPath], in: folder.path)
+        let result = try python(script, [xdsPath], in: folder.path)
         #expect(result.status == 0, "\(result)")
         let shown = #"{"file":"a.txt","identifier":"a.b","name":"Deep","store":"appledouble","other":{}}"#
         #expect(result.stdout.split(separator: "\n").map(String.init) == [
