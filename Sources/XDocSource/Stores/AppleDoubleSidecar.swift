@@ -77,10 +77,11 @@ extension DocumentSourceFile {
         let name = "._" + folder.name
         // The label people see: the resolved path when it can be had (as before), else the
         // path as reached; the file itself is always opened relative to its folder.
-        let location = sidecarPath ?? folder.display + name
+        // Made only once a sidecar is there: realpath is a walk over the whole path.
+        func location() -> String { sidecarPath ?? folder.display + name }
         func failure(_ code: Int32) -> DocumentSourceFileError {
             DocumentSourceFileError(
-                errno: code, path: path, context: "cannot read the AppleDouble sidecar \(location): ")
+                errno: code, path: path, context: "cannot read the AppleDouble sidecar \(location()): ")
         }
         // Three tries: a sidecar swapped for another file between the check and the open is
         // checked again rather than read unchecked.
@@ -119,9 +120,9 @@ extension DocumentSourceFile {
             }
             if code != 0 { throw failure(code) }
             // A file that shrank while we read is judged by what was there.
-            return (bytes, bytes.count < wanted ? bytes.count : size, location)
+            return (bytes, bytes.count < wanted ? bytes.count : size, location())
         }
         throw DocumentSourceFileError(
-            .ioError, path: path, message: "the AppleDouble sidecar \(location) kept changing while it was read; try again")
+            .ioError, path: path, message: "the AppleDouble sidecar \(location()) kept changing while it was read; try again")
     }
 }
