@@ -111,6 +111,25 @@ struct ConcurrentWriterTests {
     }
 }
 
+extension ConcurrentWriterTests {
+    /// A holder that does not let go is not waited on forever: the taker gives up as busy.
+    @Test func aLockHeldTooLongIsReportedBusy() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("a.txt")
+        guard case .locked(let held) = FileLock.acquire(path: path, followSymlinks: true) else {
+            Issue.record("could not take the lock")
+            return
+        }
+        defer { close(held) }
+        let started = Date()
+        guard case .busy = FileLock.acquire(path: path, followSymlinks: true, waitingAtMost: 0.3) else {
+            Issue.record("a second taker got the lock while it was held")
+            return
+        }
+        #expect(Date().timeIntervalSince(started) >= 0.3)
+    }
+}
+
 /// A thread-safe flag for the tests above.
 final class Flag: @unchecked Sendable {
     private let lock = NSLock()

@@ -24,7 +24,12 @@ struct SidecarSafetyTests {
         let folder = TemporaryFolder()
         let path = folder.file("a.txt")
         let socketPath = folder.path + "/._a.txt"
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #if canImport(Glibc)
+        let stream = Int32(SOCK_STREAM.rawValue)
+        #else
+        let stream = SOCK_STREAM
+        #endif
+        let fd = socket(AF_UNIX, stream, 0)
         #expect(fd >= 0)
         defer { close(fd) }
         var address = sockaddr_un()
