@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import XDSSystem
 
 /// A `DocumentSource` together with the store it was read from.
 public struct StoredDocumentSource: Sendable, Equatable {
