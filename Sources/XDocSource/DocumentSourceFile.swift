@@ -28,7 +28,10 @@ public struct StoredDocumentSource: Sendable, Equatable {
 /// stream attribute, then an AppleDouble sidecar `._NAME`. Writing always goes to the native
 /// attribute, as a binary property list set in one call, so a concurrent reader sees the old
 /// value or the new one; every check and the encoding happen before that call, so on any
-/// error the old value is left as it was.
+/// error the old value is left as it was. Writers of one file (``update(with:replace:)``,
+/// ``write(_:)``, ``writeRawValue(_:)``, ``remove()``), in this process or another, are
+/// serialised by an advisory `flock` on the file itself (see `FileLock` for what it does not
+/// cover), so concurrent writers of different keys all keep theirs; readers take no lock.
 ///
 /// ```swift
 /// let file = DocumentSourceFile(path: "report.pdf")
@@ -38,8 +41,9 @@ public struct DocumentSourceFile: Sendable {
     /// The path as given (relative paths are relative to the current directory).
     public let path: String
     /// Whether a symbolic link at ``path`` is followed to its target (the default) or acted on
-    /// itself. Linux does not allow `user.` attributes on symbolic links, so not following one
-    /// there fails with ``DocumentSourceFileError/Kind/unsupportedFileType``.
+    /// itself. Linux does not allow `user.` attributes on symbolic links: reading one there finds
+    /// no value (as `lgetxattr` answers), writing or removing fails with
+    /// ``DocumentSourceFileError/Kind/unsupportedFileType``.
     public let followSymlinks: Bool
 
     /// The native attribute name: `user.x-document-source` on Linux (unprivileged attributes
@@ -81,7 +85,8 @@ public struct DocumentSourceFile: Sendable {
     ///   ``DocumentSourceFileError/Kind/notSupported`` when the filesystem has no extended
     ///   attributes and no sidecar exists, and the I/O kinds for other failures.
     public func read() throws(DocumentSourceFileError) -> StoredDocumentSource? {
-        try checkFileType()
+        // No file-type check: a symbolic link read with `followSymlinks` false on Linux, or a
+        // FIFO, has no `user.` attribute and reads as absent, which is what `lgetxattr` says.
         var unsupported: Int32?
         var native = try lookUp(Self.attributeName)
         // Netatalk (`ea = samba`) and Samba with `streams_xattr:prefix = user.` keep this very
@@ -134,7 +139,6 @@ public struct DocumentSourceFile: Sendable {
     /// Reads the raw bytes of the native attribute, or nil when it is not set (no decoding,
     /// no other stores): for tools that inspect or copy values as they are.
     public func readRawValue() throws(DocumentSourceFileError) -> [UInt8]? {
-        try checkFileType()
         do {
             return try ExtendedAttributes.value(
                 named: Self.attributeName, atPath: path, followSymlinks: followSymlinks)
@@ -151,7 +155,9 @@ public struct DocumentSourceFile: Sendable {
     public func write(_ source: DocumentSource) throws(DocumentSourceFileError) {
         try checkFileType()
         let bytes = try encode(source)
-        try writeRawValue(bytes)
+        try FileLock.holding(path, followSymlinks: followSymlinks) { () throws(DocumentSourceFileError) in
+            try writeUnlocked(bytes)
+        }
     }
 
     /// Writes `changes` over the current value and returns what was written.
@@ -171,6 +177,17 @@ public struct DocumentSourceFile: Sendable {
         with changes: DocumentSource, replace: Bool = false
     ) throws(DocumentSourceFileError) -> DocumentSource {
         try checkFileType()
+        // Held from before the read until after the write: another writer's keys cannot be
+        // lost between the two.
+        return try FileLock.holding(path, followSymlinks: followSymlinks) {
+            () throws(DocumentSourceFileError) -> DocumentSource in
+            try mergeAndWrite(changes, replace: replace)
+        }
+    }
+
+    private func mergeAndWrite(
+        _ changes: DocumentSource, replace: Bool
+    ) throws(DocumentSourceFileError) -> DocumentSource {
         var result = changes
         if !replace, let current = try read() {
             result = current.source
@@ -185,7 +202,7 @@ public struct DocumentSourceFile: Sendable {
                 message: "the value would have no \(missing.joined(separator: " and "))",
                 missingFields: missing)
         }
-        try write(result)
+        try writeUnlocked(try encode(result))
         return result
     }
 
@@ -193,6 +210,13 @@ public struct DocumentSourceFile: Sendable {
     /// content): for tools that copy values as they are.
     public func writeRawValue(_ bytes: [UInt8]) throws(DocumentSourceFileError) {
         try checkFileType()
+        try FileLock.holding(path, followSymlinks: followSymlinks) { () throws(DocumentSourceFileError) in
+            try writeUnlocked(bytes)
+        }
+    }
+
+    /// The one `setxattr` call of every write; the caller holds the lock.
+    private func writeUnlocked(_ bytes: [UInt8]) throws(DocumentSourceFileError) {
         guard bytes.count <= Self.maximumValueSize else {
             throw DocumentSourceFileError(
                 .tooLarge, path: path,
@@ -210,30 +234,63 @@ public struct DocumentSourceFile: Sendable {
 
     /// Removes the attribute from the native attribute and Samba's stream attributes.
     ///
-    /// An AppleDouble sidecar is left alone: it is a separate file that other tools own.
-    /// - Returns: the stores it was removed from; empty when none had it.
+    /// An AppleDouble sidecar is left alone: it is a separate file that other tools own. The
+    /// result says which stores were cleared and where a reader still finds a value (a sidecar,
+    /// or a Samba stream whose removal failed after the native attribute was removed), so the
+    /// caller can say why ``read()`` still finds one. A FIFO, socket or device (which Linux
+    /// lets carry no `user.` attribute) has nothing to remove, as ``read()`` finds nothing there.
+    ///
+    /// - Returns: the stores cleared (empty when none had a value) and what remains.
+    /// - Throws: ``DocumentSourceFileError`` when the first store that had to change could not.
     @discardableResult
-    public func remove() throws(DocumentSourceFileError) -> [DocumentSourceStore] {
+    public func remove() throws(DocumentSourceFileError) -> DocumentSourceRemoval {
         try checkFileType()
-        var removed: [DocumentSourceStore] = []
+        return try FileLock.holding(path, followSymlinks: followSymlinks) {
+            () throws(DocumentSourceFileError) -> DocumentSourceRemoval in
+            try removeLocked()
+        }
+    }
+
+    private func removeLocked() throws(DocumentSourceFileError) -> DocumentSourceRemoval {
+        var result = DocumentSourceRemoval(removed: [])
         do {
             if try ExtendedAttributes.removeValue(
                 named: Self.attributeName, atPath: path, followSymlinks: followSymlinks)
             {
-                removed.append(.xattr)
-            }
-            for name in SambaStream.attributeNames {
-                if try ExtendedAttributes.removeValue(
-                    named: name, atPath: path, followSymlinks: followSymlinks),
-                    !removed.contains(.sambaStream)
-                {
-                    removed.append(.sambaStream)
-                }
+                result.removed.append(.xattr)
             }
         } catch {
-            throw writeError(error)
+            let failure = writeError(error)
+            // Only regular files and folders carry `user.` attributes on Linux: nothing here.
+            guard failure.kind == .unsupportedFileType else { throw failure }
+            result.remaining = remainingSidecar()
+            return result
         }
-        return removed
+        for name in SambaStream.attributeNames {
+            do {
+                if try ExtendedAttributes.removeValue(
+                    named: name, atPath: path, followSymlinks: followSymlinks),
+                    !result.removed.contains(.sambaStream)
+                {
+                    result.removed.append(.sambaStream)
+                }
+            } catch {
+                let failure = writeError(error)
+                // Nothing changed yet: the failure is the answer, as for the native attribute.
+                guard !result.removed.isEmpty else { throw failure }
+                if case .found(let bytes) = (try? lookUp(name)) ?? .absent, !bytes.isEmpty, bytes != [0] {
+                    result.remaining.append(.init(store: .sambaStream, location: name, failure: failure))
+                }
+            }
+        }
+        result.remaining += remainingSidecar()
+        return result
+    }
+
+    /// The sidecar, when it still holds a value after a removal.
+    private func remainingSidecar() -> [DocumentSourceRemoval.Remaining] {
+        guard let location = sidecarValueLocation() else { return [] }
+        return [.init(store: .appleDouble, location: location)]
     }
 
     // MARK: - Internals

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import XDSSystem
 
 /// Why reading, writing or removing the `x-document-source` attribute of a path failed.
 ///
@@ -64,27 +65,19 @@ public struct DocumentSourceFileError: Error, CustomStringConvertible, Sendable,
     /// "PATH: message".
     public var description: String { "\(path): \(message)" }
 
-    /// Maps an errno value from an extended-attribute or file call to an error in words.
+    /// Maps an errno value from an extended-attribute or file call to an error in words (the
+    /// words are XDSSystem's one errno table, `Errno.words`; the kind is decided here).
     init(errno code: Int32, path: String, context: String = "") {
-        let (kind, words): (Kind, String)
+        let kind: Kind
         switch code {
-        case ENOENT: (kind, words) = (.notFound, "no such file or folder")
-        case ENOTDIR: (kind, words) = (.notFound, "a component of the path is not a folder")
-        case EACCES: (kind, words) = (.permissionDenied, "permission denied")
-        case EPERM: (kind, words) = (.permissionDenied, "operation not permitted")
-        case ENOTSUP, EOPNOTSUPP:
-            (kind, words) = (.notSupported, "the filesystem does not support extended attributes")
-        case E2BIG, ERANGE: (kind, words) = (.tooLarge, "the value is too large for this filesystem")
-        case ENOSPC: (kind, words) = (.noSpace, "no space left on the device")
-        case EDQUOT: (kind, words) = (.noSpace, "the disk quota is exhausted")
-        case EROFS: (kind, words) = (.readOnly, "the filesystem is read-only")
-        case ELOOP: (kind, words) = (.ioError, "too many levels of symbolic links")
-        case ENAMETOOLONG: (kind, words) = (.ioError, "the path is too long")
-        case EIO: (kind, words) = (.ioError, "input/output error")
-        default:
-            // strerror gives words for the rest; it is a C string owned by libc.
-            (kind, words) = (.ioError, String(cString: strerror(code)).lowercased())
+        case ENOENT, ENOTDIR: kind = .notFound
+        case EACCES, EPERM: kind = .permissionDenied
+        case ENOTSUP, EOPNOTSUPP: kind = .notSupported
+        case E2BIG, ERANGE: kind = .tooLarge
+        case ENOSPC, EDQUOT: kind = .noSpace
+        case EROFS: kind = .readOnly
+        default: kind = .ioError
         }
-        self.init(kind, path: path, message: context + words, errorNumber: code)
+        self.init(kind, path: path, message: context + Errno(rawValue: code).words, errorNumber: code)
     }
 }

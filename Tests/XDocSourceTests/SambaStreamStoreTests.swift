@@ -68,7 +68,7 @@ struct SambaStreamStoreTests {
         var expected = sampleSource()
         expected.path = "moved.pdf"
         #expect(try file.read() == StoredDocumentSource(source: expected, store: .xattr, location: "user.x-document-source"))
-        #expect(try file.remove() == [.xattr, .sambaStream])
+        #expect(try file.remove().removed == [.xattr, .sambaStream])
         #expect(try file.read() == nil)
     }
 }

@@ -1,3 +1,5 @@
+import XDSSystem
+
 /// The extended attributes packed into an AppleDouble file (`._NAME`), as macOS writes them on
 /// filesystems without extended attributes and inside `__MACOSX/` folders of Finder zips.
 ///
@@ -186,7 +188,8 @@ public enum AppleDoubleError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 }
 
-/// Bounds-checked big-endian reads; a read past the end returns nil.
+/// Bounds-checked big-endian reads over XDSSystem's `BigEndian`; a read past the end
+/// returns nil (the AppleDouble file is hostile input: every offset is checked first).
 struct BigEndianReader {
     let bytes: [UInt8]
     init(_ bytes: [UInt8]) { self.bytes = bytes }
@@ -195,13 +198,11 @@ struct BigEndianReader {
 
     func u16(_ at: Int) -> UInt16? {
         guard at >= 0, at + 2 <= bytes.count else { return nil }
-        return UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1])
+        return BigEndian.uint16(bytes, at: at)
     }
 
     func u32(_ at: Int) -> UInt32? {
         guard at >= 0, at + 4 <= bytes.count else { return nil }
-        var v: UInt32 = 0
-        for i in 0..<4 { v = v << 8 | UInt32(bytes[at + i]) }
-        return v
+        return BigEndian.uint32(bytes, at: at)
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import XDSSystem
 
 extension DocumentSourceFile {
     /// The path of the AppleDouble sidecar that would carry this file's attributes: `._NAME` in
@@ -31,9 +32,14 @@ extension DocumentSourceFile {
 
     /// Reads the `x-document-source` entry of the AppleDouble sidecar, or nil when there is no
     /// sidecar or it has no such entry.
+    ///
+    /// The sidecar is found relative to its folder (`openat`, `fstatat`), never through
+    /// `realpath`, so it is found however long the absolute path is. Only a regular file named
+    /// `._NAME` is a sidecar: a FIFO, socket, device or symbolic link of that name is never
+    /// opened (macOS writes sidecars as plain files; following a link could read anything) and
+    /// counts as no sidecar.
     func readSidecar() throws(DocumentSourceFileError) -> StoredDocumentSource? {
-        guard let sidecar = sidecarPath else { return nil }
-        guard let (bytes, size) = try readStart(of: sidecar) else { return nil }
+        guard let (bytes, size, sidecar) = try readSidecarStart() else { return nil }
         let double: AppleDouble
         do {
             double = try AppleDouble(bytes: bytes, fileSize: size)
@@ -52,50 +58,71 @@ extension DocumentSourceFile {
         return StoredDocumentSource(source: source, store: .appleDouble, location: sidecar)
     }
 
-    /// Reads the first ``AppleDouble/attributeAreaLimit`` bytes of a regular file and returns
-    /// them with the file's size; nil when there is no such regular file.
-    private func readStart(of sidecar: String) throws(DocumentSourceFileError) -> ([UInt8], Int)? {
-        // O_NONBLOCK: a FIFO named `._NAME` must not hang the reader.
-        let fd = open(sidecar, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        if fd < 0 {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { return nil }
-            throw DocumentSourceFileError(
-                errno: code, path: path, context: "cannot read the AppleDouble sidecar \(sidecar): ")
-        }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        let size = Int(info.st_size)
-        let wanted = min(size, AppleDouble.attributeAreaLimit)
-        var failure: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
-            count = 0
-            while count < wanted {
-                let n = readBytes(fd, buffer.baseAddress! + count, wanted - count)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                if n == 0 { break }  // shrank while we read: parse what is there
-                count += n
-            }
-        }
-        if failure != 0 {
-            throw DocumentSourceFileError(
-                errno: failure, path: path, context: "cannot read the AppleDouble sidecar \(sidecar): ")
-        }
-        // A file that shrank while we read is judged by what was there.
-        return (bytes, bytes.count < wanted ? bytes.count : size)
+    /// The sidecar's location when it holds an `x-document-source` entry (not decoded); nil
+    /// when there is none or the sidecar cannot be read or parsed.
+    func sidecarValueLocation() -> String? {
+        guard let (bytes, size, sidecar) = try? readSidecarStart(),
+            let double = try? AppleDouble(bytes: bytes, fileSize: size),
+            double.value(named: Self.plainAttributeName) != nil
+        else { return nil }
+        return sidecar
     }
-}
 
-/// read(2), named apart from ``DocumentSourceFile/read()``.
-private func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.read(fd, buffer, count)
-    #else
-    Darwin.read(fd, buffer, count)
-    #endif
+    /// Reads the first ``AppleDouble/attributeAreaLimit`` bytes of the sidecar and returns them
+    /// with the file's size and the sidecar's location; nil when there is no such regular file.
+    private func readSidecarStart() throws(DocumentSourceFileError) -> ([UInt8], Int, String)? {
+        guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: self)
+        else { return nil }
+        defer { SystemCall.close(folder.descriptor) }
+        let name = "._" + folder.name
+        // The label people see: the resolved path when it can be had (as before), else the
+        // path as reached; the file itself is always opened relative to its folder.
+        // Made only once a sidecar is there: realpath is a walk over the whole path.
+        func location() -> String { sidecarPath ?? folder.display + name }
+        func failure(_ code: Int32) -> DocumentSourceFileError {
+            DocumentSourceFileError(
+                errno: code, path: path, context: "cannot read the AppleDouble sidecar \(location()): ")
+        }
+        // Three tries: a sidecar swapped for another file between the check and the open is
+        // checked again rather than read unchecked.
+        for _ in 0..<3 {
+            var before = stat()
+            if SystemCall.retrying({ fstatat(folder.descriptor, name, &before, AT_SYMLINK_NOFOLLOW) }) != 0 {
+                let code = errno
+                if code == ENOENT || code == ENOTDIR { return nil }
+                throw failure(code)
+            }
+            guard before.st_mode & S_IFMT == S_IFREG else { return nil }
+            let fd = SystemCall.retrying {
+                openat(folder.descriptor, name, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
+            }
+            if fd < 0 {
+                let code = errno
+                // Gone, or replaced by a symbolic link (O_NOFOLLOW), since the check.
+                if code == ENOENT || code == ELOOP { return nil }
+                throw failure(code)
+            }
+            defer { SystemCall.close(fd) }
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { throw failure(errno) }
+            guard info.st_mode & S_IFMT == S_IFREG, info.st_dev == before.st_dev, info.st_ino == before.st_ino
+            else { continue }
+            let size = Int(info.st_size)
+            let wanted = min(size, AppleDouble.attributeAreaLimit)
+            var code: Int32 = 0
+            let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
+                do throws(Errno) {
+                    count = try SystemCall.readFully(fd, into: UnsafeMutableRawBufferPointer(buffer))
+                } catch {
+                    code = error.rawValue
+                    count = 0
+                }
+            }
+            if code != 0 { throw failure(code) }
+            // A file that shrank while we read is judged by what was there.
+            return (bytes, bytes.count < wanted ? bytes.count : size, location())
+        }
+        throw DocumentSourceFileError(
+            .ioError, path: path, message: "the AppleDouble sidecar \(location()) kept changing while it was read; try again")
+    }
 }

@@ -6,6 +6,7 @@ import Darwin
 #error("Unsupported platform: xds needs <sys/xattr.h>")
 #endif
 internal import CXattr
+import XDSSystem
 
 /// A failed extended-attribute call: the C function's errno, read right after the call.
 struct ExtendedAttributeFailure: Error, Equatable {
@@ -17,18 +18,14 @@ struct ExtendedAttributeFailure: Error, Equatable {
 ///
 /// This is the only file that calls the C functions of `<sys/xattr.h>`; their signatures differ
 /// between Linux (`lgetxattr` & co.) and Darwin (`position`/`options` arguments), which stays
-/// hidden here. Every call retries on `EINTR`.
+/// hidden here. Every call retries on `EINTR` (XDSSystem's `SystemCall.retrying`).
 enum ExtendedAttributes {
     /// The largest value we read or write: the Linux limit for one value (`XATTR_SIZE_MAX`).
     static let maximumValueSize = 65_536
 
     /// Whether `code` means "this attribute is not set" (ENODATA on Linux, ENOATTR on Darwin).
     static func isMissing(_ code: Int32) -> Bool {
-        #if canImport(Darwin)
-        return code == ENOATTR
-        #else
-        return code == ENODATA
-        #endif
+        Errno(rawValue: code).isMissingAttribute
     }
 
     /// Reads the value of `name` on `path`, or nil when the attribute is not set.
@@ -43,7 +40,7 @@ enum ExtendedAttributes {
         get: Getter = ExtendedAttributes.systemGet
     ) throws(ExtendedAttributeFailure) -> [UInt8]? {
         for _ in 0..<8 {
-            let probed = retrying { get(path, name, nil, 0, followSymlinks) }
+            let probed = SystemCall.retrying { get(path, name, nil, 0, followSymlinks) }
             if probed < 0 {
                 let code = errno
                 if isMissing(code) { return nil }
@@ -53,7 +50,7 @@ enum ExtendedAttributes {
             if probed == 0 { return [] }
             var failure: Int32 = 0
             let bytes = [UInt8](unsafeUninitializedCapacity: probed) { buffer, count in
-                let read = retrying { get(path, name, buffer.baseAddress, probed, followSymlinks) }
+                let read = SystemCall.retrying { get(path, name, buffer.baseAddress, probed, followSymlinks) }
                 if read < 0 {
                     failure = errno
                     count = 0
@@ -77,7 +74,7 @@ enum ExtendedAttributes {
         _ value: [UInt8], named name: String, atPath path: String, followSymlinks: Bool
     ) throws(ExtendedAttributeFailure) {
         let result = value.withUnsafeBytes { raw in
-            retrying { set(path, name, raw.baseAddress, raw.count, followSymlinks) }
+            SystemCall.retrying { set(path, name, raw.baseAddress, raw.count, followSymlinks) }
         }
         if result < 0 { throw ExtendedAttributeFailure(code: errno) }
     }
@@ -87,7 +84,7 @@ enum ExtendedAttributes {
     static func removeValue(
         named name: String, atPath path: String, followSymlinks: Bool
     ) throws(ExtendedAttributeFailure) -> Bool {
-        let result = retrying { remove(path, name, followSymlinks) }
+        let result = SystemCall.retrying { remove(path, name, followSymlinks) }
         if result < 0 {
             let code = errno
             if isMissing(code) { return false }
@@ -109,14 +106,6 @@ enum ExtendedAttributes {
     /// The shape of `getxattr`: path, name, buffer (nil to probe the size), buffer size,
     /// follow symlinks; returns the size or -1 with `errno` set.
     typealias Getter = (String, String, UnsafeMutableRawPointer?, Int, Bool) -> Int
-
-    private static func retrying<R: BinaryInteger>(_ call: () -> R) -> R {
-        while true {
-            let result = call()
-            if result < 0 && errno == EINTR { continue }
-            return result
-        }
-    }
 
     static func systemGet(
         _ path: String, _ name: String, _ buffer: UnsafeMutableRawPointer?, _ size: Int,

@@ -27,17 +27,7 @@ extension XDS {
                 guard diagnostics.accepts(file) else { continue }
                 do {
                     let document = DocumentSourceFile(path: file, followSymlinks: !noFollow)
-                    let removed = try document.remove()
-                    if removed.isEmpty {
-                        // `show` would still find a sidecar's value: say why it is still there.
-                        if let found = try? document.read(), found.store == .appleDouble {
-                            diagnostics.fail(
-                                file, "the attribute is only in the AppleDouble sidecar \(found.location), which xds remove leaves alone",
-                                status: .absent)
-                        } else {
-                            diagnostics.fail(file, "no x-document-source attribute", status: .absent)
-                        }
-                    }
+                    diagnostics.report(try document.remove(), for: file)
                 } catch {
                     diagnostics.fail(file, error)
                 }
