@@ -9,8 +9,14 @@ struct ValidationTests {
         ["--id", "com.example/app"],
         ["--id", "com..example"],
         ["--id", "com.exämple"],
+        ["--id", "-"],
+        ["--id", "."],
+        ["--id", "com.-app"],
         ["--name", ""],
         ["--name", "   "],
+        ["--name", "\u{200B}"],
+        ["--name", " \u{202E}\u{2066} \u{200F}"],
+        ["--name", "\u{FEFF}\u{00AD}"],
         ["--path", ""],
         ["--app-info-url", "http://example.com/appInfo.json"],
         ["--app-info-url", "ftp://example.com/appInfo.json"],
@@ -61,6 +67,13 @@ struct ValidationTests {
         #expect(relative.stderr.hasPrefix("Error: --app-info-url 'appInfo.json' is not an absolute URL"))
         let id = try xds("set", "a.txt", "--id", "bad id", "--name", "N", in: folder.path)
         #expect(id.stderr.hasPrefix("Error: --id 'bad id' contains a space"))
+        let dash = try xds("set", "a.txt", "--id", "-", "--name", "N", in: folder.path)
+        #expect(dash.stderr.hasPrefix("Error: --id '-' has a part that starts or ends with '-' (reverse-DNS"))
+        let dot = try xds("set", "a.txt", "--id", ".", "--name", "N", in: folder.path)
+        #expect(dot.stderr.hasPrefix("Error: --id '.' has an empty part between dots"))
+        // The invisible name is shown escaped, so the message says what was typed.
+        let invisible = try xds("set", "a.txt", "--id", "a.b", "--name", "\u{200B}\u{202E}", in: folder.path)
+        #expect(invisible.stderr.hasPrefix("Error: --name '\\u{200b}\\u{202e}' has no visible character.\n"))
         #expect(try folder.attribute("a.txt") == nil)
     }
 }

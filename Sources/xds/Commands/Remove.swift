@@ -17,9 +17,13 @@ extension XDS {
         @Argument(help: "The files or folders to clear.", completion: .file())
         var files: [String]
 
-        @Flag(name: .customLong("no-follow"),
-              help: "Act on a symbolic link itself, not its target (an error on Linux, where links cannot carry user attributes).")
-        var noFollow = false
+        @OptionGroup var follow: FollowOptions
+
+        /// The options that take a value (none): see ``Set/optionsWithValues``.
+        static let optionsWithValues: Swift.Set<String> = []
+
+        /// Whether to act on a symbolic link itself (`--no-follow`).
+        var noFollow: Bool { follow.noFollow }
 
         func run() throws {
             var diagnostics = Diagnostics()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import XDSSystem
 import XDocSource
 
 extension XDS {
@@ -43,19 +44,25 @@ extension XDS {
         @Flag(help: "Write only the given keys, dropping every other key (then --id and --name are required).")
         var replace = false
 
-        @Flag(name: .customLong("no-follow"),
-              help: "Act on a symbolic link itself, not its target (an error on Linux, where links cannot carry user attributes).")
-        var noFollow = false
+        @OptionGroup var follow: FollowOptions
 
         @Flag(name: .customLong("allow-http"), help: "Accept an http:// --app-info-url.")
         var allowHTTP = false
 
+        /// The options that take a value, as typed (the argument after one is never a file):
+        /// ``FileArguments`` hands the files to the command without ArgumentParser, which
+        /// takes time quadratic in their count. A test checks this against the parser's own list.
+        static let optionsWithValues: Swift.Set<String> = ["--id", "--name", "--path", "--app-info-url"]
+
+        /// Whether to act on a symbolic link itself (`--no-follow`).
+        var noFollow: Bool { follow.noFollow }
+
         func validate() throws {
             if let identifier, let problem = DocumentSourceValidation.identifierProblem(identifier) {
-                throw ValidationError("--id '\(HumanText.safe(identifier))' \(problem).")
+                throw ValidationError("--id \(VisibleText.quoted(identifier)) \(Self.words(problem)).")
             }
             if let name, let problem = DocumentSourceValidation.nameProblem(name) {
-                throw ValidationError("--name \(problem).")
+                throw ValidationError("--name \(VisibleText.quoted(name)) \(Self.words(problem)).")
             }
             if let path, path.isEmpty {
                 throw ValidationError("--path is empty.")
@@ -63,10 +70,20 @@ extension XDS {
             if let appInfoURL,
                 let problem = DocumentSourceValidation.appInfoURLProblem(appInfoURL, allowHTTP: allowHTTP)
             {
-                throw ValidationError("--app-info-url '\(HumanText.safe(appInfoURL))' \(problem).")
+                throw ValidationError("--app-info-url \(VisibleText.quoted(appInfoURL)) \(Self.words(problem)).")
             }
             if replace && (identifier == nil || name == nil) {
                 throw ValidationError("--replace writes only the keys given, so it needs --id and --name.")
+            }
+        }
+
+        /// A validation problem in this command's words: the library's phrase, with the flag
+        /// that changes the rule where there is one.
+        static func words(_ problem: DocumentSourceValidation.Problem) -> String {
+            switch problem {
+            case .httpNotAllowed: "uses http, which is allowed only with --allow-http; use https"
+            case .unsupportedScheme(let scheme): "uses the scheme '\(scheme)'; only https is allowed (http with --allow-http)"
+            default: problem.description
             }
         }
 

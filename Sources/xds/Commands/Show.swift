@@ -1,4 +1,5 @@
 import ArgumentParser
+import XDSSystem
 import XDocSource
 
 extension XDS {
@@ -38,62 +39,44 @@ extension XDS {
         @Flag(help: "Print JSON Lines, one object per file.")
         var json = false
 
-        @Flag(name: .customLong("no-follow"),
-              help: "Act on a symbolic link itself, not its target (an error on Linux, where links cannot carry user attributes).")
-        var noFollow = false
+        @OptionGroup var follow: FollowOptions
+
+        /// The options that take a value (none): see ``Set/optionsWithValues``.
+        static let optionsWithValues: Swift.Set<String> = []
 
         func run() throws {
-            try Self.show(files, json: json, followSymlinks: !noFollow).finish()
+            try Self.show(files, json: json, followSymlinks: follow.followSymlinks).finish()
         }
 
-        /// Prints every file's attribute and returns the diagnostics (shared with the fast path).
+        /// Writes every file's attribute to standard output as soon as it is read (one write per
+        /// file) and returns the diagnostics (shared with the fast path). Stops at the first
+        /// failed write: the rest could not be shown either.
         static func show(_ files: [String], json: Bool, followSymlinks: Bool) -> Diagnostics {
             var diagnostics = Diagnostics()
-            var output = ""
             var shown = 0
             for file in files {
                 guard diagnostics.accepts(file) else { continue }
+                let text: String
                 do {
                     guard let found = try DocumentSourceFile(path: file, followSymlinks: followSymlinks).read()
                     else {
                         diagnostics.fail(file, "no x-document-source attribute", status: .absent)
                         continue
                     }
-                    if json {
-                        output += jsonLine(file: file, found) + "\n"
-                    } else {
-                        if shown > 0 { output += "\n" }
-                        output += humanText(file: file, found)
-                    }
-                    shown += 1
+                    text = json ? jsonLine(file: file, found) + "\n" : (shown > 0 ? "\n" : "") + humanText(file: file, found)
                 } catch {
                     diagnostics.fail(file, error)
+                    continue
                 }
+                do throws(Errno) {
+                    try StandardOutput.write(text)
+                } catch {
+                    diagnostics.failedOutput(error)
+                    break
+                }
+                shown += 1
             }
-            print(output, terminator: "")
             return diagnostics
-        }
-
-        /// `xds show` without ArgumentParser, for the common plain command lines: parsing with
-        /// it costs more than the rest of the command (type metadata and conformance lookups).
-        /// Returns nil, leaving the work to ArgumentParser, for anything but `show` followed by
-        /// file names, `--json` and `--no-follow`.
-        static func fastPath(_ arguments: [String]) -> ExitStatus? {
-            guard arguments.count >= 3, arguments[1] == "show" else { return nil }
-            var files: [String] = []
-            var json = false, noFollow = false
-            for argument in arguments.dropFirst(2) {
-                switch argument {
-                case "--json": json = true
-                case "--no-follow": noFollow = true
-                case "help": return nil  // let ArgumentParser decide what that means
-                default:
-                    if argument.isEmpty || argument.hasPrefix("-") { return nil }
-                    files.append(argument)
-                }
-            }
-            guard !files.isEmpty else { return nil }
-            return show(files, json: json, followSymlinks: !noFollow).worst
         }
 
         static func jsonLine(file: String, _ found: StoredDocumentSource) -> String {
@@ -104,25 +87,25 @@ extension XDS {
             let source = found.source
             var rows: [(String, String)] = []
             for (key, value) in zip(DocumentSource.keys, [source.identifier, source.name, source.path, source.appInfoURL]) {
-                if let value { rows.append((key, HumanText.safe(value))) }
+                if let value { rows.append((key, VisibleText.escaped(value))) }
             }
-            let storeText = found.store == .xattr ? found.store.rawValue : "\(found.store.rawValue) (\(HumanText.safe(found.location)))"
+            let storeText = found.store == .xattr ? found.store.rawValue : "\(found.store.rawValue) (\(VisibleText.escaped(found.location)))"
             rows.append(("store", storeText))
             let other = source.otherKeys.sorted { $0.key < $1.key }
             let width = rows.map { $0.0.count }.max()! + 1
-            var text = HumanText.safe(file) + "\n"
+            var text = VisibleText.escaped(file) + "\n"
             for (key, value) in rows {
                 text += "  " + (key + ":").padded(to: width) + " " + value + "\n"
             }
             if !other.isEmpty {
                 text += "  other keys:\n"
-                let otherWidth = other.map { HumanText.safe($0.key).count }.max()! + 1
+                let otherWidth = other.map { VisibleText.escaped($0.key).count }.max()! + 1
                 for (key, value) in other {
-                    text += "    " + (HumanText.safe(key) + ":").padded(to: otherWidth) + " " + HumanText.value(value) + "\n"
+                    text += "    " + (VisibleText.escaped(key) + ":").padded(to: otherWidth) + " " + HumanText.value(value) + "\n"
                 }
             }
             for warning in source.warnings {
-                text += "  warning: " + HumanText.safe(warning) + "\n"
+                text += "  warning: " + VisibleText.escaped(warning) + "\n"
             }
             return text
         }

@@ -1,30 +1,13 @@
+import XDSSystem
 import XDocSource
 
-/// Readable, terminal-safe text for `xds show`.
+/// Readable, terminal-safe text for `xds show` (text is escaped with ``VisibleText``).
 enum HumanText {
-    /// Text with control characters made visible (`\n`, `\u{1B}`, bidi controls such as
-    /// `\u{202e}`), so a hostile value cannot move the cursor, recolour the terminal or reorder
-    /// what it shows.
-    static func safe(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where isControl(scalar): out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
     /// One-line rendering of any property-list value: strings quoted, dates ISO-8601, data as
     /// its size and first bytes in hex, arrays and dictionaries inline with sorted keys.
     static func value(_ value: PropertyListValue) -> String {
         switch value {
-        case .string(let s): return "\"" + safe(s).replacingAll("\"", with: "\\\"") + "\""
+        case .string(let s): return quoted(s)
         case .integer(let i): return String(i)
         case .unsignedInteger(let u): return String(u)
         case .real(let r): return String(r)
@@ -37,22 +20,14 @@ enum HumanText {
         case .array(let items): return "[" + items.map(Self.value).joined(separator: ", ") + "]"
         case .dictionary(let entries):
             return "{" + entries.sorted { $0.key < $1.key }
-                .map { "\"" + safe($0.key) + "\": " + Self.value($0.value) }.joined(separator: ", ") + "}"
+                .map { quoted($0.key) + ": " + Self.value($0.value) }.joined(separator: ", ") + "}"
         }
     }
 
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-            || scalar == "\u{2028}" || scalar == "\u{2029}" || isBidiControl(scalar)
-    }
-
-    /// Bidi embeddings, overrides and isolates: a hostile value could make a
-    /// terminal that does bidi show text in another order than it is ("Trojan Source").
-    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
+    /// `text` escaped and in double quotes, a `"` inside written `\"` (unambiguous, since a
+    /// literal `\` is written `\\`).
+    private static func quoted(_ text: String) -> String {
+        "\"" + VisibleText.escaped(text).replacingAll("\"", with: "\\\"") + "\""
     }
 }
 

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import XDSSystem
 
 /// Prints `xds: SUBJECT: reason` lines on standard error and remembers the worst status,
 /// so a command can go on with the next file and exit with the highest code at the end.
@@ -10,10 +6,10 @@ struct Diagnostics {
     private(set) var worst: ExitStatus = .success
 
     /// Reports one failure about `subject` (usually a file path) and records its status.
-    /// Control characters in either part are made visible, so a hostile file name or value
-    /// cannot split the line or drive the terminal.
+    /// Both parts are escaped with ``VisibleText``, so a hostile file name or value cannot
+    /// split the line, drive the terminal or hide characters.
     mutating func fail(_ subject: String, _ reason: String, status: ExitStatus) {
-        Diagnostics.printError("xds: \(HumanText.safe(subject)): \(HumanText.safe(reason))")
+        Diagnostics.printError("xds: \(VisibleText.escaped(subject)): \(VisibleText.escaped(reason))")
         record(status)
     }
 
@@ -38,13 +34,8 @@ struct Diagnostics {
     static func printError(_ line: String) {
         var text = line
         if !text.hasSuffix("\n") { text += "\n" }
-        // write(2) rather than stdio's `stderr`, which Swift 6 treats as shared mutable state.
-        var bytes = Array(text.utf8)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + done, $0.count - done) }
-            if n <= 0 { break }
-            done += n
-        }
+        // write(2) rather than stdio's `stderr`, which Swift 6 treats as shared mutable state;
+        // a failed write to standard error cannot be reported anywhere, so it is ignored.
+        try? SystemCall.writeAll(2, Array(text.utf8))
     }
 }
