@@ -16,6 +16,19 @@ package enum VisibleText {
         return out
     }
 
+    /// `text` with the same characters escaped as ``escaped(_:)`` except `\`, which is left as
+    /// it is: for messages (error reasons) whose quoted input the libraries have already passed
+    /// through ``quoted(_:limit:)``, so their escapes are not escaped a second time. Whatever
+    /// else such a message holds raw still cannot break the line or drive the terminal.
+    package static func escapedMessage(_ text: some StringProtocol) -> String {
+        guard text.unicodeScalars.contains(where: { $0 != "\\" && needsEscape($0) }) else { return String(text) }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" { out += "\\" } else { append(scalar, to: &out) }
+        }
+        return out
+    }
+
     /// `text` quoted in single quotes for a one-line message, escaped as ``escaped(_:)`` and
     /// cut after `limit` characters with "…".
     package static func quoted(_ text: some StringProtocol, limit: Int = 60) -> String {

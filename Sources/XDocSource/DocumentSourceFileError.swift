@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import XDSSystem
+internal import XDSSystem
 
 /// Why reading, writing or removing the `x-document-source` attribute of a path failed.
 ///

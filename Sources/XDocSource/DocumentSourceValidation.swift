@@ -1,4 +1,4 @@
-import XDSSystem
+internal import XDSSystem
 
 /// The checks a writer applies to field values before writing them (SPEC §5).
 ///

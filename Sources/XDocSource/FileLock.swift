@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import XDSSystem
+internal import XDSSystem
 
 /// The advisory lock that serialises writers of one file's attribute (SPEC §2 "concurrent
 /// writers"): an exclusive `flock(2)` on the file or folder itself, held from before the read

@@ -105,7 +105,7 @@ struct OutputAndStatusTests {
         var byte: UInt8 = 0
         while read(fd, &byte, 1) == 1, byte != UInt8(ascii: "\n") { first.append(byte) }
         #expect(!first.isEmpty)
-        #expect(try DocumentSourceFile(path: folder.path + "/last.txt").remove().isEmpty == false)
+        #expect(try DocumentSourceFile(path: folder.path + "/last.txt").remove().removed.isEmpty == false)
 
         let rest = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

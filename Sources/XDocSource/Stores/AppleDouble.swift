@@ -1,4 +1,4 @@
-import XDSSystem
+internal import XDSSystem
 
 /// The extended attributes packed into an AppleDouble file (`._NAME`), as macOS writes them on
 /// filesystems without extended attributes and inside `__MACOSX/` folders of Finder zips.

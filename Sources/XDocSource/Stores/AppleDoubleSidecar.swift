@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import XDSSystem
+internal import XDSSystem
 
 extension DocumentSourceFile {
     /// The path of the AppleDouble sidecar that would carry this file's attributes: `._NAME` in

@@ -6,7 +6,7 @@ import Darwin
 #error("Unsupported platform: xds needs <sys/xattr.h>")
 #endif
 internal import CXattr
-import XDSSystem
+internal import XDSSystem
 
 /// A failed extended-attribute call: the C function's errno, read right after the call.
 struct ExtendedAttributeFailure: Error, Equatable {

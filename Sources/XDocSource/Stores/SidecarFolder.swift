@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import XDSSystem
+internal import XDSSystem
 
 /// The folder an AppleDouble sidecar lives in, held open, and the name whose sidecar it is.
 ///

@@ -7,9 +7,10 @@ struct Diagnostics {
 
     /// Reports one failure about `subject` (usually a file path) and records its status.
     /// Both parts are escaped with ``VisibleText``, so a hostile file name or value cannot
-    /// split the line, drive the terminal or hide characters.
+    /// split the line, drive the terminal or hide characters. The reason keeps its `\` as they
+    /// are: the libraries quote input text in their messages already escaped.
     mutating func fail(_ subject: String, _ reason: String, status: ExitStatus) {
-        Diagnostics.printError("xds: \(VisibleText.escaped(subject)): \(VisibleText.escaped(reason))")
+        Diagnostics.printError("xds: \(VisibleText.escaped(subject)): \(VisibleText.escapedMessage(reason))")
         record(status)
     }
 
