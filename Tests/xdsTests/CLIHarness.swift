@@ -12,9 +12,11 @@ let xdsPath: String = Repository.xdsExecutable
 /// The package's root folder.
 let packageRoot: String = Repository.root.path
 
-/// Runs a program with arguments in `folder`, feeding `input` on standard input.
-func run(_ executable: String, _ arguments: [String], in folder: String? = nil, input: Data? = nil) throws -> Run {
-    try ProcessRunner.run(executable, arguments, in: folder, input: input)
+/// Runs a program with arguments in `folder`, feeding `input` on standard input, with
+/// `environment` added to the test process's own.
+func run(_ executable: String, _ arguments: [String], in folder: String? = nil, input: Data? = nil,
+         environment: [String: String] = [:]) throws -> Run {
+    try ProcessRunner.run(executable, arguments, in: folder, input: input, environment: environment)
 }
 
 /// Runs `xds` with arguments.
