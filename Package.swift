@@ -58,9 +58,13 @@ let package = Package(
             path: "Benchmarks/xds-bench"
         ),
 
-        .testTarget(name: "XDocSourceTests", dependencies: ["XDocSource"]),
-        .testTarget(name: "IconMaskTests", dependencies: ["IconMask"], exclude: ["Golden"]),
-        .testTarget(name: "xdsTests", dependencies: ["xds", "XDocSource", "IconMask"]),
+        // What the three test targets share (Foundation only): the one process runner, temporary
+        // folders, the repository root, the `xds` binary and the fixtures in Tests/Fixtures.
+        .target(name: "XDSTestSupport", path: "Tests/XDSTestSupport"),
+
+        .testTarget(name: "XDocSourceTests", dependencies: ["XDocSource", "XDSTestSupport"]),
+        .testTarget(name: "IconMaskTests", dependencies: ["IconMask", "XDSTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "xdsTests", dependencies: ["xds", "XDocSource", "IconMask", "XDSTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the golden outputs for IconMaskTests (Tests/IconMaskTests/Golden/*.premul.rgba).
 
-    python3 scripts/make_mask_goldens.py [--bench ../shared/bench] [--out Tests/IconMaskTests/Golden]
+    python3 scripts/make_mask_goldens.py [--out Tests/IconMaskTests/Golden]
 
 The input is a synthetic 160x128 RGBA image defined by integer formulas (the Swift test builds
 the same one): gradients, a sawtooth, a transparent disc and a transparent corner whose hidden
@@ -9,10 +9,11 @@ colour is garish (so any fringe shows), and a half-transparent band. Non-square,
 crop is exercised too.
 
 Expected outputs, float64, for each shape at 29@1x, 29@2x, 58@1x, 180@1x and 60@3x:
-  * resampling: bench/reference_mask.py's resample_premul (Lanczos-3 on premultiplied alpha);
-  * circular and none: reference_mask.py's own coverage (rrect_coverage) with our radius
-    round_half_up(0.225 x size_pt) x scale and a stroke of `scale` px, composited exactly as
-    reference_mask.reference() does;
+  * resampling: scripts/reference_mask.py's resample_premultiplied (float64 Lanczos-3 on
+    premultiplied alpha);
+  * circular and none: reference_mask.py's own coverage (rounded_square_coverage) with our
+    radius round_half_up(0.225 x size_pt) x scale and a stroke of `scale` px, composited by
+    reference_mask.composite, as reference_mask.reference() does;
   * continuous: the same, with the coverage of Apple's continuous-corner outline (INTEROP §8:
     three cubics and two short lines per corner starting 1.52866483 r from the corner) computed
     independently of the Swift rasteriser: the corner curve is evaluated densely, its top edge
@@ -103,21 +104,19 @@ def continuous_coverage(size, lo, hi, rad, samples=256):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--bench", default=os.path.join(here, "..", "..", "shared", "bench"))
     ap.add_argument("--out", default=os.path.join(here, "..", "Tests", "IconMaskTests", "Golden"))
     a = ap.parse_args()
-    bench = a.bench if os.path.isdir(a.bench) else "/work/shared/bench"
-    sys.path.insert(0, bench)
+    sys.path.insert(0, here)
     import reference_mask as rm
     from PIL import Image
 
     os.makedirs(a.out, exist_ok=True)
     src = os.path.join(tempfile.mkdtemp(), "input.png")
     Image.fromarray(synthetic_input(), "RGBA").save(src)
-    rgba = rm.load_rgba(src)
+    rgba = rm.read_straight_rgba(src)
     for pt, scale in CASES:
         n = pt * scale
-        img = rm.resample_premul(rgba, n, "lanczos3")
+        img = rm.resample_premultiplied(rgba, n, "lanczos3")
         r = radius(pt, scale)
         h = scale / 2.0
         for shape in SHAPES:
@@ -126,12 +125,9 @@ def main():
                 cov_in = continuous_coverage(n, h, n - h, max(r - h, 0.0))
             else:
                 rr = r if shape == "circular" else 0
-                cov = rm.rrect_coverage(n, 0.0, float(n), rr)
-                cov_in = rm.rrect_coverage(n, h, n - h, max(rr - h, 0.0))
-            band = cov - cov_in
-            out = np.empty_like(img)
-            out[..., :3] = (cov_in + 0.9 * band)[..., None] * img[..., :3]
-            out[..., 3] = cov_in * img[..., 3] + band * (0.1 + 0.9 * img[..., 3])
+                cov = rm.rounded_square_coverage(n, 0.0, float(n), rr)
+                cov_in = rm.rounded_square_coverage(n, h, n - h, max(rr - h, 0.0))
+            out = rm.composite(img, cov, cov_in)
             q = np.clip(np.floor(out * 255 + 0.5), 0, 255).astype(np.uint8)
             path = os.path.join(a.out, f"{shape}-{pt}@{scale}x.premul.rgba")
             with open(path, "wb") as f:

@@ -1,12 +1,13 @@
 import Testing
+import XDSTestSupport
 @testable import IconMask
 
 /// Apple's CgBI variant: raw deflate, BGR(A), premultiplied alpha.
 @Suite struct CgBIDecodeTests {
-    /// The real iOS icon from INTEROP §4. Expected pixels come from an independent path
+    /// The real iOS icon from INTEROP §4 (Tests/Fixtures/cgbi, MIT). Expected pixels come from an independent path
     /// (Python: zlib raw inflate, BGR swap, un-premultiply), summarised as a CRC-32.
     @Test func realAppIconDecodes() throws {
-        let bytes = try SharedInputs.bytes("corpus/cgbi/AppIcon60x60@3x.png")
+        let bytes = try Fixtures.bytes("cgbi/AppIcon60x60@3x.png")
         let header = try PNGDecoder.header(bytes)
         #expect(header.isCgBI && header.width == 180 && header.height == 180 && header.colourType == .rgba)
         let image = try PNGDecoder.decode(bytes)

@@ -1,18 +1,13 @@
 import Foundation
+import XDSTestSupport
 
-/// Locations of the read-only shared inputs (PngSuite, corpus): `<repo>/../shared`, as the
-/// issue names them, else `/work/shared`, else `$XDS_SHARED`.
+/// The old name of the fixture locator, kept so tests written against it still compile:
+/// "pngsuite/…" and "corpus/cgbi/…" map into Tests/Fixtures. New tests use `Fixtures`.
 enum SharedInputs {
-    static let root: URL = {
-        if let env = ProcessInfo.processInfo.environment["XDS_SHARED"] { return URL(fileURLWithPath: env) }
-        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let sibling = repo.deletingLastPathComponent().appendingPathComponent("shared")
-        if FileManager.default.fileExists(atPath: sibling.appendingPathComponent("pngsuite").path) { return sibling }
-        return URL(fileURLWithPath: "/work/shared")
-    }()
+    static var root: URL { Fixtures.root }
 
     static func bytes(_ relative: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: root.appendingPathComponent(relative)))
+        try Fixtures.bytes(relative.hasPrefix("corpus/cgbi/") ? String(relative.dropFirst("corpus/".count)) : relative)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XDSTestSupport
 @testable import IconMask
 
 @Suite("PNG encoder")
@@ -140,12 +141,12 @@ struct PNGEncoderTests {
 
     @Test("PngSuite round-trips: decode, encode, decode gives the same pixels")
     func pngSuiteRoundTrip() throws {
-        let dir = SharedInputs.root.appendingPathComponent("pngsuite/images")
+        let dir = Fixtures.url("pngsuite/images")
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
             .filter { $0.hasSuffix(".png") && !$0.hasPrefix("x") }.sorted()
         #expect(names.count >= 150)
         for name in names {
-            let image = try PNGDecoder.decode(SharedInputs.bytes("pngsuite/images/\(name)"))
+            let image = try PNGDecoder.decode(Fixtures.bytes("pngsuite/images/\(name)"))
             #expect(try PNGDecoder.decode(PNGEncoder.encode(image)) == image, "\(name)")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XDSTestSupport
 import IconMask
 
 /// Every PngSuite file: the valid ones decode to the expected RGBA (±1 on 16-bit), the
@@ -13,7 +14,7 @@ import IconMask
     }
 
     static let entries: [Entry] = {
-        guard let data = try? Data(contentsOf: SharedInputs.root.appendingPathComponent("pngsuite/MANIFEST.json")),
+        guard let data = try? Data(contentsOf: Fixtures.url("pngsuite/MANIFEST.json")),
               let json = try? JSONSerialization.jsonObject(with: data) as? [String: [String: Any]] else { return [] }
         return json.keys.sorted().map { name in
             let e = json[name]!
@@ -31,9 +32,9 @@ import IconMask
     @Test(arguments: entries.filter(\.valid).map(\.name))
     func validFileDecodes(_ name: String) throws {
         let entry = try #require(Self.entries.first { $0.name == name })
-        let image = try PNGDecoder.decode(try SharedInputs.bytes("pngsuite/images/" + name))
+        let image = try PNGDecoder.decode(try Fixtures.bytes("pngsuite/images/" + name))
         #expect(image.width == entry.width && image.height == entry.height)
-        let expected = try SharedInputs.bytes("pngsuite/" + entry.expected!)
+        let expected = try Fixtures.bytes("pngsuite/" + entry.expected!)
         try #require(image.pixels.count == expected.count)
         let tolerance = entry.bitDepth == 16 ? 1 : 0
         let worst = zip(image.pixels, expected).map { abs(Int($0) - Int($1)) }.max() ?? 0
@@ -42,7 +43,7 @@ import IconMask
 
     @Test(arguments: entries.filter { !$0.valid }.map(\.name))
     func corruptFileIsRefused(_ name: String) throws {
-        let bytes = try SharedInputs.bytes("pngsuite/images/" + name)
+        let bytes = try Fixtures.bytes("pngsuite/images/" + name)
         let error = #expect(throws: PNGError.self) { try PNGDecoder.decode(bytes) }
         #expect(error?.description.isEmpty == false)
         #expect(error?.description.contains("\n") == false)
@@ -57,7 +58,7 @@ import IconMask
         ("xcsn0g01.png", .checksum), ("xdtn0g01.png", .imageData),
     ])
     func corruptFileReason(_ name: String, _ kind: PNGError.Kind) throws {
-        let bytes = try SharedInputs.bytes("pngsuite/images/" + name)
+        let bytes = try Fixtures.bytes("pngsuite/images/" + name)
         let error = #expect(throws: PNGError.self) { try PNGDecoder.decode(bytes) }
         #expect(error?.kind == kind, "\(name): \(error?.description ?? "no error")")
     }

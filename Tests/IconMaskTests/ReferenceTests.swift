@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import XDSTestSupport
 @testable import IconMask
 
-/// Runs the shared float64 reference (bench/reference_mask.py) live on the project's own icon
-/// and compares our floating-point result before 8-bit rounding.
+/// Runs the project's float64 reference (scripts/reference_mask.py) live on the project's own
+/// icon and compares our floating-point result before 8-bit rounding.
 @Suite("Against reference_mask.py")
 struct ReferenceTests {
     struct Case: Sendable, CustomTestStringConvertible {
@@ -20,21 +21,14 @@ struct ReferenceTests {
 
     @Test("premultiplied result within 0.03/255 of the float64 reference", arguments: cases)
     func matches(c: Case) throws {
-        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let input = repo.appendingPathComponent(c.file)
-        let bench = SharedInputs.root.appendingPathComponent("bench")
+        let input = Repository.url(c.file)
         let dir = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let raw = dir.appendingPathComponent("ref.f32")
-        let script = """
-        import sys
-        sys.path.insert(0, sys.argv[1])
-        import numpy as np, reference_mask as rm
-        out = rm.reference(sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], float(sys.argv[6]))
-        out.astype("<f4").tofile(sys.argv[7])
-        """
-        let run = try TestSupport.run(["python3", "-c", script, bench.path, input.path, "\(c.size)", c.filter.rawValue,
-                                       c.shape.rawValue, c.stroke ? "1" : "0", raw.path])
+        var arguments = ["python3", Repository.url("scripts/reference_mask.py").path, input.path, "\(c.size)",
+                         "--filter", c.filter.rawValue, "--shape", c.shape.rawValue, "--f32", raw.path]
+        if !c.stroke { arguments.append("--no-stroke") }
+        let run = try TestSupport.run(arguments)
         try #require(run.status == 0, "reference_mask.py: \(run.stderr)")
         let data = try Data(contentsOf: raw)
         let expected = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }

@@ -1,4 +1,5 @@
 import Foundation
+import XDSTestSupport
 @testable import IconMask
 
 /// Helpers shared by the IconMask test suites.
@@ -36,33 +37,13 @@ enum TestSupport {
 
     /// A fresh temporary folder, removed by the caller with `removeItem`.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("iconmask-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try ScratchFolder.make(prefix: "iconmask-tests")
     }
 
     /// Runs a program found on PATH; returns its exit status, standard output and standard error.
     static func run(_ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        // Drain stderr concurrently so a chatty child cannot block on a full pipe.
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        p.waitUntilExit()
-        return (p.terminationStatus, outData, String(decoding: errData, as: UTF8.self))
+        let run = try ProcessRunner.runOnPath(arguments)
+        return (run.status, run.stdoutBytes, run.stderr)
     }
 
     /// A straight 8-bit pixel premultiplied, in 0…255 units.

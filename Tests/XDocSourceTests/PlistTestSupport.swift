@@ -1,4 +1,5 @@
 import Foundation
+import XDSTestSupport
 @testable import XDocSource
 
 /// Builds binary plists object by object, with every trailer field overridable, so tests
@@ -69,32 +70,17 @@ struct BPlistBuilder {
     }
 }
 
-/// Runs a command and returns its status, standard output and standard error.
+/// Runs a command and returns its status, standard output and standard error (`stdin`, when
+/// given, is fed on standard input; otherwise standard input is empty).
 @discardableResult
 func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, stdout: Data, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    let input = Pipe()
-    process.standardInput = input
-    try process.run()
-    if let stdin { input.fileHandleForWriting.write(stdin) }
-    try input.fileHandleForWriting.close()
-    // Read both pipes before waiting so a full pipe cannot block the child.
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, outData, String(decoding: errData, as: UTF8.self))
+    let run = try ProcessRunner.run(executable, arguments, input: stdin ?? Data())
+    return (run.status, run.stdoutBytes, run.stderr)
 }
 
 /// A fresh temporary folder, removed by the caller with `try? FileManager.default.removeItem`.
 func makeTemporaryFolder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("xds-plist-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    try ScratchFolder.make(prefix: "xds-plist-tests")
 }
 
 /// A value of every plist type, nested, for round trips.

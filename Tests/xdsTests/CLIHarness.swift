@@ -1,68 +1,22 @@
 import Foundation
 import Testing
 import XDocSource
+import XDSTestSupport
 
-/// The result of running a program.
-struct Run: CustomStringConvertible {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-    var stdoutBytes: Data
-
-    var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
-    /// Standard error split into lines.
-    var errorLines: [String] { stderr.split(separator: "\n").map(String.init) }
-    /// Standard output parsed as JSON Lines.
-    func jsonLines() throws -> [[String: Any]] {
-        try stdout.split(separator: "\n").map {
-            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8), options: [.fragmentsAllowed]) as? [String: Any])
-        }
-    }
-}
+/// The result of running a program (defined in XDSTestSupport).
+typealias Run = XDSTestSupport.Run
 
 /// The `xds` binary built next to the test bundle (`swift build --build-tests` builds it).
-let xdsPath: String = {
-    let candidates = [
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("xds").path,
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/xds").path,
-    ]
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
-}()
+let xdsPath: String = Repository.xdsExecutable
 
 /// The package's root folder.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
+let packageRoot: String = Repository.root.path
 
-/// Runs a program with arguments in `folder`, feeding `input` on standard input.
-func run(_ executable: String, _ arguments: [String], in folder: String? = nil, input: Data? = nil) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
-    // Files rather than pipes: no deadlock whatever the output size.
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("xds-run-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    let out = scratch.appendingPathComponent("out"), err = scratch.appendingPathComponent("err")
-    _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-    process.standardOutput = try FileHandle(forWritingTo: out)
-    process.standardError = try FileHandle(forWritingTo: err)
-    if let input {
-        let inFile = scratch.appendingPathComponent("in")
-        try input.write(to: inFile)
-        process.standardInput = try FileHandle(forReadingFrom: inFile)
-    } else {
-        process.standardInput = FileHandle.nullDevice
-    }
-    try process.run()
-    process.waitUntilExit()
-    let stdout = try Data(contentsOf: out)
-    return Run(
-        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-        stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self), stdoutBytes: stdout)
+/// Runs a program with arguments in `folder`, feeding `input` on standard input, with
+/// `environment` added to the test process's own.
+func run(_ executable: String, _ arguments: [String], in folder: String? = nil, input: Data? = nil,
+         environment: [String: String] = [:]) throws -> Run {
+    try ProcessRunner.run(executable, arguments, in: folder, input: input, environment: environment)
 }
 
 /// Runs `xds` with arguments.

@@ -1,4 +1,5 @@
 import Foundation
+import XDSTestSupport
 
 /// Runs the built `xds` binary for the `mask` tests and makes their input files.
 enum MaskHarness {
@@ -10,37 +11,12 @@ enum MaskHarness {
     }
 
     /// The `xds` executable SwiftPM built next to this test bundle (XDS_BINARY overrides).
-    static let xds: String = {
-        if let path = ProcessInfo.processInfo.environment["XDS_BINARY"] { return path }
-        // The test runner lives in the build folder (.build/<triple>/debug/xdsPackageTests.xctest),
-        // next to the products the test target depends on.
-        let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        var folder = me.deletingLastPathComponent()
-        for _ in 0..<3 {
-            let candidate = folder.appendingPathComponent("xds").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return me.deletingLastPathComponent().appendingPathComponent("xds").path
-    }()
+    static let xds: String = Repository.xdsExecutable
 
     /// Runs `executable` with `arguments`, capturing standard output and error.
     static func run(_ executable: String, _ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read standard output to the end before waiting so a large PNG cannot block the child;
-        // its stderr is one line, far below a pipe's buffer, so reading it afterwards is safe.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: [UInt8](outData),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        let run = try ProcessRunner.run(executable, arguments)
+        return Result(status: run.status, stdout: [UInt8](run.stdoutBytes), stderr: run.stderr)
     }
 
     /// Runs `xds ARGUMENTS`.
@@ -48,9 +24,7 @@ enum MaskHarness {
 
     /// A fresh temporary folder, removed by `cleanUp`.
     static func makeFolder() throws -> String {
-        let path = NSTemporaryDirectory() + "xds-mask-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try ScratchFolder.make(prefix: "xds-mask-tests").path
     }
 
     static func cleanUp(_ folder: String) {
