@@ -44,6 +44,22 @@ struct VisibleOutputTests {
         #expect(missing.stderr == "xds: gone\\\\n\\u{200b}: no such file or folder\n")
     }
 
+    @Test("input quoted in a library's error message is escaped once in the error line")
+    func libraryMessagesAreNotEscapedTwice() throws {
+        let folder = Folder()
+        folder.file("a.txt")
+        // An XML value whose dictionary has the key ESC-b twice: the library quotes the key with
+        // its escape, and the error line must show that escape as it is, not doubled.
+        let xml = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>"#
+            + "<key>&#27;b</key><true/><key>&#27;b</key><true/></dict></plist>"
+        try folder.setAttribute("a.txt", Array(xml.utf8))
+        let result = try xds("show", "a.txt", in: folder.path)
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("the key '\\u{1b}b' twice"), "\(result.stderr)")
+        #expect(!result.stderr.contains("\\\\u{1b}"), "\(result.stderr)")
+        #expect(!result.stderr.unicodeScalars.contains("\u{1B}"))
+    }
+
     /// A Python string literal for `text` (every scalar as `\U` escape).
     func pythonLiteral(_ text: String) -> String {
         "\"" + text.unicodeScalars.map { String(format: "\\U%08x", $0.value) }.joined() + "\""
