@@ -1,0 +1,69 @@
+/// One HTTP GET as the fetcher asks for it: the absolute URL and the extra request headers
+/// (conditional headers such as `If-None-Match` when revalidating a cached entry).
+public struct HTTPRequest: Sendable, Equatable {
+    /// The absolute `http` or `https` URL, as text.
+    public var url: String
+    /// Extra request headers, in order; names as written.
+    public var headers: [HTTPHeader]
+
+    /// Makes a request for `url` with `headers`.
+    public init(url: String, headers: [HTTPHeader] = []) {
+        self.url = url
+        self.headers = headers
+    }
+}
+
+/// A header field: name and value as received or to be sent.
+public struct HTTPHeader: Sendable, Equatable {
+    /// The field name; compare it case-insensitively.
+    public var name: String
+    /// The field value.
+    public var value: String
+
+    /// Makes a header field.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// One HTTP response: status, headers and the whole body (bounded by the caller's limit).
+public struct HTTPResponse: Sendable, Equatable {
+    /// The status code (200, 304, 301, 404…).
+    public var status: Int
+    /// The response headers, in order.
+    public var headers: [HTTPHeader]
+    /// The body; empty for 304 and for redirects whose body was not read.
+    public var body: [UInt8]
+
+    /// Makes a response.
+    public init(status: Int, headers: [HTTPHeader], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of the header `name` (compared case-insensitively), or nil.
+    public func header(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        return headers.first { $0.name.lowercased() == wanted }?.value
+    }
+}
+
+/// What performs HTTP for ``AppInfoFetcher``: one GET at a time, never following redirects
+/// (the fetcher follows them itself, so it can refuse a downgrade from https to http and
+/// count them), never decompressing, and reading at most `maximumBodySize` bytes of body.
+///
+/// `XDocSource` itself has no HTTP stack, so a program that only reads and writes attributes
+/// builds none; the `XDocSourceHTTP` product supplies ``HTTPTransport`` over
+/// swift-server/async-http-client.
+public protocol HTTPTransport: Sendable {
+    /// Performs one GET.
+    ///
+    /// A 3xx response is returned as it is (with its `Location` header), not followed. A
+    /// `Content-Length` over `maximumBodySize` is refused before the body is read, and a body
+    /// that grows past it is refused as soon as it does.
+    /// - Throws: ``FetchError`` (``FetchError/Kind/network``, ``FetchError/Kind/certificate``,
+    ///   ``FetchError/Kind/timedOut``, ``FetchError/Kind/tooLarge``) naming the URL.
+    func get(_ request: HTTPRequest, maximumBodySize: Int) async throws(FetchError) -> HTTPResponse
+}
