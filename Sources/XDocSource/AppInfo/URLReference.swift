@@ -112,6 +112,11 @@ public enum URLReference {
         var k = i
         while k < bytes.count, bytes[k] != UInt8(ascii: "?"), bytes[k] != UInt8(ascii: "#") { k += 1 }
         guard let path = encoded(bytes[i..<k], allowing: .path) else { return nil }
+        // path-noscheme (§4.2): without a scheme or authority, a colon in the first segment
+        // would read as a scheme; such a reference must be written "./a:b".
+        if parts.scheme == nil, parts.authority == nil,
+           let colon = bytes[i..<k].firstIndex(of: UInt8(ascii: ":")),
+           !bytes[i..<colon].contains(UInt8(ascii: "/")) { return nil }
         parts.path = path
         i = k
         if i < bytes.count, bytes[i] == UInt8(ascii: "?") {
@@ -229,8 +234,8 @@ public enum URLReference {
     ///   are dropped (a file has neither).
     /// * An absolute path (`/x.png`) or a `file:` URL with an empty or `localhost` host →
     ///   ``LocalTarget/path(_:)`` of that path, decoded, dot segments removed.
-    /// * An absolute URL with another scheme (`https://…`) → ``LocalTarget/url(_:)``, the
-    ///   reference as ``Components/text``.
+    /// * An absolute URL with another scheme (`https://…`) → ``LocalTarget/url(_:)``, as
+    ///   ``resolve(_:against:)`` would give it (scheme lower-cased, dot segments removed).
     ///
     /// - Returns: nil when `src` does not parse; is a network-path reference (`//host/x`: a
     ///   folder has no scheme to lend it); names the appInfo.json itself or the folder (an
@@ -239,7 +244,11 @@ public enum URLReference {
     public static func resolveLocal(_ src: String, inFolder folder: String) -> LocalTarget? {
         guard let parts = parse(src) else { return nil }
         if let scheme = parts.scheme {
-            guard scheme == "file" else { return .url(parts.text) }
+            guard scheme == "file" else {
+                var absolute = parts
+                absolute.path = removeDotSegments(parts.path)
+                return .url(absolute.text)
+            }
             let host = parts.host?.lowercased() ?? ""
             guard host.isEmpty || host == "localhost", parts.path.hasPrefix("/") else { return nil }
             return absoluteLocalPath(parts.path)
