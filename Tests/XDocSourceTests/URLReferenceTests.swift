@@ -239,4 +239,43 @@ struct URLReferenceTests {
         #expect(URLReference.resolveLocal("../x.png", inFolder: "sub") == .path("sub/../x.png"))
         #expect(URLReference.resolveLocal("a/../../b/x.png", inFolder: ".") == .path("./../b/x.png"))
     }
+
+    @Test("random references: the result is absolute, parses back to itself, has no dot segments, and resolves idempotently")
+    func randomReferences() throws {
+        var generator = SplitMix64(seed: 0x3986)
+        let pieces = ["a", "b", ".", "..", "", "g;x", "%41", "é", "x:y", "@"]
+        let bases = ["http://a/b/c/d;p?q", "https://[::1]:8443/x/appInfo.json#f", "file:///home/u/app/appInfo.json",
+                     "https://example.com", "foo:/a/b", "urn:x:y"]
+        for _ in 0..<3000 {
+            var reference = ""
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0: reference = "/"
+            case 1: reference = "//h" + (Bool.random(using: &generator) ? ":81" : "") + "/"
+            default: reference = ""
+            }
+            let count = Int.random(in: 0...5, using: &generator)
+            reference += (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined(separator: "/")
+            if Bool.random(using: &generator) { reference += "?" + pieces.randomElement(using: &generator)! }
+            if Bool.random(using: &generator) { reference += "#" + pieces.randomElement(using: &generator)! }
+            let base = bases.randomElement(using: &generator)!
+            guard let resolved = URLReference.resolve(reference, against: base) else {
+                // Only a colon in a relative first segment, or an authority made of a piece that
+                // is not a host ("x:y" has a bad port, "é" is not ASCII), may refuse a reference
+                // built from these pieces.
+                let first = reference.split(separator: "/", omittingEmptySubsequences: false).first ?? ""
+                #expect((first.contains(":") && !reference.hasPrefix("/")) || reference.hasPrefix("//x:y")
+                        || reference.hasPrefix("//é"), "\(reference) against \(base)")
+                continue
+            }
+            let parts = try #require(URLReference.parse(resolved), "\(resolved)")
+            #expect(parts.isAbsolute)
+            #expect(parts.text == resolved)
+            // A path starting with "//" and no authority is written "/.//…" (see doubleSlashPath).
+            let path = parts.authority == nil && parts.path.hasPrefix("/.//") ? String(parts.path.dropFirst(2)) : parts.path
+            let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+            #expect(!segments.contains(".") && !segments.contains(".."), "\(reference) against \(base) → \(resolved)")
+            #expect(URLReference.resolve(resolved, against: base) == resolved)
+            #expect(resolved.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 && $0.value != 0x7F })
+        }
+    }
 }
