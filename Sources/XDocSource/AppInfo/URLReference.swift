@@ -3,8 +3,9 @@
 ///
 /// Rules, decided once for every caller:
 /// * A reference is refused (nil) when it holds a space, a control character, a character
-///   RFC 3986 never allows (`"<>\^`{|}`), a `%` not followed by two hexadecimal digits, an
-///   invalid scheme, port or IP literal.
+///   RFC 3986 never allows (`"`, `<`, `>`, `\`, `^`, a backquote, `{`, `|`, `}`, and `[` `]`
+///   outside an IP literal), a `%` not followed by two hexadecimal digits, an invalid scheme,
+///   port or IP literal, or a colon in the first segment of a relative path.
 /// * A non-ASCII character in the path, query or fragment is percent-encoded as UTF-8 (what
 ///   browsers do, so `img/été.png` works); in the scheme or authority it is refused (there is
 ///   no IDNA here: write the host in its `xn--` form).
