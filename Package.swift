@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -7,10 +7,15 @@ let package = Package(
     products: [
         .library(name: "XDocSource", targets: ["XDocSource"]),
         .library(name: "IconMask", targets: ["IconMask"]),
+        .library(name: "XDocSourceHTTP", targets: ["XDocSourceHTTP"]),
         .executable(name: "xds", targets: ["xds"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Already in AsyncHTTPClient's graph; named here because XDocSourceHTTP imports them.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
     ],
     targets: [
         // C libraries, each reached from one Swift file only.
@@ -39,6 +44,18 @@ let package = Package(
             name: "XDocSource",
             dependencies: ["CPlist", "CXattr", "XDSSystem"]
         ),
+        // The HTTP transport over AsyncHTTPClient, in its own target so that a program using only
+        // XDocSource (attributes) builds no HTTP stack (SPEC §6).
+        .target(
+            name: "XDocSourceHTTP",
+            dependencies: [
+                "XDocSource",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .target(
             name: "IconMask",
             dependencies: ["CZlib", "CDeflate"]
@@ -64,6 +81,10 @@ let package = Package(
 
         .testTarget(name: "XDocSourceTests", dependencies: ["XDocSource", "XDSTestSupport"]),
         .testTarget(name: "IconMaskTests", dependencies: ["IconMask", "XDSTestSupport"], exclude: ["Golden"]),
+        .testTarget(
+            name: "XDocSourceHTTPTests",
+            dependencies: ["XDocSourceHTTP", "XDSTestSupport"]
+        ),
         .testTarget(name: "xdsTests", dependencies: ["xds", "XDocSource", "IconMask", "XDSTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
