@@ -224,9 +224,12 @@ public actor AppInfoFetcher {
     private func fetchRemote(_ requested: String, limit: Int) async throws(FetchError) -> Resource {
         let key = URLReference.removingFragment(requested)
         guard let cache, let store, cache.mode != .bypass else {
-            let outcome = try await follow(key, limit: limit, revalidating: nil)
-            guard case .ok(let url, let response, let requests) = outcome else { fatalError("304 without a conditional request") }
-            return Resource(body: response.body, url: url, validator: validator(response.headers), fromCache: false, requests: requests)
+            switch try await follow(key, limit: limit, revalidating: nil) {
+            case .ok(let url, let response, let requests):
+                return Resource(body: response.body, url: url, validator: validator(response.headers), fromCache: false, requests: requests)
+            case .notModified:  // follow() only returns it for a conditional request
+                throw FetchError(.httpStatus, url: key, message: "the server answered HTTP 304 to a request that was not conditional", httpStatus: 304)
+            }
         }
         let stored = store.read(key, maximumBodySize: limit)
         if cache.mode == .offline {

@@ -21,8 +21,9 @@ enum FetcherLocalFiles {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw ioError(path, .current) }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            let kind = info.st_mode & S_IFMT == S_IFDIR ? "a folder" : "not a regular file"
-            throw FetchError(.io, url: path, message: "is \(kind), not \(what)", errorNumber: info.st_mode & S_IFMT == S_IFDIR ? EISDIR : EINVAL)
+            let folder = info.st_mode & S_IFMT == S_IFDIR
+            throw FetchError(.io, url: path, message: folder ? "is a folder, not a file" : "is not a regular file",
+                             errorNumber: folder ? EISDIR : EINVAL)
         }
         guard info.st_size <= off_t(limit) else {
             throw FetchError(.tooLarge, url: path, message: "\(what) is \(info.st_size) bytes, over the \(sizeInWords(limit)) limit")
