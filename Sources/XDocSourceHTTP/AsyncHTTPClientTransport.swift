@@ -176,10 +176,9 @@ struct RequestTarget {
     let host: String
 
     init?(_ url: String) {
-        guard let schemeEnd = url.range(of: "://") else { return nil }
-        let scheme = url[..<schemeEnd.lowerBound].lowercased()
-        guard scheme == "http" || scheme == "https" else { return nil }
-        var authority = url[schemeEnd.upperBound...]
+        guard let (scheme, afterScheme) = splitScheme(Substring(url)),
+              scheme == "http" || scheme == "https" else { return nil }
+        var authority = afterScheme
         if let end = authority.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
             authority = authority[..<end]
         }
@@ -206,13 +205,6 @@ struct BodyTooLarge: Error {
 
 /// The transport's own total time-out passed.
 struct TotalTimeoutPassed: Error {}
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-}
 
 /// A pthread mutex (NSLock would pull in Foundation; Mutex needs macOS 15).
 final class Lock: @unchecked Sendable {

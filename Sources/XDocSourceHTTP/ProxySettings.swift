@@ -24,10 +24,9 @@ public struct ProxySettings: Sendable, Equatable {
         /// nil if it is not of that form (another scheme such as `socks5://`, no host, a bad port).
         public init?(parsing text: String) {
             var rest = Substring(text.trimmingSpaces)
-            if let schemeEnd = rest.range(of: "://") {
-                let scheme = rest[..<schemeEnd.lowerBound].lowercased()
+            if let (scheme, afterScheme) = splitScheme(rest) {
                 guard scheme == "http" else { return nil }
-                rest = rest[schemeEnd.upperBound...]
+                rest = afterScheme
             }
             if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
             var user: String?, password: String?
@@ -103,7 +102,8 @@ public struct ProxySettings: Sendable, Equatable {
     /// comma-separated (spaces around entries ignored); `*` alone matches every host; an entry
     /// matches the host itself and every name under it (`example.com` and `.example.com` both
     /// match `example.com` and `a.example.com`, not `badexample.com`); a `:port` on an entry
-    /// is ignored; comparison ignores case, a trailing dot and IPv6 brackets.
+    /// is ignored; comparison ignores case, a trailing dot and IPv6 brackets. An IP address
+    /// matches only an equal entry or an IPv4 CIDR block (`10.0.0.0/8`).
     public func bypasses(host: String) -> Bool {
         let host = Self.normalized(host, stripPort: false)
         guard !host.isEmpty else { return false }
@@ -113,9 +113,35 @@ public struct ProxySettings: Sendable, Equatable {
             var entry = Self.normalized(trimmed, stripPort: true)
             while entry.hasPrefix(".") { entry.removeFirst() }
             guard !entry.isEmpty else { continue }
-            if host == entry || host.hasSuffix("." + entry) { return true }
+            if host.contains(":") || Self.ipv4(host) != nil {
+                // An address matches exactly or by CIDR prefix, never by suffix (curl ≥ 7.86).
+                if host == entry || Self.inCIDR(host, entry) { return true }
+            } else if host == entry || host.hasSuffix("." + entry) {
+                return true
+            }
         }
         return false
+    }
+
+    /// The four bytes of a dotted IPv4 address, as one number.
+    private static func ipv4(_ text: String) -> UInt32? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4 else { return nil }
+        var value: UInt32 = 0
+        for part in parts {
+            guard !part.isEmpty, part.count <= 3, part.allSatisfy(\.isASCII), let byte = UInt8(part) else { return nil }
+            value = value << 8 | UInt32(byte)
+        }
+        return value
+    }
+
+    /// Whether the IPv4 address `host` is inside the block `entry` ("A.B.C.D/N").
+    private static func inCIDR(_ host: String, _ entry: String) -> Bool {
+        guard let slash = entry.firstIndex(of: "/"), let address = ipv4(host),
+              let network = ipv4(String(entry[..<slash])),
+              let bits = Int(entry[entry.index(after: slash)...]), (0...32).contains(bits) else { return false }
+        let mask: UInt32 = bits == 0 ? 0 : ~UInt32(0) << UInt32(32 - bits)
+        return address & mask == network & mask
     }
 
     /// Lower case, brackets of an IPv6 literal removed, trailing dot removed, and (for entries)
@@ -134,4 +160,17 @@ public struct ProxySettings: Sendable, Equatable {
         while text.hasSuffix(".") { text.removeLast() }
         return text
     }
+}
+
+/// "SCHEME://REST" as (lower-case scheme, REST), or nil when there is no "://".
+func splitScheme(_ text: Substring) -> (String, Substring)? {
+    let bytes = Array(text.utf8)
+    guard bytes.count >= 3 else { return nil }
+    for offset in 0...(bytes.count - 3) where bytes[offset] == UInt8(ascii: ":")
+        && bytes[offset + 1] == UInt8(ascii: "/") && bytes[offset + 2] == UInt8(ascii: "/") {
+        let schemeEnd = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
+        let restStart = text.utf8.index(schemeEnd, offsetBy: 3)
+        return (String(text[..<schemeEnd]).lowercased(), text[restStart...])
+    }
+    return nil
 }
