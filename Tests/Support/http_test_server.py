@@ -97,12 +97,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     # --- plumbing -----------------------------------------------------------------------
 
-    def setup(self):
-        super().setup()
-        self.body_sent = 0
-        self.status_sent = None
-        self.complete = False
-
     def start(self, status, headers):
         self.status_sent = status
         self.send_response(status)
@@ -147,6 +141,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.do_GET()
 
     def do_GET(self):
+        # Per request, not per connection: keep-alive connections carry several.
+        self.body_sent = 0
+        self.status_sent = None
+        self.complete = False
         try:
             self.route()
             self.complete = True

@@ -134,7 +134,7 @@ struct AsyncHTTPClientTransportTests {
             #expect(response.header("location") == "/redirect/1/target.txt?status=\(status)")
             #expect(response.body.isEmpty)
             // Only the first hop reached the server.
-            Thread.sleep(forTimeInterval: 0.2)
+            try await Task.sleep(for: .milliseconds(200))
             #expect(try server.requests().map(\.path) == ["/redirect/2/target.txt?status=\(status)"])
         }
     }
