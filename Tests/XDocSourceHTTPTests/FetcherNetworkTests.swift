@@ -42,6 +42,14 @@ final class FetcherNetworkTests: @unchecked Sendable {
         }
     }
 
+    /// The server's routes file, replaced with rename(2) (TestHTTPServer.setRoutes uses
+    /// FileManager.replaceItemAt, which fails on Linux here).
+    func setRoutes(_ routes: [String: Any]) throws {
+        let temporary = server.routesFile.path + ".new"
+        try JSONSerialization.data(withJSONObject: routes).write(to: URL(fileURLWithPath: temporary))
+        #expect(rename(temporary, server.routesFile.path) == 0)
+    }
+
     func entryFiles() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: cacheFolder.path + "/xds")) ?? []).filter { $0.hasSuffix(".entry") }
     }
@@ -65,15 +73,16 @@ final class FetcherNetworkTests: @unchecked Sendable {
         #expect(list.appInfo.icons.count == 2)
     }
 
+    /// `/redirect/N/X` answers N + 1 redirects (N, N−1 … 0, then X).
     @Test func threeRedirectsFollowedSevenRefused() async throws {
-        let three = try await fetcher(.bypass).iconImage(pixelSize: 29, from: .attribute(server.url("/redirect/3/app/appInfo.json", on: .https)))
+        let three = try await fetcher(.bypass).iconImage(pixelSize: 29, from: .attribute(server.url("/redirect/2/app/appInfo.json", on: .https)))
         #expect(three.appInfoURL == server.url("/app/appInfo.json", on: .https))
         #expect(three.bytes == Self.png, "src resolved against the URL after redirects")
         #expect(three.requests == 5)
-        let five = try await fetcher(.bypass).appInfo(at: .attribute(server.url("/redirect/5/app/appInfo.json?status=308", on: .https)))
+        let five = try await fetcher(.bypass).appInfo(at: .attribute(server.url("/redirect/4/app/appInfo.json?status=308", on: .https)))
         #expect(five.requests == 6)
         let before = try server.requests().count
-        let seven = await kind { _ = try await self.fetcher(.bypass).appInfo(at: .attribute(self.server.url("/redirect/7/app/appInfo.json", on: .https))) }
+        let seven = await kind { _ = try await self.fetcher(.bypass).appInfo(at: .attribute(self.server.url("/redirect/6/app/appInfo.json", on: .https))) }
         #expect(seven?.kind == .tooManyRedirects)
         #expect(seven?.message == "more than 5 redirects")
         #expect(try server.requests().count - before == 6, "gives up after the 6th redirect response")
@@ -106,7 +115,7 @@ final class FetcherNetworkTests: @unchecked Sendable {
     @Test func revalidationSendsValidatorsAndGets304WithoutBody() async throws {
         let url = server.url("/app/img/icon.png", on: .https)
         try server.write("one/appInfo.json", #"[{"width": 29, "height": 29, "src": "\#(url)"}]"#)
-        try server.setRoutes(["headers": ["/one/appInfo.json": ["Cache-Control": "max-age=600"]]])
+        try setRoutes(["headers": ["/one/appInfo.json": ["Cache-Control": "max-age=600"]]])
         let list = server.url("/one/appInfo.json", on: .https)
         let first = try await fetcher().iconImage(pixelSize: 29, from: .attribute(list))
         #expect(first.requests == 2 && !first.fromCache && first.validator != nil)
@@ -122,7 +131,7 @@ final class FetcherNetworkTests: @unchecked Sendable {
     }
 
     @Test func secondRunWhileFreshMakesNoRequest() async throws {
-        try server.setRoutes(["headers": ["/app/appInfo.json": ["Cache-Control": "max-age=60"],
+        try setRoutes(["headers": ["/app/appInfo.json": ["Cache-Control": "max-age=60"],
                                           "/app/img/icon.png": ["Cache-Control": "max-age=60"]]])
         let url = server.url("/app/appInfo.json", on: .https)
         _ = try await fetcher().iconImage(pixelSize: 29, from: .attribute(url))
@@ -133,7 +142,7 @@ final class FetcherNetworkTests: @unchecked Sendable {
     }
 
     @Test func noStoreIsNeverStoredAndMaxAgeZeroRevalidates() async throws {
-        try server.setRoutes(["headers": ["/app/appInfo.json": ["Cache-Control": "no-store"],
+        try setRoutes(["headers": ["/app/appInfo.json": ["Cache-Control": "no-store"],
                                           "/app/img/icon.png": ["Cache-Control": "max-age=0"]]])
         let url = server.url("/app/appInfo.json", on: .https)
         _ = try await fetcher().iconImage(pixelSize: 29, from: .attribute(url))
