@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+internal import XDSSystem
+
+/// Local appInfo.json and icon files for ``AppInfoFetcher``: reading them safely, turning
+/// paths into `file:` URLs and back, and keeping a `src` inside its folder.
+enum FetcherLocalFiles {
+    /// Reads the regular file at `path` whole, refusing anything larger than `limit` before
+    /// reading it. Opened non-blocking and without becoming a controlling terminal, so a FIFO
+    /// or device named by mistake is neither waited on nor read (it fails the regular-file
+    /// test); `noFollow` refuses a symbolic link as the last component.
+    static func read(_ path: String, limit: Int, what: String, noFollow: Bool = false) throws(FetchError) -> [UInt8] {
+        var flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK
+        if noFollow { flags |= O_NOFOLLOW }
+        let fd = SystemCall.retrying { open(path, flags) }
+        guard fd >= 0 else { throw ioError(path, .current) }
+        defer { SystemCall.close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw ioError(path, .current) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            let folder = info.st_mode & S_IFMT == S_IFDIR
+            throw FetchError(.io, url: path, message: folder ? "is a folder, not a file" : "is not a regular file",
+                             errorNumber: folder ? EISDIR : EINVAL)
+        }
+        guard info.st_size <= off_t(limit) else {
+            throw FetchError(.tooLarge, url: path, message: "\(what) is \(info.st_size) bytes, over the \(sizeInWords(limit)) limit")
+        }
+        // One byte more than the size, to notice a file that grew after fstat.
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+        let count: Int
+        do throws(Errno) {
+            count = try bytes.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
+                do throws(Errno) { return .success(try SystemCall.readFully(fd, into: buffer)) } catch { return .failure(error) }
+            }.get()
+        } catch { throw ioError(path, error) }
+        guard count <= limit else {
+            throw FetchError(.tooLarge, url: path, message: "\(what) grew past the \(sizeInWords(limit)) limit while being read")
+        }
+        bytes.removeLast(bytes.count - count)
+        return bytes
+    }
+
+    /// "256 KiB", "8 MiB", or a byte count.
+    static func sizeInWords(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
+    }
+
+    static func ioError(_ path: String, _ error: Errno) -> FetchError {
+        FetchError(.io, url: path, message: error.words, errorNumber: error.rawValue)
+    }
+
+    /// `path` with every symbolic link and `.`/`..` resolved (`realpath(3)`).
+    static func realPath(_ path: String) throws(FetchError) -> String {
+        guard let resolved = realpath(path, nil) else { throw ioError(path, .current) }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The folder part and the name of `path` ("." for a bare name).
+    static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
+
+    /// A `file:` URL for an absolute path, percent-encoding every byte that may not appear
+    /// literally in a URL path.
+    static func fileURL(_ absolutePath: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out = Array("file://".utf8)
+        for byte in absolutePath.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"),
+                 UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+                 UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+                 UInt8(ascii: ":"), UInt8(ascii: "@"):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The local path of a `file:` URL (`file:///p`, `file://localhost/p`, `file:/p`),
+    /// percent-decoded, without query or fragment; nil for another host or a malformed URL.
+    static func path(ofFileURL url: String) -> String? {
+        guard url.count >= 5, url.prefix(5).lowercased() == "file:" else { return nil }
+        var rest = Substring(url.dropFirst(5))
+        if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<cut] }
+        if rest.hasPrefix("//") {
+            rest = rest.dropFirst(2)
+            let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+            let host = rest[..<slash].lowercased()
+            guard host.isEmpty || host == "localhost" else { return nil }
+            rest = rest[slash...]
+        }
+        guard rest.hasPrefix("/") else { return nil }
+        var bytes: [UInt8] = []
+        var utf8 = Array(rest.utf8)[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "%") {
+                guard utf8.count >= 2, let high = hexValue(utf8[utf8.startIndex]), let low = hexValue(utf8[utf8.startIndex + 1]) else { return nil }
+                utf8 = utf8.dropFirst(2)
+                let decoded = high << 4 | low
+                guard decoded != 0 else { return nil }  // a NUL cannot be in a path
+                bytes.append(decoded)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// The URL scheme of `text`, lower-cased (RFC 3986: a letter, then letters, digits, `+`,
+    /// `-`, `.`, then `:`), or nil when `text` does not start with one (a path).
+    static func scheme(of text: String) -> String? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let candidate = text[..<colon]
+        guard let first = candidate.first, first.isASCII, first.isLetter,
+              candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") })
+        else { return nil }
+        return candidate.lowercased()
+    }
+}

@@ -1,0 +1,42 @@
+/// Where the disk cache lives and how it is used (SPEC §3 "Cache"; `--cache-dir`,
+/// `--offline`, `--no-cache`).
+public struct CacheSettings: Sendable, Equatable {
+    /// How the cache is used.
+    public enum Mode: Sendable, Equatable {
+        /// Fresh entries are used without a request, stale ones revalidated, new responses stored.
+        case normal
+        /// `--offline`: no request at all; any cached entry is used however old, and a remote
+        /// URL without one fails with ``FetchError/Kind/notCached``.
+        case offline
+        /// `--no-cache`: the cache is neither read nor written.
+        case bypass
+    }
+
+    /// The cache folder; created (mode 0700, with missing parents) on the first write.
+    public var directory: String
+    /// How the cache is used.
+    public var mode: Mode
+
+    /// Settings for `directory` used as `mode`.
+    public init(directory: String, mode: Mode = .normal) {
+        self.directory = directory
+        self.mode = mode
+    }
+
+    /// The default cache folder: `$XDG_CACHE_HOME/xds` when `XDG_CACHE_HOME` is an absolute
+    /// path (the XDG rule: a relative value is ignored), else `$HOME/.cache/xds`; nil when
+    /// neither is set (then there is no default cache).
+    public static func defaultDirectory(environment: [String: String]) -> String? {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return joined(xdg, "xds")
+        }
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return joined(joined(home, ".cache"), "xds")
+        }
+        return nil
+    }
+
+    private static func joined(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+}
