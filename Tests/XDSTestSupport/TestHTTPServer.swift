@@ -167,7 +167,11 @@ public final class TestHTTPServer: @unchecked Sendable {
         let data = try JSONSerialization.data(withJSONObject: routes, options: [.sortedKeys])
         let temporary = routesFile.appendingPathExtension("tmp")
         try data.write(to: temporary)
-        _ = try FileManager.default.replaceItemAt(routesFile, withItemAt: temporary)
+        // rename(2): atomic, so the server never reads half a file (FileManager.replaceItemAt
+        // fails on Linux when the target does not exist yet).
+        guard rename(temporary.path, routesFile.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: routesFile.path])
+        }
     }
 
     /// Every request logged so far, oldest first. A request appears once its response is over.
