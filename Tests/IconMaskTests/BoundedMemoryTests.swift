@@ -68,10 +68,15 @@ struct BoundedMemoryTests {
         #expect(try IconMasker.mask(input, options: options) == whole.rgbaImage())
     }
 
-    @Test("an empty input masks to a transparent square in every band")
+    @Test("an empty input gives the same stroke-only square in every band (the band buffer is cleared)")
     func emptyInputBands() {
-        let out = IconMasker.mask(RGBAImage(width: 0, height: 0, pixels: []), options: MaskOptions(sizePoints: 29), bandRows: 5)
-        #expect(out.width == 29 && out.pixels.allSatisfy { $0 == 0 })
+        let options = MaskOptions(sizePoints: 29)
+        let empty = RGBAImage(width: 0, height: 0, pixels: [])
+        var whole = Resampler.resampleToFill(empty, width: 29, height: 29)
+        IconMasker.apply(options, to: &whole)
+        let out = IconMasker.mask(empty, options: options, bandRows: 5)
+        #expect(out == whole.rgbaImage())
+        #expect(out.pixels[3] == 0 && out.pixels.contains { $0 != 0 })
     }
 
     @Test("the plausible size bounds a stored PNG of the header's size and stays small for tiny images")
