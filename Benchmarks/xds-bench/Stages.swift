@@ -33,7 +33,7 @@ func stageTimings(bench: Bench, images: [RGBAImage], sizes: [Int], perFile: (Dou
         let tStraight = bench.timeRounds { i in local &+= masked[i].rgbaImage().pixels.count }
         let tEncode = bench.timeRounds { i in local &+= (try? PNGEncoder.encode(outputs[i]))?.count ?? 0 }
         let tWhole = bench.timeRounds { i in
-            local &+= IconMasker.mask(images[i], options: options).pixels.count
+            local &+= ((try? IconMasker.mask(images[i], options: options))?.pixels.count ?? 0)
         }
         for (name, t) in [("resample 1024→\(size) (lanczos3)", tResample),
                           ("  (area filter instead)", tArea),

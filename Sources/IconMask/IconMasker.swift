@@ -5,18 +5,33 @@ public enum IconMasker {
     /// Scales `image` to fill N×N (N = `options.pixelSize`; non-square input is centre-cropped),
     /// resamples on premultiplied alpha, masks to `options.shape` and strokes the outline.
     ///
-    /// - Returns: an N×N straight-alpha image; fully transparent when `image` has no pixels;
-    ///   0×0 when the size or scale is not positive or N would exceed
-    ///   ``MaskOptions/maximumPixelSize`` (see ``MaskOptions/problem`` to report why).
-    public static func mask(_ image: RGBAImage, options: MaskOptions) -> RGBAImage {
-        guard options.scale > 0, options.sizePoints > 0,
-              options.sizePoints <= MaskOptions.maximumPixelSize / options.scale else {
-            return RGBAImage(width: 0, height: 0, pixels: [])
-        }
+    /// Works in bands of rows: resampled, masked and converted to 8 bits one band at a time,
+    /// so besides `image` and the result it takes a few MB (no whole-image `Float` copies).
+    ///
+    /// - Returns: an N×N straight-alpha image; fully transparent when `image` has no pixels.
+    /// - Throws: ``MaskOptionsError`` when the size or scale is not usable or N would exceed
+    ///   ``MaskOptions/maximumPixelSize`` (see ``MaskOptions/validate()``).
+    public static func mask(_ image: RGBAImage, options: MaskOptions) throws(MaskOptionsError) -> RGBAImage {
+        try options.validate()
+        return mask(image, options: options, bandRows: 128)
+    }
+
+    /// ``mask(_:options:)`` for validated options, `bandRows` output rows at a time.
+    static func mask(_ image: RGBAImage, options: MaskOptions, bandRows: Int) -> RGBAImage {
         let n = options.pixelSize
-        var pixels = Resampler.resampleToFill(image, width: n, height: n, filter: options.filter)
-        apply(options, to: &pixels)
-        return pixels.rgbaImage()
+        let outlines = Outlines(options)
+        var pixels = [UInt8](repeating: 0, count: n * n * 4)
+        pixels.withUnsafeMutableBufferPointer { out in
+            Resampler.resampleToFill(image, width: n, height: n, filter: options.filter, bandRows: bandRows) { top, band in
+                let rows = band.count / (n * 4)
+                var banded = PremultipliedImage(width: n, height: rows, pixels: Array(band))
+                outlines.apply(to: &banded, top: top, rows: rows)
+                banded.pixels.withUnsafeBufferPointer { src in
+                    PremultipliedImage.straighten(src, into: UnsafeMutableBufferPointer(rebasing: out[(top * n * 4)...].prefix(src.count)))
+                }
+            }
+        }
+        return RGBAImage(width: n, height: n, pixels: pixels)
     }
 
     /// Applies the shape and stroke of `options` to an already resampled square image.
@@ -37,22 +52,40 @@ public enum IconMasker {
         let n = options.pixelSize
         precondition(image.width == n && image.height == n, "IconMasker: image is not \(n)×\(n)")
         guard n > 0 else { return }
-        let size = Double(n), r = Double(options.cornerRadiusPixels)
-        let outer = options.shape.outline(x: 0, y: 0, width: size, height: size, radius: r).flattened()
-        var inner: [[PathPoint]]?  // nil: no stroke, the inside is the whole shape
-        if options.stroke, options.strokeWidthPixels > 0 {
-            let h = Double(options.strokeWidthPixels) / 2
-            inner = options.shape.outline(x: h, y: h, width: size - 2 * h, height: size - 2 * h,
-                                          radius: max(r - h, 0)).flattened()
-        }
+        let outlines = Outlines(options)
         let band = max(bandRows, 1)
         var top = 0
         while top < n {
             let rows = min(band, n - top)
+            outlines.apply(to: &image, top: top, rows: rows, firstPixel: top * n)
+            top += rows
+        }
+    }
+
+    /// The flattened outer outline and, when stroked, the inner one of an N×N mask.
+    private struct Outlines {
+        let n: Int
+        let outer: [[PathPoint]]
+        let inner: [[PathPoint]]?  // nil: no stroke, the inside is the whole shape
+
+        init(_ options: MaskOptions) {
+            n = options.pixelSize
+            let size = Double(n), r = Double(options.cornerRadiusPixels)
+            outer = options.shape.outline(x: 0, y: 0, width: size, height: size, radius: r).flattened()
+            if options.stroke, options.strokeWidthPixels > 0 {
+                let h = Double(options.strokeWidthPixels) / 2
+                inner = options.shape.outline(x: h, y: h, width: size - 2 * h, height: size - 2 * h,
+                                              radius: max(r - h, 0)).flattened()
+            } else {
+                inner = nil
+            }
+        }
+
+        /// Rasterises rows `top ..< top + rows` and composites them onto `image` from pixel `firstPixel`.
+        func apply(to image: inout PremultipliedImage, top: Int, rows: Int, firstPixel: Int = 0) {
             let outerBand = CoverageRasteriser.rasterise(outer, width: n, height: rows, top: top)
             let innerBand = inner.map { CoverageRasteriser.rasterise($0, width: n, height: rows, top: top) } ?? outerBand
-            composite(&image, outer: outerBand, inner: innerBand, firstPixel: top * n)
-            top += rows
+            IconMasker.composite(&image, outer: outerBand, inner: innerBand, firstPixel: firstPixel)
         }
     }
 

@@ -22,7 +22,7 @@ public struct MaskOptions: Sendable, Equatable {
     }
 
     /// The output side in pixels: `sizePoints × scale`, or 0 when the product does not fit in
-    /// `Int` (options from untrusted input must not trap; ``problem`` says what is wrong).
+    /// `Int` (options from untrusted input must not trap; ``validate()`` says what is wrong).
     public var pixelSize: Int {
         let (product, overflow) = sizePoints.multipliedReportingOverflow(by: scale)
         return overflow ? 0 : product
@@ -40,19 +40,21 @@ public struct MaskOptions: Sendable, Equatable {
     /// The stroke width in pixels: 1 pt, i.e. `scale` pixels.
     public var strokeWidthPixels: Int { scale }
 
-    /// The largest output side accepted by ``problem`` (the decoder's default limit too).
-    public static let maximumPixelSize = 8192
+    /// The largest output side, in pixels, that ``validate()`` accepts: 2048 (1024 pt at 2x,
+    /// 682 pt at 3x; the largest icon iOS uses is 1024 px). It bounds the memory a mask
+    /// takes: the output and the band buffers grow with its square. Input images are bounded
+    /// separately, by the decoder's `maxDimension` (8192 px a side by default).
+    public static let maximumPixelSize = 2048
 
-    /// Why these options cannot be used, as one sentence naming the value, or `nil` when they
-    /// are fine: the size must be positive, the scale 1, 2 or 3, and the pixel size at most
-    /// ``maximumPixelSize`` (which bounds the memory a mask takes). ``IconMasker`` only returns
-    /// an empty image for options it cannot use; callers taking options from users should check.
-    public var problem: String? {
-        if sizePoints <= 0 { return "the size must be a positive number of points, not \(sizePoints)" }
-        if !(1...3).contains(scale) { return "the scale must be 1, 2 or 3, not \(scale)" }
+    /// Checks that these options can be used: the size positive, the scale 1, 2 or 3, and the
+    /// pixel size at most ``maximumPixelSize``. ``IconMasker/mask(_:options:)`` calls it and
+    /// throws the same error.
+    /// - Throws: ``MaskOptionsError`` saying which value is wrong.
+    public func validate() throws(MaskOptionsError) {
+        if sizePoints <= 0 { throw MaskOptionsError(.sizeNotPositive, self) }
+        if !(1...3).contains(scale) { throw MaskOptionsError(.scaleNotSupported, self) }
         if sizePoints > MaskOptions.maximumPixelSize / scale {
-            return "the size \(sizePoints) pt at \(scale)x is over \(MaskOptions.maximumPixelSize) pixels a side"
+            throw MaskOptionsError(.tooLarge(limit: MaskOptions.maximumPixelSize), self)
         }
-        return nil
     }
 }

@@ -47,26 +47,30 @@ public struct PremultipliedImage: Sendable, Equatable {
     public func rgbaImage() -> RGBAImage {
         var out = [UInt8](repeating: 0, count: pixels.count)
         pixels.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                var i = 0
-                while i < src.count {
-                    let alpha = src[i &+ 3]
-                    // Written so that NaN lands on 0 instead of trapping in UInt8(_:).
-                    let a: Float = alpha > 0 ? (alpha < 1 ? alpha : 1) : 0
-                    let a8 = (a * 255 + 0.5).rounded(.down)
-                    if a8 > 0 {
-                        // colour / alpha, in 0…255 units.
-                        let k = 255 / a
-                        dst[i] = Self.byte(src[i] * k + 0.5)
-                        dst[i &+ 1] = Self.byte(src[i &+ 1] * k + 0.5)
-                        dst[i &+ 2] = Self.byte(src[i &+ 2] * k + 0.5)
-                        dst[i &+ 3] = UInt8(a8)
-                    }
-                    i &+= 4
-                }
-            }
+            out.withUnsafeMutableBufferPointer { dst in Self.straighten(src, into: dst) }
         }
         return RGBAImage(width: width, height: height, pixels: out)
+    }
+
+    /// ``rgbaImage()`` for a run of pixels: writes `src.count` bytes to `dst`, which must be
+    /// zero-filled (transparent pixels are skipped).
+    static func straighten(_ src: UnsafeBufferPointer<Float>, into dst: UnsafeMutableBufferPointer<UInt8>) {
+        var i = 0
+        while i < src.count {
+            let alpha = src[i &+ 3]
+            // Written so that NaN lands on 0 instead of trapping in UInt8(_:).
+            let a: Float = alpha > 0 ? (alpha < 1 ? alpha : 1) : 0
+            let a8 = (a * 255 + 0.5).rounded(.down)
+            if a8 > 0 {
+                // colour / alpha, in 0…255 units.
+                let k = 255 / a
+                dst[i] = Self.byte(src[i] * k + 0.5)
+                dst[i &+ 1] = Self.byte(src[i &+ 1] * k + 0.5)
+                dst[i &+ 2] = Self.byte(src[i &+ 2] * k + 0.5)
+                dst[i &+ 3] = UInt8(a8)
+            }
+            i &+= 4
+        }
     }
 
     /// Truncates `v` (already offset by 0.5) to a byte, clamping; NaN gives 0.

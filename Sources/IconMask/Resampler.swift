@@ -22,9 +22,39 @@ public enum Resampler {
     public static func resampleToFill(_ image: RGBAImage, width: Int, height: Int,
                                       filter: ResampleFilter = .lanczos3) -> PremultipliedImage {
         let outW = max(width, 0), outH = max(height, 0)
+        var out = [Float](repeating: 0, count: outW * outH * 4)
+        out.withUnsafeMutableBufferPointer { out in
+            resampleToFill(image, width: outW, height: outH, filter: filter, bandRows: max(outH, 1)) { top, band in
+                let start = top &* outW &* 4
+                UnsafeMutableBufferPointer(rebasing: out[start..<(start &+ band.count)])
+                    .update(fromContentsOf: UnsafeBufferPointer(band))
+            }
+        }
+        return PremultipliedImage(width: outW, height: outH, pixels: out)
+    }
+
+    /// ``resampleToFill(_:width:height:filter:)`` handing the result over `bandRows` output rows
+    /// at a time, so no whole-output `Float` image is made (16 bytes a pixel: 64 MB at 2048 px).
+    /// `body` gets the first row of the band and its premultiplied pixels (rows × width × 4
+    /// values, scaled and clamped as the public function's); the buffer is reused for the next band.
+    static func resampleToFill(_ image: RGBAImage, width outW: Int, height outH: Int, filter: ResampleFilter,
+                               bandRows: Int, body: (Int, UnsafeMutableBufferPointer<Float>) -> Void) {
+        guard outW > 0, outH > 0 else { return }
+        let bandRows = min(max(bandRows, 1), outH)
+        let rowFloats = outW * 4
+        var band = [Float](repeating: 0, count: bandRows * rowFloats)
         let inW = image.width, inH = image.height
-        guard outW > 0, outH > 0, inW > 0, inH > 0 else {
-            return PremultipliedImage(width: outW, height: outH, pixels: [Float](repeating: 0, count: outW * outH * 4))
+        guard inW > 0, inH > 0 else {
+            band.withUnsafeMutableBufferPointer { band in
+                var top = 0
+                while top < outH {
+                    let rows = min(bandRows, outH - top)
+                    band.update(repeating: 0)  // body may have drawn on the last band
+                    body(top, UnsafeMutableBufferPointer(rebasing: band[..<(rows * rowFloats)]))
+                    top += rows
+                }
+            }
+            return
         }
         let scale = max(Double(outW) / Double(inW), Double(outH) / Double(inH))
         let wx = ResampleWeights(inputCount: inW, outputCount: outW, scale: scale,
@@ -35,7 +65,6 @@ public enum Resampler {
             : ResampleWeights(inputCount: inH, outputCount: outH, scale: scale,
                               offset: (Double(inH) - Double(outH) / scale) / 2, filter: filter)
         let xs = wx.inputRange
-        let rowFloats = outW * 4
         // The horizontally filtered rows live in a ring of `wy.maxTaps` slots, slot r % ringRows
         // holding input row r: one output row's vertical window (at most maxTaps consecutive
         // rows) never maps two rows to one slot. About 100 KB at 180 px instead of an
@@ -45,18 +74,18 @@ public enum Resampler {
         var row = [Float](repeating: 0, count: xs.count * 4)
         var ring = [Float](repeating: 0, count: ringRows * rowFloats)
         var slotRow = [Int](repeating: -1, count: ringRows)
-        var out = [Float](repeating: 0, count: outW * outH * 4)
         // Horizontal weights splatted to four lanes once, so the inner loop is load, multiply, add.
         let splat = wx.weights.map { SIMD4<Float>(repeating: $0) }
 
         image.pixels.withUnsafeBufferPointer { src in
             row.withUnsafeMutableBufferPointer { row in
                 ring.withUnsafeMutableBufferPointer { ring in
-                    out.withUnsafeMutableBufferPointer { out in
+                    band.withUnsafeMutableBufferPointer { out in
                         wx.first.withUnsafeBufferPointer { first in
                             wx.count.withUnsafeBufferPointer { count in
                                 splat.withUnsafeBufferPointer { weights in
                                     wy.weights.withUnsafeBufferPointer { vWeights in
+                                        var bandTop = 0
                                         for o in 0..<outH {
                                             let top = wy.first[o], taps = wy.count[o]
                                             // Filter the rows of this window not yet in the ring
@@ -69,10 +98,15 @@ public enum Resampler {
                                                                first: first, count: count, weights: weights, maxTaps: wx.maxTaps)
                                                 slotRow[slot] = y
                                             }
+                                            let b = o &- bandTop
                                             verticalTaps(ring: UnsafeBufferPointer(ring), rowFloats: rowFloats, ringRows: ringRows,
                                                          firstRow: top,
                                                          weights: UnsafeBufferPointer(rebasing: vWeights[(o &* wy.maxTaps)...].prefix(taps)),
-                                                         into: UnsafeMutableBufferPointer(rebasing: out[(o &* rowFloats)...].prefix(rowFloats)))
+                                                         into: UnsafeMutableBufferPointer(rebasing: out[(b &* rowFloats)...].prefix(rowFloats)))
+                                            if b &+ 1 == bandRows || o &+ 1 == outH {
+                                                body(bandTop, UnsafeMutableBufferPointer(rebasing: out[..<((b &+ 1) &* rowFloats)]))
+                                                bandTop = o &+ 1
+                                            }
                                         }
                                     }
                                 }
@@ -82,7 +116,6 @@ public enum Resampler {
                 }
             }
         }
-        return PremultipliedImage(width: outW, height: outH, pixels: out)
     }
 
     /// Premultiplies columns `xs` of input row `row` into `dst`, in units of 1/65025:

@@ -32,7 +32,7 @@ struct IconMaskerTests {
         for i in 0..<expected.count { worstFloat = max(worstFloat, abs(Double(premul.pixels[i]) * 255 - Double(expected[i]))) }
         #expect(worstFloat <= 0.6, "worst float difference \(worstFloat)/255")
 
-        let out = IconMasker.mask(input, options: options)
+        let out = try IconMasker.mask(input, options: options)
         #expect(out.width == n && out.height == n)
         var worst8 = 0.0
         for i in 0..<(n * n) {
@@ -47,27 +47,27 @@ struct IconMaskerTests {
     }
 
     @Test("stroke on white: 10 % black over the inner half-pixel band, opaque inside")
-    func strokeOnWhite() {
+    func strokeOnWhite() throws {
         let white = Self.flat(64, [255, 255, 255, 255])
-        let out = IconMasker.mask(white, options: MaskOptions(sizePoints: 58, shape: .circular))
+        let out = try IconMasker.mask(white, options: MaskOptions(sizePoints: 58, shape: .circular))
         func px(_ x: Int, _ y: Int) -> [UInt8] { Array(out.pixels[((y * 58 + x) * 4)..<((y * 58 + x) * 4 + 4)]) }
         // Middle of the top edge: covered fully, half of it in the band → RGB × 0.95, A = 1.
         #expect(px(29, 0) == [242, 242, 242, 255])
         #expect(px(0, 29) == [242, 242, 242, 255] && px(57, 29) == [242, 242, 242, 255] && px(29, 57) == [242, 242, 242, 255])
         #expect(px(29, 1) == [255, 255, 255, 255] && px(29, 29) == [255, 255, 255, 255])
         #expect(px(0, 0) == [0, 0, 0, 0])
-        let plain = IconMasker.mask(white, options: MaskOptions(sizePoints: 58, shape: .circular, stroke: false))
+        let plain = try IconMasker.mask(white, options: MaskOptions(sizePoints: 58, shape: .circular, stroke: false))
         #expect(Array(plain.pixels[(29 * 4)..<(29 * 4 + 4)]) == [255, 255, 255, 255])
     }
 
     @Test("stroke on a clear image is a faint black line: alpha 0.05 on the edge pixels, 0 inside")
-    func strokeOnClear() {
+    func strokeOnClear() throws {
         let clear = Self.flat(40, [0, 0, 0, 0])
-        let out = IconMasker.mask(clear, options: MaskOptions(sizePoints: 29, shape: .circular))
+        let out = try IconMasker.mask(clear, options: MaskOptions(sizePoints: 29, shape: .circular))
         #expect(Array(out.pixels[(14 * 4)..<(14 * 4 + 4)]) == [0, 0, 0, 13])  // 0.05 × 255 = 12.75
         #expect(out.pixels[(14 * 29 + 14) * 4 + 3] == 0)
         // At 2x the stroke is 2 px: the whole outer pixel row is band → alpha 0.1 × 255 = 25.5 → 26.
-        let out2 = IconMasker.mask(clear, options: MaskOptions(sizePoints: 29, scale: 2, shape: .circular))
+        let out2 = try IconMasker.mask(clear, options: MaskOptions(sizePoints: 29, scale: 2, shape: .circular))
         #expect(out2.pixels[29 * 4 + 3] == 26 && out2.pixels[(58 + 29) * 4 + 3] == 0)
     }
 
@@ -109,10 +109,10 @@ struct IconMaskerTests {
     }
 
     @Test("the default continuous mask differs from the circular one only near the corners")
-    func continuousVersusCircular() {
+    func continuousVersusCircular() throws {
         let white = Self.flat(58, [255, 255, 255, 255])
-        let cont = IconMasker.mask(white, options: MaskOptions(sizePoints: 58, stroke: false))
-        let circ = IconMasker.mask(white, options: MaskOptions(sizePoints: 58, shape: .circular, stroke: false))
+        let cont = try IconMasker.mask(white, options: MaskOptions(sizePoints: 58, stroke: false))
+        let circ = try IconMasker.mask(white, options: MaskOptions(sizePoints: 58, shape: .circular, stroke: false))
         var differ = 0
         for y in 0..<58 {
             for x in 0..<58 where cont.pixels[(y * 58 + x) * 4 + 3] != circ.pixels[(y * 58 + x) * 4 + 3] {
@@ -125,14 +125,20 @@ struct IconMaskerTests {
     }
 
     @Test("degenerate sizes do not crash")
-    func degenerate() {
-        #expect(IconMasker.mask(Self.flat(4, [1, 2, 3, 4]), options: MaskOptions(sizePoints: 0)).width == 0)
+    func degenerate() throws {
+        #expect(throws: MaskOptionsError(.sizeNotPositive, MaskOptions(sizePoints: 0))) {
+            try IconMasker.mask(Self.flat(4, [1, 2, 3, 4]), options: MaskOptions(sizePoints: 0))
+        }
         // 1 px: radius 0, and the 1 px stroke's inner half is the whole pixel's band → 90 % red.
-        let one = IconMasker.mask(Self.flat(4, [255, 0, 0, 255]), options: MaskOptions(sizePoints: 1))
+        let one = try IconMasker.mask(Self.flat(4, [255, 0, 0, 255]), options: MaskOptions(sizePoints: 1))
         #expect(one.width == 1 && one.pixels[1] == 0 && one.pixels[3] == 255 && abs(Int(one.pixels[0]) - 230) <= 1)
-        #expect(IconMasker.mask(Self.flat(4, [1, 2, 3, 4]), options: MaskOptions(sizePoints: Int.max, scale: 3)).width == 0)
-        #expect(IconMasker.mask(Self.flat(4, [1, 2, 3, 4]), options: MaskOptions(sizePoints: 29, scale: -1)).width == 0)
-        let empty = IconMasker.mask(RGBAImage(width: 0, height: 0, pixels: []), options: MaskOptions())
+        #expect(throws: MaskOptionsError.self) {
+            try IconMasker.mask(Self.flat(4, [1, 2, 3, 4]), options: MaskOptions(sizePoints: Int.max, scale: 3))
+        }
+        #expect(throws: MaskOptionsError.self) {
+            try IconMasker.mask(Self.flat(4, [1, 2, 3, 4]), options: MaskOptions(sizePoints: 29, scale: -1))
+        }
+        let empty = try IconMasker.mask(RGBAImage(width: 0, height: 0, pixels: []), options: MaskOptions())
         #expect(empty.width == 29)
     }
 }

@@ -117,7 +117,7 @@ struct PNGEncoderTests {
 
     @Test("a masked icon encodes, decodes and re-encodes to the same bytes")
     func maskedRoundTrip() throws {
-        let masked = IconMasker.mask(TestSupport.syntheticInput(), options: MaskOptions(sizePoints: 29, scale: 2))
+        let masked = try IconMasker.mask(TestSupport.syntheticInput(), options: MaskOptions(sizePoints: 29, scale: 2))
         let png = try PNGEncoder.encode(masked)
         let back = try PNGDecoder.decode(png)
         #expect(back == masked)

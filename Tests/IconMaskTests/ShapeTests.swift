@@ -14,13 +14,17 @@ struct ShapeTests {
     @Test("sizes and scales that overflow Int give 0 px and 0 radius instead of trapping")
     func overflowingOptions() {
         let huge = MaskOptions(sizePoints: Int.max / 2 + 1, scale: 2)
-        #expect(huge.pixelSize == 0 && huge.problem != nil)
+        #expect(huge.pixelSize == 0)
+        #expect(throws: MaskOptionsError(.tooLarge(limit: MaskOptions.maximumPixelSize), huge)) { try huge.validate() }
         let wideScale = MaskOptions(sizePoints: Int.max / 1000, scale: Int.max)
-        #expect(wideScale.pixelSize == 0 && wideScale.cornerRadiusPixels == 0 && wideScale.problem != nil)
-        // The masker turns such options into an empty image rather than trapping.
+        #expect(wideScale.pixelSize == 0 && wideScale.cornerRadiusPixels == 0)
+        #expect(throws: MaskOptionsError(.scaleNotSupported, wideScale)) { try wideScale.validate() }
+        // The masker throws for such options rather than trapping.
         var empty = PremultipliedImage(width: 0, height: 0, pixels: [])
         IconMasker.apply(huge, to: &empty)
-        #expect(IconMasker.mask(RGBAImage(width: 1, height: 1, pixels: [1, 2, 3, 255]), options: huge).width == 0)
+        #expect(throws: MaskOptionsError.self) {
+            try IconMasker.mask(RGBAImage(width: 1, height: 1, pixels: [1, 2, 3, 255]), options: huge)
+        }
     }
 
     @Test("defaults are 29 pt, 1x, continuous, stroked")
@@ -30,13 +34,29 @@ struct ShapeTests {
         #expect(IconShape(rawValue: "circular") == .circular && IconShape.allCases.count == 3)
     }
 
-    @Test("options with a bad size or scale are described in words")
-    func problems() {
-        #expect(MaskOptions().problem == nil && MaskOptions(sizePoints: 1024, scale: 3).problem == nil)
-        #expect(MaskOptions(sizePoints: 0).problem?.contains("positive") == true)
-        #expect(MaskOptions(scale: 4).problem?.contains("scale") == true)
-        #expect(MaskOptions(sizePoints: 4000, scale: 3).problem?.contains("8192") == true)
-        #expect(MaskOptions(sizePoints: Int.max, scale: 2).problem != nil)
+    @Test("options with a bad size or scale throw a typed error")
+    func problems() throws {
+        try MaskOptions().validate()
+        try MaskOptions(sizePoints: 1024, scale: 2).validate()
+        try MaskOptions(sizePoints: 682, scale: 3).validate()
+        #expect(MaskOptions.maximumPixelSize == 2048)
+        func kind(_ o: MaskOptions) -> MaskOptionsError.Kind? {
+            do { try o.validate() } catch { return error.kind }
+            return nil
+        }
+        #expect(kind(MaskOptions(sizePoints: 0)) == .sizeNotPositive)
+        #expect(kind(MaskOptions(sizePoints: -3)) == .sizeNotPositive)
+        #expect(kind(MaskOptions(scale: 4)) == .scaleNotSupported)
+        #expect(kind(MaskOptions(scale: 0)) == .scaleNotSupported)
+        #expect(kind(MaskOptions(sizePoints: 683, scale: 3)) == .tooLarge(limit: 2048))
+        #expect(kind(MaskOptions(sizePoints: 2049)) == .tooLarge(limit: 2048))
+        #expect(kind(MaskOptions(sizePoints: Int.max, scale: 2)) == .tooLarge(limit: 2048))
+        // The library's words name the values, never a command-line flag.
+        for o in [MaskOptions(sizePoints: 0), MaskOptions(scale: 4), MaskOptions(sizePoints: 4000)] {
+            do { try o.validate() } catch {
+                #expect(!error.description.contains("--") && !error.description.isEmpty)
+            }
+        }
     }
 
     @Test("circular coverage sums to N² − (4 − π) r²", arguments: [(29, 7.0), (58, 13.0), (180, 41.0), (100, 50.0), (180, 40.5)])

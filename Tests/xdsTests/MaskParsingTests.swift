@@ -20,7 +20,8 @@ struct MaskParsingTests {
         (["--size", "60", "--scale", "3", "--shape", "circular"],
          MaskOptions(sizePoints: 60, scale: 3, shape: .circular, stroke: true)),
         (["--shape", "none", "--no-stroke"], MaskOptions(sizePoints: 29, scale: 1, shape: .none, stroke: false)),
-        (["--size", "8192"], MaskOptions(sizePoints: 8192, scale: 1, shape: .continuous, stroke: true)),
+        (["--size", "2048"], MaskOptions(sizePoints: 2048, scale: 1, shape: .continuous, stroke: true)),
+        (["--size", "682", "--scale", "3"], MaskOptions(sizePoints: 682, scale: 3, shape: .continuous, stroke: true)),
     ])
     func mapping(flags: [String], expected: MaskOptions) throws {
         let mask = try XDS.Mask.parse(["in.png", "-o", "out.png"] + flags)
@@ -33,7 +34,8 @@ struct MaskParsingTests {
         (["--size", "-3"], "--size must be a positive number of points, not -3."),
         (["--scale", "-2"], "--scale must be 1, 2 or 3, not -2."),
         (["-o", ""], "-o needs a file name (or - for standard output), not an empty string."),
-        (["--size", "2731", "--scale", "3"], "--size 2731 at --scale 3 would be 8193 px; the largest icon is 8192 px."),
+        (["--size", "683", "--scale", "3"], "--size 683 at --scale 3 would be 2049 px; the largest icon is 2048 px."),
+        (["--size", "8192"], "--size 8192 at --scale 1 would be 8192 px; the largest icon is 2048 px."),
     ])
     func refused(flags: [String], message: String) {
         #expect {

@@ -35,12 +35,21 @@ public enum PNGDecoder {
     public static func decode(_ bytes: [UInt8], maxDimension: Int = 8192, inflater: Inflater) throws(PNGError) -> RGBAImage {
         try bytes.withUnsafeBufferPointer { (file) throws(PNGError) in
             let layout = try PNGLayout(file, maxDimension: maxDimension)
-            return try decode(layout, file, inflater)
+            return try decode(layout, file, inflater, streamingThreshold: streamingThreshold)
+        }
+    }
+
+    /// ``decode(_:maxDimension:)`` streaming any general-path image whose filtered data is over
+    /// `streamingThreshold` bytes (tests force the streaming path with 0).
+    static func decode(_ bytes: [UInt8], maxDimension: Int = 8192, streamingThreshold: Int) throws(PNGError) -> RGBAImage {
+        try bytes.withUnsafeBufferPointer { (file) throws(PNGError) in
+            let layout = try PNGLayout(file, maxDimension: maxDimension)
+            return try decode(layout, file, .libdeflate, streamingThreshold: streamingThreshold)
         }
     }
 
     private static func decode(_ layout: PNGLayout, _ file: UnsafeBufferPointer<UInt8>,
-                               _ inflater: Inflater) throws(PNGError) -> RGBAImage {
+                               _ inflater: Inflater, streamingThreshold: Int) throws(PNGError) -> RGBAImage {
         let header = layout.header
         let width = header.width, height = header.height
         // w, h ≤ 2^31−1 from IHDR; refuse what cannot be addressed (16 bytes a pixel covers
@@ -90,7 +99,8 @@ public enum PNGDecoder {
                 applyRGBKey(&pixels, file.baseAddress! + t.lowerBound)
             }
         } else {
-            pixels = try decodeGeneral(layout, file, inflater, passes: passes, filteredSize: filteredSize)
+            pixels = try decodeGeneral(layout, file, inflater, passes: passes, filteredSize: filteredSize,
+                                   streamingThreshold: streamingThreshold)
         }
         if raw { straightenCgBI(&pixels, hasAlpha: header.colourType == .rgba) }
         return RGBAImage(width: width, height: height, pixels: pixels)
@@ -99,7 +109,10 @@ public enum PNGDecoder {
     /// Any format: inflate into a scratch buffer, unfilter each pass in place, then convert
     /// (and scatter, for Adam7) into the output.
     private static func decodeGeneral(_ layout: PNGLayout, _ file: UnsafeBufferPointer<UInt8>, _ inflater: Inflater,
-                                      passes: [Pass], filteredSize: Int) throws(PNGError) -> [UInt8] {
+                                      passes: [Pass], filteredSize: Int, streamingThreshold: Int) throws(PNGError) -> [UInt8] {
+        if filteredSize > streamingThreshold {
+            return try decodeStreaming(layout, file, passes: passes, filteredSize: filteredSize)
+        }
         let header = layout.header
         let width = header.width, stride = header.filterStride
         let data = UnsafeMutablePointer<UInt8>.allocate(capacity: filteredSize)
@@ -135,6 +148,62 @@ public enum PNGDecoder {
                         at += 1 + rowBytes
                     }
                 }
+                initialized = buffer.count
+            } catch {
+                failure = error
+                initialized = 0
+            }
+        }
+        if let failure { throw failure }
+        return pixels
+    }
+
+    /// Filtered data larger than this is inflated a row at a time (``decodeStreaming``)
+    /// instead of into one buffer: 16 MiB keeps the whole-buffer path (and libdeflate's speed)
+    /// for every image up to 2048 px at 8 bytes a pixel, and bounds the decoder's extra memory.
+    static let streamingThreshold = 16 << 20
+
+    /// ``decodeGeneral`` with zlib inflating one row at a time into two row buffers, unfiltered
+    /// and converted straight into the output: no buffer for the whole filtered data.
+    private static func decodeStreaming(_ layout: PNGLayout, _ file: UnsafeBufferPointer<UInt8>,
+                                        passes: [Pass], filteredSize: Int) throws(PNGError) -> [UInt8] {
+        let header = layout.header
+        let width = header.width, stride = header.filterStride
+        let stream = try StreamingInflate(file, ranges: layout.imageData, raw: header.isCgBI, count: filteredSize)
+        let converter = RowConverter(header: header, file: file, palette: layout.palette, transparency: layout.transparency)
+        let widest = passes.map { header.rowBytes($0.width) }.max() ?? 0
+        let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * (widest + 1))
+        defer { rows.deallocate() }
+        var failure: PNGError?
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * header.height * 4) { buffer, initialized in
+            let out = buffer.baseAddress!
+            prepareLargeBuffer(out, count: buffer.count)
+            do throws(PNGError) {
+                for (index, pass) in passes.enumerated() where pass.width > 0 && pass.height > 0 {
+                    let rowBytes = header.rowBytes(pass.width)
+                    var current = rows, other = rows + widest + 1
+                    var prior: UnsafePointer<UInt8>? = nil
+                    for y in 0..<pass.height {
+                        try stream.read(into: current, count: 1 + rowBytes)
+                        let filter = current[0]
+                        let row = current + 1
+                        guard filter <= 4 else {
+                            throw PNGError(.filter, header.interlaced
+                                ? "bad filter type \(filter) in row \(y) of Adam7 pass \(index + 1)"
+                                : "bad filter type \(filter) in row \(y)")
+                        }
+                        if stride == 4 {
+                            unfilterRow4(filter, source: row, destination: row, prior: prior, count: rowBytes)
+                        } else {
+                            unfilterRow(filter, source: row, destination: row, prior: prior, count: rowBytes, stride: stride)
+                        }
+                        let outRow = out + ((pass.y0 + y * pass.dy) * width + pass.x0) * 4
+                        try converter.convert(row: row, count: pass.width, out: outRow, step: pass.dx)
+                        prior = UnsafePointer(row)
+                        swap(&current, &other)
+                    }
+                }
+                try stream.finish()
                 initialized = buffer.count
             } catch {
                 failure = error

@@ -4,36 +4,45 @@ import IconMask
 /// The flags that say how big an icon is and how it is shaped; shared by `xds mask` and
 /// `xds icon` (SPEC §4, §5).
 struct IconOptions: ParsableArguments {
-    /// The largest image side we produce, in pixels (the decoder's default limit too).
+    /// The largest icon side we produce, in pixels (``MaskOptions/maximumPixelSize``).
     static let maxPixels = MaskOptions.maximumPixelSize
 
     // .unconditional: "--size -3" reaches validate() and gets the sentence below, instead of
     // ArgumentParser taking "-3" for a flag and reporting a missing value.
-    @Option(parsing: .unconditional, help: "Icon size in points.")
+    @Option(parsing: .unconditional,
+            help: "Icon size in points; --size × --scale is at most \(IconOptions.maxPixels) px.")
     var size: Int = 29
 
     @Option(parsing: .unconditional, help: "Pixels per point: 1, 2 or 3 (--size 29 --scale 2 gives 58 px).")
     var scale: Int = 1
 
     @Option(help: "Corner shape: continuous (as iOS draws icons), circular or none (square).")
-    var shape: ShapeOption = .continuous
+    var shape: IconShape = .continuous
 
     @Flag(name: .customLong("no-stroke"), help: "Leave out the 1 pt outline of 10 % black.")
     var noStroke = false
 
     mutating func validate() throws {
-        guard size > 0 else {
-            throw ValidationError("--size must be a positive number of points, not \(size).")
+        do throws(MaskOptionsError) {
+            try maskOptions.validate()
+        } catch {
+            throw ValidationError(Self.words(error))
         }
-        guard [1, 2, 3].contains(scale) else {
-            throw ValidationError("--scale must be 1, 2 or 3, not \(scale).")
+    }
+
+    /// The library's problem worded with this command's flag names.
+    static func words(_ error: MaskOptionsError) -> String {
+        let o = error.options
+        switch error.kind {
+        case .sizeNotPositive:
+            return "--size must be a positive number of points, not \(o.sizePoints)."
+        case .scaleNotSupported:
+            return "--scale must be 1, 2 or 3, not \(o.scale)."
+        case .tooLarge(let limit):
+            let (px, overflow) = o.sizePoints.multipliedReportingOverflow(by: o.scale)
+            return "--size \(o.sizePoints) at --scale \(o.scale) would be "
+                + (overflow ? "more than \(Int.max)" : "\(px)") + " px; the largest icon is \(limit) px."
         }
-        guard size <= Self.maxPixels / scale else {
-            throw ValidationError("--size \(size) at --scale \(scale) would be \(size.multipliedReportingOverflow(by: scale).partialValue) px; "
-                                  + "the largest icon is \(Self.maxPixels) px.")
-        }
-        // The library's own check, should it ever be stricter than the flags above.
-        if let problem = maskOptions.problem { throw ValidationError("\(problem).") }
     }
 
     /// Side of the square result in pixels.
@@ -41,21 +50,11 @@ struct IconOptions: ParsableArguments {
 
     /// The options in the library's terms.
     var maskOptions: MaskOptions {
-        MaskOptions(sizePoints: size, scale: scale, shape: shape.iconShape, stroke: !noStroke)
+        MaskOptions(sizePoints: size, scale: scale, shape: shape, stroke: !noStroke)
     }
 }
 
-/// The values of `--shape`, mapped onto ``IconShape`` (kept apart so the library type does not
-/// depend on ArgumentParser).
-enum ShapeOption: String, CaseIterable, ExpressibleByArgument {
-    case continuous, circular, none
-
-    /// The library's shape.
-    var iconShape: IconShape {
-        switch self {
-        case .continuous: .continuous
-        case .circular: .circular
-        case .none: .none
-        }
-    }
-}
+// The library's shape is parsed straight from its raw values (continuous, circular, none),
+// (no @retroactive: IconShape is in the same package)
+// and --help lists them; IconMask itself does not depend on ArgumentParser.
+extension IconShape: ExpressibleByArgument {}

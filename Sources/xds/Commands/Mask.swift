@@ -10,16 +10,21 @@ extension XDS {
             commandName: "mask",
             abstract: "Mask a PNG to the app-icon shape.",
             discussion: """
-                Scales IN.png to fill the square (centre-cropped), masks it to the icon shape with \
-                anti-aliased edges and a 1 pt stroke of 10 % black, and writes an 8-bit RGBA PNG \
-                to -o or to standard output.
+                Scales IN.png (- for standard input; at most \(Mask.maxInputPixels) px a side) \
+                to fill the square (centre-cropped), masks it to the icon shape with anti-aliased \
+                edges and a 1 pt stroke of 10 % black, and writes an 8-bit RGBA PNG of at most \
+                \(IconOptions.maxPixels) px a side to -o or to standard output.
                 """
         )
 
-        /// Input files are refused past this size before reading (an 8192 px PNG fits easily).
+        /// Inputs are never read past this size (an 8192 px PNG fits easily); within it, no
+        /// more is read than the PNG header can justify.
         static let inputLimit = 256 << 20
 
-        @Argument(help: ArgumentHelp("The PNG to mask.", valueName: "in.png"))
+        /// The largest input side the decoder accepts (SPEC: 8192 px).
+        static let maxInputPixels = 8192
+
+        @Argument(help: ArgumentHelp("The PNG to mask (- for standard input).", valueName: "in.png"))
         var input: String
 
         @OptionGroup var icon: IconOptions
@@ -33,7 +38,7 @@ extension XDS {
             if output == "" {
                 throw ValidationError("-o needs a file name (or - for standard output), not an empty string.")
             }
-            if writesToStandardOutput && BinaryFile.standardOutputIsTerminal {
+            if writesToStandardOutput ? BinaryFile.standardOutputIsTerminal : BinaryFile.isTerminal(output!) {
                 throw ValidationError(
                     "refusing to write PNG data to a terminal; give -o OUT.png or redirect standard output.")
             }
@@ -41,23 +46,30 @@ extension XDS {
 
         private var writesToStandardOutput: Bool { output == nil || output == "-" }
 
+        private var inputName: String { input == "-" ? BinaryFile.standardInputName : input }
+
         func run() throws {
+            var target: AtomicOutput?
             do throws(BinaryFileError) {
                 // A repaired non-UTF-8 name would read or, worse, write another file.
-                if let problem = FileArguments.problem(input) {
+                if input != "-", let problem = FileArguments.problem(input) {
                     throw BinaryFileError(path: input, reason: problem, status: .noInput)
                 }
                 if let output, let problem = FileArguments.problem(output) {
                     throw BinaryFileError(path: output, reason: problem, status: .usage)
                 }
-                let bytes = try BinaryFile.readWhole(input, limit: Self.inputLimit)
-                let png = try maskPNG(bytes)
-                if writesToStandardOutput {
+                // The temporary output first: an unwritable folder fails before any work,
+                // and an interrupted run leaves nothing behind.
+                if !writesToStandardOutput, let output { target = try AtomicOutput.begin(output) }
+                let png = try maskPNG()
+                if var file = target {
+                    target = nil
+                    try file.commit(png)
+                } else {
                     try BinaryFile.writeStandardOutput(png)
-                } else if let output {
-                    try BinaryFile.writeAtomically(png, to: output)
                 }
             } catch {
+                target?.discard()
                 // Through Diagnostics so a file name with a newline or escape stays one safe line.
                 var diagnostics = Diagnostics()
                 diagnostics.fail(error.path, error.reason, status: error.status)
@@ -65,15 +77,38 @@ extension XDS {
             }
         }
 
-        /// Decode, mask, encode; a PNG the decoder refuses is bad data (65) about `input`.
-        private func maskPNG(_ bytes: [UInt8]) throws(BinaryFileError) -> [UInt8] {
+        /// Read, decode, mask, encode; a PNG the decoder refuses is bad data (65) about the input.
+        /// Each stage's input is dropped when the stage is done, so the file bytes and the
+        /// decoded input are not held while the next stages run.
+        private func maskPNG() throws(BinaryFileError) -> [UInt8] {
+            let options = icon.maskOptions
             do {
-                let image = try PNGDecoder.decode(bytes, maxDimension: IconOptions.maxPixels)
-                let masked = IconMasker.mask(image, options: icon.maskOptions)
+                let masked = try IconMasker.mask(decode(), options: options)
                 return try PNGEncoder.encode(masked)
+            } catch let error as BinaryFileError {
+                throw error
+            } catch let error as MaskOptionsError {
+                throw BinaryFileError(path: inputName, reason: IconOptions.words(error), status: .usage)
             } catch {
-                throw BinaryFileError(path: input, reason: error.description, status: .dataError)
+                throw BinaryFileError(path: inputName, reason: "\(error)", status: .dataError)
             }
+        }
+
+        /// Reads the input, no further than its header can justify, and decodes it.
+        private func decode() throws -> RGBAImage {
+            let bytes = try BinaryFile.readBounded(input, prefixCount: PNGHeader.prefixSize) { prefix throws(BinaryFileError) in
+                do throws(PNGError) {
+                    let header = try PNGDecoder.header(prefix)
+                    // Refused from the header, before the image data is read.
+                    if max(header.width, header.height) > Self.maxInputPixels {
+                        throw PNGError(.tooLarge, "image is \(header.width)×\(header.height) px; the limit is \(Self.maxInputPixels) px on a side")
+                    }
+                    return min(header.largestPlausibleFileSize, Self.inputLimit)
+                } catch {
+                    throw BinaryFileError(path: inputName, reason: error.description, status: .dataError)
+                }
+            }
+            return try PNGDecoder.decode(bytes, maxDimension: Self.maxInputPixels)
         }
     }
 }
