@@ -50,6 +50,7 @@ let package = Package(
             name: "XDocSourceHTTP",
             dependencies: [
                 "XDocSource",
+                "XDSSystem",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -64,6 +65,7 @@ let package = Package(
             name: "xds",
             dependencies: [
                 "XDocSource",
+                "XDocSourceHTTP",
                 "IconMask",
                 "XDSSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

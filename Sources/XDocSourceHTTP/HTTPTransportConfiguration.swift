@@ -1,3 +1,5 @@
+import XDSSystem
+
 /// How ``AsyncHTTPClientTransport`` connects: time-outs, the certificates it trusts and the proxy.
 ///
 /// ``fromEnvironment(_:)`` reads the same variables as curl and OpenSSL (`SSL_CERT_FILE`,

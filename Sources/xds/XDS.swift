@@ -4,9 +4,9 @@ import ArgumentParser
 struct XDS: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "xds",
-        abstract: "Read and write the x-document-source attribute and mask app icons.",
+        abstract: "Read and write the x-document-source attribute, fetch and mask app icons.",
         version: "0.1.0",
-        subcommands: [Set.self, Show.self, Remove.self, Mask.self]
+        subcommands: [Set.self, Show.self, Remove.self, Icon.self, Mask.self]
     )
 
     /// The commands whose file list is handed over without ArgumentParser (see ``FileArguments``).

@@ -107,7 +107,7 @@ final class FetcherNetworkTests: @unchecked Sendable {
 
     @Test func downgradeRefusedEvenWithAllowHTTP() async throws {
         let error = await kind { _ = try await self.fetcher(allowHTTP: true).appInfo(at: .attribute(self.server.url("/downgrade/app/appInfo.json", on: .https))) }
-        #expect(error?.kind == .refused)
+        #expect(error?.kind == .insecureRedirect)
         #expect(error?.message.contains("from https to http") == true, "\(String(describing: error))")
         #expect(try server.requests().allSatisfy { $0.listener != "http" })
     }

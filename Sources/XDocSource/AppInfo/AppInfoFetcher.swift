@@ -196,7 +196,7 @@ public actor AppInfoFetcher {
         case "https": break
         case "http":
             guard policy.allowHTTP else {
-                throw FetchError(.refused, url: url, message: "plain http is refused; use https (or allow http with --allow-http)")
+                throw FetchError(.refused, url: url, message: "plain http is not allowed; use https")
             }
         case "file":
             throw FetchError(.refused, url: url, message: "a file: URL is only accepted when given on the command line")
@@ -319,7 +319,7 @@ public actor AppInfoFetcher {
                 }
                 let target = URLReference.removingFragment(next)
                 if FetcherLocalFiles.scheme(of: current) == "https" && FetcherLocalFiles.scheme(of: target) == "http" {
-                    throw FetchError(.refused, url: current, message: "a redirect from https to http (\(target)) is refused")
+                    throw FetchError(.insecureRedirect, url: current, message: "a redirect from https to http (\(target)) is refused")
                 }
                 try checkRemote(target)
                 current = target

@@ -8,7 +8,7 @@ public struct FetchError: Error, CustomStringConvertible, Sendable, Equatable {
     public enum Kind: Sendable, Hashable {
         /// The URL is refused by the policy: `http` without allowing it, a `file:` URL or
         /// local path that came from an attribute, a scheme other than https/http, a local
-        /// `src` outside the appInfo's folder, a downgrade from https to http on redirect.
+        /// `src` outside the appInfo's folder.
         /// (`xds`: 64 for what the user typed, 65 for what an attribute or list holds.)
         case refused
         /// The URL or path is not well-formed, or a `src` cannot be resolved against the base.
@@ -22,6 +22,9 @@ public struct FetchError: Error, CustomStringConvertible, Sendable, Equatable {
         case timedOut
         /// The server answered with an error status (404, 500…). (69)
         case httpStatus
+        /// A redirect from https to plain http, which would drop the protection the first URL
+        /// asked for. (69)
+        case insecureRedirect
         /// More than the allowed number of redirects, or a redirect without a usable
         /// `Location`. (69)
         case tooManyRedirects

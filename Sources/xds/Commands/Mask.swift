@@ -34,42 +34,23 @@ extension XDS {
         var output: String?
 
         func validate() throws {
-            // An empty name would otherwise reach rename(2) and come back as a bare strerror.
-            if output == "" {
-                throw ValidationError("-o needs a file name (or - for standard output), not an empty string.")
-            }
-            if writesToStandardOutput ? BinaryFile.standardOutputIsTerminal : BinaryFile.isTerminal(output!) {
-                throw ValidationError(
-                    "refusing to write PNG data to a terminal; give -o OUT.png or redirect standard output.")
-            }
+            try PNGDestination(output: output).validate()
         }
-
-        private var writesToStandardOutput: Bool { output == nil || output == "-" }
 
         private var inputName: String { input == "-" ? BinaryFile.standardInputName : input }
 
         func run() throws {
-            var target: AtomicOutput?
+            var destination: PNGDestination.Opened?
             do throws(BinaryFileError) {
                 // A repaired non-UTF-8 name would read or, worse, write another file.
                 if input != "-", let problem = FileArguments.problem(input) {
                     throw BinaryFileError(path: input, reason: problem, status: .noInput)
                 }
-                if let output, let problem = FileArguments.problem(output) {
-                    throw BinaryFileError(path: output, reason: problem, status: .usage)
-                }
-                // The temporary output first: an unwritable folder fails before any work,
-                // and an interrupted run leaves nothing behind.
-                if !writesToStandardOutput, let output { target = try AtomicOutput.begin(output) }
-                let png = try maskPNG()
-                if var file = target {
-                    target = nil
-                    try file.commit(png)
-                } else {
-                    try BinaryFile.writeStandardOutput(png)
-                }
+                // The output first: an unwritable folder fails before any work.
+                destination = try PNGDestination(output: output).open()
+                try destination!.commit(try maskPNG())
             } catch {
-                target?.discard()
+                destination?.discard()
                 // Through Diagnostics so a file name with a newline or escape stays one safe line.
                 var diagnostics = Diagnostics()
                 diagnostics.fail(error.path, error.reason, status: error.status)

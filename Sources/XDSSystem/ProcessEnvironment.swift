@@ -7,8 +7,9 @@ import Darwin
 #endif
 
 /// The process's environment as a dictionary, read from `environ` (no Foundation needed).
-enum ProcessEnvironment {
-    static func current() -> [String: String] {
+package enum ProcessEnvironment {
+    /// Every variable, the first definition of a name winning (as getenv does).
+    package static func current() -> [String: String] {
         var result: [String: String] = [:]
         #if canImport(Darwin)
         guard let pointer = _NSGetEnviron()?.pointee else { return result }

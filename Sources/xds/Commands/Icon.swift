@@ -1,0 +1,150 @@
+import ArgumentParser
+import IconMask
+import XDocSource
+import XDocSourceHTTP
+import XDSSystem
+
+extension XDS {
+    /// `xds icon [FILE]`: from a file's attribute to its app's masked icon (SPEC §3, §5).
+    struct Icon: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "icon",
+            abstract: "Fetch the icon of the app a file came from and mask it.",
+            discussion: """
+                Finds the icon list (appInfo.json): --app-info URL|PATH if given, else the \
+                appInfoURL in FILE's x-document-source attribute, else ./appInfo.json. Picks the \
+                icon for the size asked for (an exact entry, else the smallest larger one, else \
+                the largest), fetches it, masks it like `xds mask` and writes an 8-bit RGBA PNG \
+                to -o or to standard output.
+
+                Network policy: https only (http with --allow-http), at most 5 redirects and never \
+                from https to http, appInfo.json at most 256 KiB and an icon at most 8 MiB. \
+                Local files and file: URLs are accepted only from --app-info, never from an \
+                attribute, and a local list's icons must lie in its folder. Certificates are \
+                checked against the system's trust store or the bundle named by SSL_CERT_FILE; \
+                HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured as curl does.
+
+                Fetched lists and icons are cached in $XDG_CACHE_HOME/xds (else ~/.cache/xds; \
+                --cache-dir to choose), honouring Cache-Control, Expires, ETag and Last-Modified: \
+                while an entry is fresh no request is made, after that only a conditional one.
+
+                Examples:
+                  xds icon report.pdf --size 29 --scale 2 -o icon.png
+                  xds icon --size 58 > icon.png        # ./appInfo.json
+                  xds icon --app-info https://example.com/appInfo.json --offline -o icon.png
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The file whose attribute names the app (optional).", valueName: "file"),
+                  completion: .file())
+        var file: String?
+
+        @Option(name: .customLong("app-info"),
+                help: ArgumentHelp("The icon list to use: an https URL, or a local appInfo.json path or file: URL.",
+                                   valueName: "url|path"))
+        var appInfo: String?
+
+        @OptionGroup var icon: IconOptions
+
+        @Option(name: [.short, .customLong("output")],
+                help: ArgumentHelp("Write the PNG here (default: standard output).", valueName: "out.png"))
+        var output: String?
+
+        @Flag(help: "Use only what is cached; make no request.")
+        var offline = false
+
+        @Flag(name: .customLong("no-cache"), help: "Neither read nor write the cache.")
+        var noCache = false
+
+        @Option(name: .customLong("cache-dir"), help: ArgumentHelp("The cache folder.", valueName: "dir"))
+        var cacheDirectory: String?
+
+        @Flag(name: .customLong("allow-http"), help: "Accept plain http URLs.")
+        var allowHTTP = false
+
+        func validate() throws {
+            if offline && noCache {
+                throw ValidationError("--offline reads only the cache, so it cannot go with --no-cache.")
+            }
+            if cacheDirectory == "" { throw ValidationError("--cache-dir needs a folder, not an empty string.") }
+            if appInfo == "" { throw ValidationError("--app-info needs a URL or a path, not an empty string.") }
+            try PNGDestination(output: output).validate()
+        }
+
+        func run() throws {
+            var diagnostics = Diagnostics()
+            guard let location = try resolveLocation(&diagnostics) else { return try diagnostics.finish() }
+            let settings = cacheSettings(&diagnostics)
+            let request = IconRequest(location: location, pixelSize: icon.pixelSize, options: icon.maskOptions,
+                                      allowHTTP: allowHTTP, cache: settings)
+            let destination: PNGDestination.Opened
+            do throws(BinaryFileError) {
+                // The output first: an unwritable folder fails before any request is made.
+                destination = try PNGDestination(output: output).open()
+            } catch {
+                diagnostics.fail(error.path, error.reason, status: error.status)
+                return try diagnostics.finish()
+            }
+            do throws(IconRequest.Failure) {
+                let warnings = try BlockingTask.run { () async throws(IconRequest.Failure) -> [String] in
+                    try await request.write(to: destination)
+                }
+                for warning in warnings { Diagnostics.printError("xds: warning: " + VisibleText.escapedMessage(warning)) }
+            } catch {
+                switch error {
+                case .fetch(let failure, let warnings):
+                    for warning in warnings { Diagnostics.printError("xds: warning: " + VisibleText.escapedMessage(warning)) }
+                    diagnostics.fail(failure.url, words(failure), status: ExitStatus(failure, typed: appInfo))
+                case .output(let failure):
+                    diagnostics.fail(failure.path, failure.reason, status: failure.status)
+                }
+            }
+            try diagnostics.finish()
+        }
+
+        /// Where the list comes from (SPEC §3: --app-info, FILE's appInfoURL, ./appInfo.json);
+        /// nil when FILE cannot be read or has no attribute (already reported).
+        private func resolveLocation(_ diagnostics: inout Diagnostics) throws -> AppInfoLocation? {
+            if let appInfo { return .commandLine(appInfo) }
+            guard let file else { return .currentFolder }
+            guard diagnostics.accepts(file) else { return nil }
+            do {
+                guard let found = try DocumentSourceFile(path: file).read() else {
+                    diagnostics.fail(file, "no x-document-source attribute", status: .absent)
+                    return nil
+                }
+                if let url = found.source.appInfoURL { return .attribute(url) }
+                Diagnostics.printError(
+                    "xds: warning: \(VisibleText.escaped(file)): the attribute has no appInfoURL; using ./appInfo.json")
+                return .currentFolder
+            } catch {
+                diagnostics.fail(file, error)
+                return nil
+            }
+        }
+
+        /// The cache to use: none with --no-cache, else --cache-dir or the XDG default.
+        private func cacheSettings(_ diagnostics: inout Diagnostics) -> CacheSettings? {
+            if noCache { return nil }
+            let mode: CacheSettings.Mode = offline ? .offline : .normal
+            if let cacheDirectory { return CacheSettings(directory: cacheDirectory, mode: mode) }
+            guard let directory = CacheSettings.defaultDirectory(environment: ProcessEnvironment.current()) else {
+                Diagnostics.printError("xds: warning: neither XDG_CACHE_HOME nor HOME is set; fetching without a cache")
+                return offline ? CacheSettings(directory: "", mode: .offline) : nil
+            }
+            return CacheSettings(directory: directory, mode: mode)
+        }
+
+        /// The library's message with this command's flag names where one is the way out.
+        private func words(_ error: FetchError) -> String {
+            switch error.kind {
+            case .refused where error.url.lowercased().hasPrefix("http:"):
+                return error.message + " (--allow-http allows it)"
+            case .notCached:
+                return error.message + " (run once without --offline)"
+            default:
+                return error.message
+            }
+        }
+    }
+}
