@@ -83,5 +83,10 @@ echo "== 5/5 in process: xds-bench (release), $ROUNDS rounds"
 "$BENCH" --corpus "$ICONDIR" --rounds "$ROUNDS" | tee "$OUT/xds-bench.txt"
 
 elapsed
+echo "== icon: xds icon against a loopback HTTPS server (Benchmarks/icon_bench.sh)"
+XDS="$XDS" OUT="$OUT" RUNS="$((RUNS * 3))" sh Benchmarks/icon_bench.sh
+
+elapsed
 echo
 "$PY" Benchmarks/summary.py "$OUT" | tee "$OUT/summary.md"
+cat "$OUT/icon-summary.md" | tee -a "$OUT/summary.md"
