@@ -53,7 +53,8 @@ struct HTTPCacheKillTests {
             let round = Int(found.header("ETag")?.filter(\.isNumber) ?? "") ?? -1
             #expect(round >= 1 && round % 256 == Int(found.body[0]), "headers and body of the same round")
             let names = try FileManager.default.contentsOfDirectory(atPath: store.directory)
-            #expect(names.filter { $0.contains(".tmp.") }.count <= 1, "at most one stray temporary file: \(names)")
+            // Each killed writer leaves at most its one unfinished temporary file.
+            #expect(names.filter { $0.contains(".tmp.") }.count <= attempt + 1, "stray temporary files: \(names)")
         }
         store.removeStaleTemporaries(now: Int64(Date().timeIntervalSince1970) + 7200)
         let names = try FileManager.default.contentsOfDirectory(atPath: store.directory)

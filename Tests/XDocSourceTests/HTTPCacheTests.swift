@@ -45,7 +45,7 @@ struct HTTPCacheTests {
             #expect(HTTPDate.parse(HTTPDate.format(seconds)) == seconds)
             var t = time_t(seconds), parts = tm()
             gmtime_r(&t, &parts)
-            #expect(HTTPDate.daysFromCivil(year: Int64(parts.tm_year) + 1900, month: Int64(parts.tm_mon) + 1, day: Int64(parts.tm_mday))
+            #expect(CivilCalendar.daysFromCivil(year: Int64(parts.tm_year) + 1900, month: Int64(parts.tm_mon) + 1, day: Int64(parts.tm_mday))
                     == seconds / 86400 - (seconds < 0 && seconds % 86400 != 0 ? 1 : 0))
         }
     }

@@ -114,7 +114,7 @@ public enum PNGDecoder {
             return try decodeStreaming(layout, file, passes: passes, filteredSize: filteredSize)
         }
         let header = layout.header
-        let width = header.width, stride = header.filterStride
+        let width = header.width
         let data = UnsafeMutablePointer<UInt8>.allocate(capacity: filteredSize)
         defer { data.deallocate() }
         prepareLargeBuffer(data, count: filteredSize)
@@ -130,20 +130,9 @@ public enum PNGDecoder {
                     let rowBytes = header.rowBytes(pass.width)
                     var prior: UnsafePointer<UInt8>? = nil
                     for y in 0..<pass.height {
-                        let filter = data[at]
                         let row = data + at + 1
-                        guard filter <= 4 else {
-                            throw PNGError(.filter, header.interlaced
-                                ? "bad filter type \(filter) in row \(y) of Adam7 pass \(index + 1)"
-                                : "bad filter type \(filter) in row \(y)")
-                        }
-                        if stride == 4 {
-                            unfilterRow4(filter, source: row, destination: row, prior: prior, count: rowBytes)
-                        } else {
-                            unfilterRow(filter, source: row, destination: row, prior: prior, count: rowBytes, stride: stride)
-                        }
-                        let outRow = out + ((pass.y0 + y * pass.dy) * width + pass.x0) * 4
-                        try converter.convert(row: row, count: pass.width, out: outRow, step: pass.dx)
+                        try decodeRow(row, filter: data[at], prior: prior, y: y, pass: pass, passIndex: index,
+                                      header: header, rowBytes: rowBytes, converter: converter, out: out)
                         prior = UnsafePointer(row)
                         at += 1 + rowBytes
                     }
@@ -158,6 +147,27 @@ public enum PNGDecoder {
         return pixels
     }
 
+    /// Unfilters one row in place and converts it into its place in the output (an Adam7 pass
+    /// scatters with its step): the per-row step both decode paths share.
+    @inline(__always)
+    private static func decodeRow(_ row: UnsafeMutablePointer<UInt8>, filter: UInt8, prior: UnsafePointer<UInt8>?,
+                                  y: Int, pass: Pass, passIndex: Int, header: PNGHeader, rowBytes: Int,
+                                  converter: RowConverter, out: UnsafeMutablePointer<UInt8>) throws(PNGError) {
+        guard filter <= 4 else {
+            throw PNGError(.filter, header.interlaced
+                ? "bad filter type \(filter) in row \(y) of Adam7 pass \(passIndex + 1)"
+                : "bad filter type \(filter) in row \(y)")
+        }
+        let stride = header.filterStride
+        if stride == 4 {
+            unfilterRow4(filter, source: row, destination: row, prior: prior, count: rowBytes)
+        } else {
+            unfilterRow(filter, source: row, destination: row, prior: prior, count: rowBytes, stride: stride)
+        }
+        let outRow = out + ((pass.y0 + y * pass.dy) * header.width + pass.x0) * 4
+        try converter.convert(row: row, count: pass.width, out: outRow, step: pass.dx)
+    }
+
     /// Filtered data larger than this is inflated a row at a time (``decodeStreaming``)
     /// instead of into one buffer: 16 MiB keeps the whole-buffer path (and libdeflate's speed)
     /// for every image up to 2048 px at 8 bytes a pixel, and bounds the decoder's extra memory.
@@ -168,7 +178,7 @@ public enum PNGDecoder {
     private static func decodeStreaming(_ layout: PNGLayout, _ file: UnsafeBufferPointer<UInt8>,
                                         passes: [Pass], filteredSize: Int) throws(PNGError) -> [UInt8] {
         let header = layout.header
-        let width = header.width, stride = header.filterStride
+        let width = header.width
         let stream = try StreamingInflate(file, ranges: layout.imageData, raw: header.isCgBI, count: filteredSize)
         let converter = RowConverter(header: header, file: file, palette: layout.palette, transparency: layout.transparency)
         let widest = passes.map { header.rowBytes($0.width) }.max() ?? 0
@@ -185,20 +195,9 @@ public enum PNGDecoder {
                     var prior: UnsafePointer<UInt8>? = nil
                     for y in 0..<pass.height {
                         try stream.read(into: current, count: 1 + rowBytes)
-                        let filter = current[0]
                         let row = current + 1
-                        guard filter <= 4 else {
-                            throw PNGError(.filter, header.interlaced
-                                ? "bad filter type \(filter) in row \(y) of Adam7 pass \(index + 1)"
-                                : "bad filter type \(filter) in row \(y)")
-                        }
-                        if stride == 4 {
-                            unfilterRow4(filter, source: row, destination: row, prior: prior, count: rowBytes)
-                        } else {
-                            unfilterRow(filter, source: row, destination: row, prior: prior, count: rowBytes, stride: stride)
-                        }
-                        let outRow = out + ((pass.y0 + y * pass.dy) * width + pass.x0) * 4
-                        try converter.convert(row: row, count: pass.width, out: outRow, step: pass.dx)
+                        try decodeRow(row, filter: current[0], prior: prior, y: y, pass: pass, passIndex: index,
+                                      header: header, rowBytes: rowBytes, converter: converter, out: out)
                         prior = UnsafePointer(row)
                         swap(&current, &other)
                     }

@@ -35,14 +35,14 @@ enum HTTPDate {
             }
         }
         guard let day, let month, let year, let time, day >= 1, day <= 31 else { return nil }
-        return daysFromCivil(year: year, month: month, day: day) * 86400 + time.0 * 3600 + time.1 * 60 + time.2
+        return CivilCalendar.daysFromCivil(year: year, month: month, day: day) * 86400 + time.0 * 3600 + time.1 * 60 + time.2
     }
 
     /// `seconds` as an IMF-fixdate.
     static func format(_ seconds: Int64) -> String {
-        let days = floorDivide(seconds, 86400)
+        let days = CivilCalendar.floorDivide(seconds, 86400)
         let rest = seconds - days * 86400
-        let (y, m, d) = civilFromDays(days)
+        let (y, m, d) = CivilCalendar.civil(fromDays: days)
         let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][Int(((days % 7) + 7) % 7)]
         func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
         let month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][Int(m - 1)]
@@ -57,30 +57,5 @@ enum HTTPDate {
     private static func monthNumber(_ text: Substring) -> Int64? {
         guard text.count == 3, let index = months.firstIndex(of: text.lowercased()) else { return nil }
         return Int64(index + 1)
-    }
-
-    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : (a - b + 1) / b }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = floorDivide(y, 400)
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
-    }
-
-    private static func civilFromDays(_ days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719468
-        let era = floorDivide(z, 146097)
-        let doe = z - era * 146097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (m <= 2 ? yoe + era * 400 + 1 : yoe + era * 400, m, d)
     }
 }

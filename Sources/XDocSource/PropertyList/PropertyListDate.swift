@@ -38,11 +38,11 @@ public enum PropertyListDate {
     /// The broken-down UTC time of a date, or nil outside years 0001–9999.
     public static func components(_ secondsSince2001: Double) -> Components? {
         guard let micros = microseconds(secondsSince2001) else { return nil }
-        let seconds = floorDivide(micros, 1_000_000) + epochOffset
-        let fraction = micros - floorDivide(micros, 1_000_000) * 1_000_000
-        let days = floorDivide(seconds, 86_400)
+        let seconds = CivilCalendar.floorDivide(micros, 1_000_000) + epochOffset
+        let fraction = micros - CivilCalendar.floorDivide(micros, 1_000_000) * 1_000_000
+        let days = CivilCalendar.floorDivide(seconds, 86_400)
         let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilCalendar.civil(fromDays: days)
         guard (1...9999).contains(year) else { return nil }
         return Components(year: Int(year), month: Int(month), day: Int(day), hour: Int(secondOfDay / 3600),
                           minute: Int(secondOfDay / 60 % 60), second: Int(secondOfDay % 60),
@@ -75,7 +75,7 @@ public enum PropertyListDate {
     public static func secondsSince2001(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64? {
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
               (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { return nil }
-        let days = daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day))
+        let days = CivilCalendar.daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day))
         return days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - epochOffset
     }
 
@@ -110,9 +110,6 @@ public enum PropertyListDate {
         return low & ((1 << index) - 1) != 0
     }
 
-    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
-        a >= 0 ? a / b : -((-a + b - 1) / b)
-    }
 
     private static func daysIn(month: Int, year: Int) -> Int {
         switch month {
@@ -122,28 +119,7 @@ public enum PropertyListDate {
         }
     }
 
-    /// Howard Hinnant's days-from-civil algorithm: days since 1970-01-01.
-    private static func daysFromCivil(year y0: Int64, month m: Int64, day d: Int64) -> Int64 {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
 
-    /// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian calendar).
-    private static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
 
     private static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)

@@ -1,0 +1,32 @@
+/// Calendar arithmetic in integers for the proleptic Gregorian calendar (Howard Hinnant's
+/// algorithms), shared by property-list dates and HTTP dates: no floating point, so no date
+/// can be off by a rounding step.
+enum CivilCalendar {
+    /// `a / b` rounded towards minus infinity (`b` > 0).
+    static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+        a >= 0 ? a / b : -((-a + b - 1) / b)
+    }
+
+    /// Days since 1970-01-01 of the date `year`-`month`-`day` (month 1…12).
+    static func daysFromCivil(year y0: Int64, month m: Int64, day d: Int64) -> Int64 {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = floorDivide(y, 400)
+        let yoe = y - era * 400
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The date (year, month 1…12, day 1…31) that is `days` days after 1970-01-01.
+    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = floorDivide(z, 146_097)
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}
