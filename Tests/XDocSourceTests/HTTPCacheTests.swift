@@ -161,9 +161,9 @@ struct HTTPCacheTests {
     }
 
     @Test func defaultDirectoryFollowsXDG() {
-        #expect(CacheSettings.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"]) == "/x/cache/xds")
-        #expect(CacheSettings.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"]) == "/home/u/.cache/xds")
-        #expect(CacheSettings.defaultDirectory(environment: ["XDG_CACHE_HOME": "", "HOME": "/home/u/"]) == "/home/u/.cache/xds")
+        #expect(CacheSettings.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/var/empty/u"]) == "/x/cache/xds")
+        #expect(CacheSettings.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/var/empty/u"]) == "/var/empty/u/.cache/xds")
+        #expect(CacheSettings.defaultDirectory(environment: ["XDG_CACHE_HOME": "", "HOME": "/var/empty/u/"]) == "/var/empty/u/.cache/xds")
         #expect(CacheSettings.defaultDirectory(environment: [:]) == nil)
     }
 }

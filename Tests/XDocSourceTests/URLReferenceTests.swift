@@ -42,7 +42,7 @@ struct URLReferenceTests {
         let cases: [(String, String)] = [
             ("img/icon-29.png", "https://example.com/apps/demo/img/icon-29.png"),
             ("./img/../icon.png", "https://example.com/apps/demo/icon.png"),
-            ("../shared/icon.png", "https://example.com/apps/shared/icon.png"),
+            ("../common/icon.png", "https://example.com/apps/common/icon.png"),
             ("../../../../../icon.png", "https://example.com/icon.png"),
             ("/icon.png", "https://example.com/icon.png"),
             ("//cdn.example.net/i/icon.png", "https://cdn.example.net/i/icon.png"),
@@ -207,22 +207,22 @@ struct URLReferenceTests {
     @Test("a local src: relative inside the folder, climbing out kept for the caller to judge, absolute URLs passed on")
     func local() {
         typealias T = URLReference.LocalTarget
-        let folder = "/home/user/app"
+        let folder = "/var/lib/app"
         let cases: [(String, T?)] = [
-            ("img/icon-29.png", .path("/home/user/app/img/icon-29.png")),
-            ("./img/./x/../icon.png", .path("/home/user/app/img/icon.png")),
-            ("../x.png", .path("/home/user/app/../x.png")),
-            ("img/../../x.png", .path("/home/user/app/../x.png")),
-            ("%2E%2E/x.png", .path("/home/user/app/../x.png")),  // an escaped dot is a dot
-            ("my%20icon.png", .path("/home/user/app/my icon.png")),
-            ("%C3%A9t%C3%A9.png", .path("/home/user/app/été.png")),
-            ("été.png", .path("/home/user/app/été.png")),
-            ("icon.png?v=2#f", .path("/home/user/app/icon.png")),
-            ("img/", .path("/home/user/app/img/")),
+            ("img/icon-29.png", .path("/var/lib/app/img/icon-29.png")),
+            ("./img/./x/../icon.png", .path("/var/lib/app/img/icon.png")),
+            ("../x.png", .path("/var/lib/app/../x.png")),
+            ("img/../../x.png", .path("/var/lib/app/../x.png")),
+            ("%2E%2E/x.png", .path("/var/lib/app/../x.png")),  // an escaped dot is a dot
+            ("my%20icon.png", .path("/var/lib/app/my icon.png")),
+            ("%C3%A9t%C3%A9.png", .path("/var/lib/app/été.png")),
+            ("été.png", .path("/var/lib/app/été.png")),
+            ("icon.png?v=2#f", .path("/var/lib/app/icon.png")),
+            ("img/", .path("/var/lib/app/img/")),
             ("/etc/../x.png", .path("/x.png")),
             ("/../../x.png", .path("/x.png")),
-            ("file:///srv/icons/a%20b.png", .path("/srv/icons/a b.png")),
-            ("file://localhost/srv/x.png", .path("/srv/x.png")),
+            ("file:///var/icons/a%20b.png", .path("/var/icons/a b.png")),
+            ("file://localhost/var/x.png", .path("/var/x.png")),
             ("https://example.com/icon.png", .url("https://example.com/icon.png")),
             ("HTTP://example.com/./icon.png", .url("http://example.com/icon.png")),
             ("data:image/png;base64,AAAA", .url("data:image/png;base64,AAAA")),
@@ -233,7 +233,7 @@ struct URLReferenceTests {
         for (src, expected) in cases {
             #expect(URLReference.resolveLocal(src, inFolder: folder) == expected, "\(src)")
         }
-        #expect(URLReference.resolveLocal("x.png", inFolder: "/home/user/app/") == .path("/home/user/app/x.png"))
+        #expect(URLReference.resolveLocal("x.png", inFolder: "/var/lib/app/") == .path("/var/lib/app/x.png"))
         #expect(URLReference.resolveLocal("x.png", inFolder: "/") == .path("/x.png"))
         #expect(URLReference.resolveLocal("x.png", inFolder: "") == .path("./x.png"))
         #expect(URLReference.resolveLocal("../x.png", inFolder: "sub") == .path("sub/../x.png"))
