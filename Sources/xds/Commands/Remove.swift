@@ -1,4 +1,5 @@
 import ArgumentParser
+import XDSSystem
 import XDocSource
 
 extension XDS {
@@ -11,11 +12,24 @@ extension XDS {
                 Removes the native attribute and Samba's stream copy \
                 (user.DosStream.x-document-source:$DATA). An AppleDouble sidecar ._NAME is a \
                 separate file and is left alone. Exits with status 1 when a file had no attribute.
+
+                -r walks each folder (as xds show -r does: symbolic links are not followed) and \
+                removes the attribute from every file and folder under it that has one; files \
+                without it and other attributes are not touched. A value found only in an \
+                AppleDouble sidecar is reported and left. With -n (--dry-run) nothing changes: \
+                the paths that would lose their value are printed, one per line, as xds show -r \
+                names them. Status 1 when nothing under a folder had the attribute.
                 """
         )
 
         @Argument(help: "The files or folders to clear.", completion: .file())
         var files: [String]
+
+        @Flag(name: [.customShort("r"), .long], help: "Walk folders and remove the attribute from everything under them.")
+        var recursive = false
+
+        @Flag(name: [.customShort("n"), .long], help: "With -r: list what would be removed, change nothing.")
+        var dryRun = false
 
         @OptionGroup var follow: FollowOptions
 
@@ -25,7 +39,15 @@ extension XDS {
         /// Whether to act on a symbolic link itself (`--no-follow`).
         var noFollow: Bool { follow.noFollow }
 
+        func validate() throws {
+            if dryRun && !recursive { throw ValidationError("--dry-run goes with -r (--recursive).") }
+        }
+
         func run() throws {
+            if recursive {
+                try Self.removeTree(files, dryRun: dryRun).finish()
+                return
+            }
             var diagnostics = Diagnostics()
             for file in files {
                 guard diagnostics.accepts(file) else { continue }
@@ -37,6 +59,63 @@ extension XDS {
                 }
             }
             try diagnostics.finish()
+        }
+    }
+
+        /// `remove -r`: walks every folder root and clears each file and folder found (or, dry,
+        /// lists it); a root that is not a folder is handled as by `remove` (`--dry-run`: listed
+        /// when it has a value in a store `remove` clears).
+        static func removeTree(_ roots: [String], dryRun: Bool) -> Diagnostics {
+            var diagnostics = Diagnostics()
+            var progress = ProgressLine()
+            for root in roots {
+                guard diagnostics.accepts(root) else { continue }
+                var outputFailed = false
+                let counts = DocumentSourceTree(roots: [root]).walk { event in
+                    switch event {
+                    case .progress(let counts):
+                        progress.update(counts)
+                    case .problem(let problem):
+                        progress.clear()
+                        diagnostics.report(problem)
+                    case .found(let found):
+                        progress.clear()
+                        let visible = found.path.visible
+                        guard dryRun else {
+                            do {
+                                diagnostics.report(try found.remove(), visible: visible)
+                            } catch {
+                                diagnostics.fail(visible: visible, error.message, status: ExitStatus(error))
+                            }
+                            return .proceed
+                        }
+                        if found.stored.store == .appleDouble {
+                            diagnostics.fail(visible: visible,
+                                "the attribute is only in the AppleDouble sidecar \(VisibleText.escaped(found.stored.location)), which xds remove leaves alone",
+                                status: .absent)
+                            return .proceed
+                        }
+                        do throws(Errno) {
+                            try StandardOutput.write(visible + "\n")
+                        } catch {
+                            diagnostics.failedOutput(error)
+                            outputFailed = true
+                            return .stop
+                        }
+                    }
+                    return .proceed
+                }
+                progress.clear()
+                if outputFailed { break }
+                if counts.tagged == 0 {
+                    if Recursive.isFolder(root) {
+                        diagnostics.fail(root, "no file or folder in it has an x-document-source attribute", status: .absent)
+                    } else if counts.problems == 0 {
+                        diagnostics.fail(root, "no x-document-source attribute", status: .absent)
+                    }
+                }
+            }
+            return diagnostics
         }
     }
 }

@@ -30,6 +30,18 @@ extension XDS {
 
                 A file without the attribute gets "xds: FILE: no x-document-source attribute" on \
                 standard error (no JSON line) and the exit status is 1.
+
+                -r walks each folder and lists every file and folder under it that carries the \
+                attribute in any store, as it finds them (the same output per file; a FILE that \
+                is not a folder is shown as without -r). Symbolic links met in the walk are not \
+                followed and not listed; ._NAME sidecars and .DS_Store are not documents. Paths \
+                are the folder as given joined with the names below it; bytes that are not UTF-8 \
+                are written \\x{ff} in human output and as the escape \\udcff in JSON (Python's \
+                os.fsencode gives the exact name back). A folder that cannot be read is reported \
+                (status 74) and the walk goes on; entries that vanish during the walk and bind-mount \
+                loops are reported without changing the status. Status 1 when nothing under a \
+                folder has the attribute. When standard error is a terminal, a progress line \
+                shows the counts.
                 """
         )
 
@@ -39,13 +51,20 @@ extension XDS {
         @Flag(help: "Print JSON Lines, one object per file.")
         var json = false
 
+        @Flag(name: [.customShort("r"), .long], help: "Walk folders and list every file and folder that has the attribute.")
+        var recursive = false
+
         @OptionGroup var follow: FollowOptions
 
         /// The options that take a value (none): see ``Set/optionsWithValues``.
         static let optionsWithValues: Swift.Set<String> = []
 
         func run() throws {
-            try Self.show(files, json: json, followSymlinks: follow.followSymlinks).finish()
+            if recursive {
+                try Self.showTree(files, json: json).finish()
+            } else {
+                try Self.show(files, json: json, followSymlinks: follow.followSymlinks).finish()
+            }
         }
 
         /// Writes every file's attribute to standard output as soon as it is read (one write per
@@ -79,11 +98,63 @@ extension XDS {
             return diagnostics
         }
 
+        /// `show -r`: walks every folder root and writes each file and folder found as soon as it
+        /// is found (one write each); a root that is not a folder goes through ``show(_:json:followSymlinks:)``.
+        static func showTree(_ roots: [String], json: Bool) -> Diagnostics {
+            var diagnostics = Diagnostics()
+            var progress = ProgressLine()
+            var shown = 0
+            for root in roots {
+                guard diagnostics.accepts(root) else { continue }
+                guard Recursive.isFolder(root) else {
+                    let single = show([root], json: json, followSymlinks: true)
+                    diagnostics.record(single.worst)
+                    if single.worst == .success { shown += 1 }
+                    continue
+                }
+                var outputFailed = false
+                let counts = DocumentSourceTree(roots: [root]).walk { event in
+                    switch event {
+                    case .progress(let counts):
+                        progress.update(counts)
+                    case .problem(let problem):
+                        progress.clear()
+                        diagnostics.report(problem)
+                    case .found(let found):
+                        progress.clear()
+                        let text = json
+                            ? found.jsonLine() + "\n"
+                            : (shown > 0 ? "\n" : "") + humanText(heading: found.path.visible, found.stored)
+                        do throws(Errno) {
+                            try StandardOutput.write(text)
+                        } catch {
+                            diagnostics.failedOutput(error)
+                            outputFailed = true
+                            return .stop
+                        }
+                        shown += 1
+                    }
+                    return .proceed
+                }
+                progress.clear()
+                if outputFailed { break }
+                if counts.tagged == 0 {
+                    diagnostics.fail(root, "no file or folder in it has an x-document-source attribute", status: .absent)
+                }
+            }
+            return diagnostics
+        }
+
         static func jsonLine(file: String, _ found: StoredDocumentSource) -> String {
             found.jsonLine(file: file)
         }
 
         static func humanText(file: String, _ found: StoredDocumentSource) -> String {
+            humanText(heading: VisibleText.escaped(file), found)
+        }
+
+        /// The human text under `heading`, a file name already made visible.
+        static func humanText(heading: String, _ found: StoredDocumentSource) -> String {
             let source = found.source
             var rows: [(String, String)] = []
             for (key, value) in zip(DocumentSource.keys, [source.identifier, source.name, source.path, source.appInfoURL]) {
@@ -93,7 +164,7 @@ extension XDS {
             rows.append(("store", storeText))
             let other = source.otherKeys.sorted { $0.key < $1.key }
             let width = rows.map { $0.0.count }.max()! + 1
-            var text = VisibleText.escaped(file) + "\n"
+            var text = heading + "\n"
             for (key, value) in rows {
                 text += "  " + (key + ":").padded(to: width) + " " + value + "\n"
             }

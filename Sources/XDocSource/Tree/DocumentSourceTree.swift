@@ -1,0 +1,63 @@
+/// Walks folders and reports every file and folder that carries the `x-document-source`
+/// attribute in any store (SPEC §2: the native attribute, Samba's stream, an AppleDouble
+/// sidecar), as it finds them: what `xds show -r` and `xds remove -r` do, for indexers too.
+///
+/// ```swift
+/// let counts = DocumentSourceTree(roots: ["/srv/share"]).walk { event in
+///     if case .found(let found) = event { print(found.path, found.stored.source.name ?? "?") }
+///     return .proceed
+/// }
+/// ```
+///
+/// How it walks:
+/// - **Streaming, memory flat in the tree size**: depth first, one open folder per level
+///   (a stack of descriptors bounded by the depth); a folder's listing is held only while the
+///   folder is on the stack (its files are examined first, then only its subfolder names are
+///   kept), so memory grows with the largest folder and the depth, never with the tree.
+/// - **Each folder is read once** (`openat` + `fdopendir` + `readdir`, whose `d_type` tells
+///   files from folders without a `stat`; only entries of type "unknown" are `fstatat`-ed).
+///   AppleDouble sidecars `._NAME` are found in that listing, never with a `stat` per file.
+/// - **One attribute call per untagged file**: `llistxattr` on the entry (through
+///   `/proc/self/fd/N/NAME` on Linux, so the folder's descriptor is used and the path's length
+///   does not matter; the full path where `/proc` is not mounted), then only the attributes
+///   that are there are read. A folder costs `openat`, `fstat`, `listxattr` and the listing.
+/// - **Symbolic links are not followed and not reported**, to folders or to files: a link's
+///   target is either in the tree (reported there) or outside it (not what was asked about, and
+///   `remove -r` must never change files outside the tree). A root that is a link is followed
+///   (it was named on purpose).
+/// - **Problems do not stop the walk**: an unreadable folder or value, an entry that vanished
+///   between the listing and its turn, and a folder that is one of its own ancestors (a bind
+///   mount loop, told by device and inode) are reported as ``Event/problem(_:)`` events.
+/// - `._NAME` files themselves and `.DS_Store` are never reported as documents. FIFOs,
+///   sockets and devices are skipped (Linux lets them carry no `user.` attribute).
+/// - A root that is not a folder is read like ``DocumentSourceFile/read()``; a root folder's
+///   own attribute is reported first (its sidecar, in its parent folder, included).
+///
+/// Paths are the root as given joined with the names below it, as exact bytes
+/// (``DocumentSourceTreePath``: names need not be UTF-8).
+public struct DocumentSourceTree: Sendable {
+    /// The files and folders to walk, in order.
+    public var roots: [String]
+
+    /// How many entries (files and folders) pass between two ``Event/progress(_:)`` events.
+    public static let progressInterval = 512
+
+    /// A walk over `roots`.
+    public init(roots: [String]) {
+        self.roots = roots
+    }
+
+    /// Walks every root in order, calling `visit` for each event as it happens (on the calling
+    /// thread), until the end or until `visit` returns ``Decision/stop``.
+    /// - Returns: the final counts.
+    @discardableResult
+    public func walk(_ visit: (Event) -> Decision) -> Counts {
+        withoutActuallyEscaping(visit) { visit in
+            var walker = TreeWalker(visit: visit)
+            for root in roots where !walker.stopped {
+                walker.walk(root: root)
+            }
+            return walker.counts
+        }
+    }
+}

@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+internal import XDSSystem
+
+/// One folder's listing, read once with `readdir`: names as bytes in one buffer, with their
+/// `d_type` (compact: a few bytes per entry beyond the name).
+struct FolderListing {
+    private var names: [UInt8] = []
+    private var starts: [Int32] = []
+    private var types: [UInt8] = []
+
+    /// Reads every entry of `directory` (without `.` and `..`), or the errno of a failed read.
+    static func read(_ directory: OpaquePointer) -> Result<FolderListing, Errno> {
+        var listing = FolderListing()
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { return .failure(.current) }
+                return .success(listing)
+            }
+            let raw = UnsafeRawPointer(entry) + nameOffset
+            let length = strlen(raw.assumingMemoryBound(to: CChar.self))
+            let name = UnsafeBufferPointer(start: raw.assumingMemoryBound(to: UInt8.self), count: length)
+            if (length == 1 && name[0] == 0x2E) || (length == 2 && name[0] == 0x2E && name[1] == 0x2E) { continue }
+            listing.starts.append(Int32(listing.names.count))
+            listing.names.append(contentsOf: name)
+            listing.types.append(entry.pointee.d_type)
+        }
+    }
+
+    var indices: Range<Int> { 0..<starts.count }
+
+    func name(at index: Int) -> ArraySlice<UInt8> {
+        let end = index + 1 < starts.count ? Int(starts[index + 1]) : names.count
+        return names[Int(starts[index])..<end]
+    }
+
+    func type(at index: Int) -> UInt8 { types[index] }
+
+    /// The names that have an AppleDouble sidecar `._NAME` in this listing (a regular file, or
+    /// an entry of unknown type); empty, and free, when there is none.
+    func sidecarNames() -> Set<[UInt8]> {
+        var result = Set<[UInt8]>()
+        for index in indices {
+            let name = name(at: index)
+            guard name.count > 2, name.first == 0x2E, name[name.startIndex + 1] == 0x5F else { continue }
+            let type = types[index]
+            guard type == DT_REG || type == DT_UNKNOWN else { continue }
+            result.insert(Array(name.dropFirst(2)))
+        }
+        return result
+    }
+
+    /// Whether an entry is never a document: `._NAME` sidecars and `.DS_Store`.
+    static func isSkipped(_ name: ArraySlice<UInt8>) -> Bool {
+        if name.count >= 2, name.first == 0x2E, name[name.startIndex + 1] == 0x5F { return true }
+        return name.elementsEqual(dsStore)
+    }
+
+    private static let dsStore = Array(".DS_Store".utf8)
+}

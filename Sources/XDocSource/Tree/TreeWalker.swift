@@ -1,0 +1,285 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+internal import XDSSystem
+
+/// One folder on the walk's stack: open, its listing examined, its subfolders still to enter.
+final class TreeFrame {
+    let directory: OpaquePointer
+    let descriptor: Int32
+    let device: UInt64
+    let inode: UInt64
+    let path: DocumentSourceTreePath
+    /// `/proc/self/fd/N/` (or the path and `/`), without NUL: what a name is appended to for the
+    /// attribute calls.
+    let access: [CChar]
+    var subfolders: [(name: [UInt8], sidecar: Bool)] = []
+    var next = 0
+
+    init(directory: OpaquePointer, descriptor: Int32, device: UInt64, inode: UInt64,
+         path: DocumentSourceTreePath, access: [CChar]) {
+        self.directory = directory
+        self.descriptor = descriptor
+        self.device = device
+        self.inode = inode
+        self.path = path
+        self.access = access
+    }
+}
+
+/// The state of one ``DocumentSourceTree/walk(_:)``.
+struct TreeWalker {
+    typealias Event = DocumentSourceTree.Event
+
+    let visit: (Event) -> DocumentSourceTree.Decision
+    var counts = DocumentSourceTree.Counts()
+    private(set) var stopped = false
+    private var stack: [TreeFrame] = []
+    private var listBuffer = [CChar](repeating: 0, count: 4096)
+    private var sinceProgress = 0
+
+    init(visit: @escaping (Event) -> DocumentSourceTree.Decision) {
+        self.visit = visit
+    }
+
+    /// Whether `/proc/self/fd/N/NAME` reaches NAME in the folder open as N (Linux with /proc).
+    static let procAvailable: Bool = {
+        #if os(Linux)
+        return access("/proc/self/fd", X_OK) == 0
+        #else
+        return false
+        #endif
+    }()
+
+    private static let folderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
+
+    // MARK: - Events
+
+    private mutating func emit(_ event: Event) {
+        if visit(event) == .stop { stopped = true }
+    }
+
+    private mutating func problem(
+        _ path: DocumentSourceTreePath, _ kind: DocumentSourceTree.Problem.Kind, _ message: String,
+        _ error: DocumentSourceFileError? = nil
+    ) {
+        counts.problems += 1
+        emit(.problem(.init(path: path, kind: kind, message: message, error: error)))
+    }
+
+    private mutating func failed(_ path: DocumentSourceTreePath, _ error: DocumentSourceFileError) {
+        problem(path, .failed, error.message, error)
+    }
+
+    private mutating func found(_ path: DocumentSourceTreePath, folder: Bool, _ stored: StoredDocumentSource,
+                                sidecar: DocumentSourceTreePath?) {
+        counts.tagged += 1
+        emit(.found(.init(path: path, isFolder: folder, stored: stored, sidecar: sidecar)))
+    }
+
+    private mutating func tick() {
+        sinceProgress += 1
+        if sinceProgress >= DocumentSourceTree.progressInterval {
+            sinceProgress = 0
+            emit(.progress(counts))
+        }
+    }
+
+    // MARK: - Walking
+
+    mutating func walk(root: String) {
+        let rootPath = DocumentSourceTreePath(root)
+        var info = stat()
+        guard SystemCall.retrying({ stat(root, &info) }) == 0 else {
+            failed(rootPath, DocumentSourceFileError(errno: errno, path: root))
+            return
+        }
+        let isFolder = info.st_mode & S_IFMT == S_IFDIR
+        // The root itself, in every store (its sidecar is in the parent folder).
+        do {
+            if let stored = try DocumentSourceFile(path: root).read() {
+                let sidecar = stored.store == .appleDouble ? DocumentSourceTreePath(stored.location) : nil
+                found(rootPath, folder: isFolder, stored, sidecar: sidecar)
+            }
+        } catch {
+            failed(rootPath, error)
+        }
+        guard isFolder else {
+            counts.files += 1
+            return
+        }
+        guard !stopped else { return }
+        let fd = SystemCall.retrying { open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK) }
+        guard fd >= 0 else {
+            failed(rootPath, DocumentSourceFileError(errno: errno, path: root, context: "cannot read the folder: "))
+            return
+        }
+        enter(opened: fd, path: rootPath, info: info)
+        while !stopped, let top = stack.last {
+            if top.next < top.subfolders.count {
+                let (name, sidecar) = top.subfolders[top.next]
+                top.next += 1
+                enter(name, sidecar: sidecar, parent: top)
+            } else {
+                stack.removeLast()
+                closedir(top.directory)
+            }
+        }
+        while let top = stack.popLast() { closedir(top.directory) }
+    }
+
+    /// Opens the subfolder `name` of `parent`, reports its own attribute and walks its listing.
+    private mutating func enter(_ name: [UInt8], sidecar: Bool, parent: TreeFrame) {
+        let path = parent.path.appending(name)
+        let fd = Self.withCName(name) { cName in
+            SystemCall.retrying { openat(parent.descriptor, cName, Self.folderFlags) }
+        }
+        guard fd >= 0 else {
+            let code = errno
+            switch code {
+            case ENOENT: problem(path, .vanished, "vanished during the walk")
+            case ENOTDIR, ELOOP: problem(path, .vanished, "was replaced by something that is not a folder during the walk")
+            default:
+                failed(path, DocumentSourceFileError(errno: code, path: path.lossyString, context: "cannot read the folder: "))
+            }
+            return
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            failed(path, DocumentSourceFileError(errno: errno, path: path.lossyString, context: "cannot read the folder: "))
+            SystemCall.close(fd)
+            return
+        }
+        if let ancestor = stack.first(where: { $0.device == UInt64(info.st_dev) && $0.inode == UInt64(info.st_ino) }) {
+            problem(path, .loop, "is the same folder as \(ancestor.path.visible), which holds it (a bind mount?): not walked again")
+            SystemCall.close(fd)
+            return
+        }
+        // The folder's own attribute, through its descriptor.
+        var access: [CChar]
+        var follow = false
+        if Self.procAvailable {
+            access = Array("/proc/self/fd/\(fd)".utf8CString.dropLast())
+            follow = true  // the magic link stands for the open folder
+        } else {
+            access = path.bytes.map { CChar(bitPattern: $0) }
+        }
+        access.append(0)
+        examine(access: access, follow: follow, path: path, folder: true,
+                sidecarIn: sidecar ? parent : nil, name: name)
+        guard !stopped else {
+            SystemCall.close(fd)
+            return
+        }
+        enter(opened: fd, path: path, info: info)
+    }
+
+    /// Takes over the open folder `fd`: reads its listing, pushes it and examines its files.
+    private mutating func enter(opened fd: Int32, path: DocumentSourceTreePath, info: stat) {
+        counts.folders += 1
+        tick()
+        guard let directory = fdopendir(fd) else {
+            failed(path, DocumentSourceFileError(errno: errno, path: path.lossyString, context: "cannot read the folder: "))
+            SystemCall.close(fd)
+            return
+        }
+        let listing: FolderListing
+        switch FolderListing.read(directory) {
+        case .success(let read): listing = read
+        case .failure(let error):
+            failed(path, DocumentSourceFileError(errno: error.rawValue, path: path.lossyString, context: "cannot read the folder: "))
+            closedir(directory)
+            return
+        }
+        var access: [CChar]
+        if Self.procAvailable {
+            access = Array("/proc/self/fd/\(fd)/".utf8CString.dropLast())
+        } else {
+            access = path.appending([]).bytes.map { CChar(bitPattern: $0) }
+        }
+        let frame = TreeFrame(
+            directory: directory, descriptor: fd, device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
+            path: path, access: access)
+        stack.append(frame)
+        let sidecars = listing.sidecarNames()
+        for index in listing.indices {
+            if stopped { return }
+            let name = listing.name(at: index)
+            guard !FolderListing.isSkipped(name) else { continue }
+            var type = listing.type(at: index)
+            if type == DT_UNKNOWN {
+                var entry = stat()
+                let result = Self.withCName(name) { fstatat(fd, $0, &entry, AT_SYMLINK_NOFOLLOW) }
+                if result != 0 {
+                    problem(path.appending(name), .vanished, "vanished during the walk")
+                    continue
+                }
+                switch entry.st_mode & S_IFMT {
+                case S_IFDIR: type = UInt8(DT_DIR)
+                case S_IFREG: type = UInt8(DT_REG)
+                default: continue
+                }
+            }
+            let hasSidecar = !sidecars.isEmpty && sidecars.contains(Array(name))
+            if type == DT_DIR {
+                frame.subfolders.append((Array(name), hasSidecar))
+            } else if type == DT_REG {
+                counts.files += 1
+                tick()
+                var file = access
+                file += name.map { CChar(bitPattern: $0) }
+                file.append(0)
+                examine(access: file, follow: false, path: path.appending(name), folder: false,
+                        sidecarIn: hasSidecar ? frame : nil, name: Array(name))
+            }
+            // Symbolic links, FIFOs, sockets and devices: not followed, not reported.
+        }
+    }
+
+    /// Lists the attributes of one entry (the only call an untagged entry costs), reads the
+    /// value from the first store that has one and reports it.
+    private mutating func examine(
+        access: [CChar], follow: Bool, path: DocumentSourceTreePath, folder: Bool,
+        sidecarIn parent: TreeFrame?, name: [UInt8]
+    ) {
+        let names: AttributeNames
+        do throws(Errno) {
+            names = try access.withUnsafeBufferPointer { (pointer) throws(Errno) -> AttributeNames in
+                try ExtendedAttributes.storeNames(atPath: pointer.baseAddress!, follow: follow, buffer: &listBuffer)
+            }
+        } catch {
+            if error.rawValue == ENOENT || error.rawValue == ENOTDIR {
+                problem(path, .vanished, "vanished during the walk")
+            } else {
+                failed(path, DocumentSourceFileError(
+                    errno: error.rawValue, path: path.lossyString, context: "cannot list the extended attributes: "))
+            }
+            return
+        }
+        guard names.any || parent != nil else { return }
+        let sidecarPath = parent.map { $0.path.appending([UInt8(ascii: "."), UInt8(ascii: "_")] + name) }
+        let reader = TreeEntryReader(path: path, access: access, follow: follow)
+        do {
+            var stored = try reader.attributeValue(names)
+            if stored == nil, let parent, let sidecarPath {
+                stored = try reader.sidecarValue(
+                    folder: parent.descriptor, name: [UInt8(ascii: "."), UInt8(ascii: "_")] + name, label: sidecarPath)
+            }
+            if let stored { found(path, folder: folder, stored, sidecar: sidecarPath) }
+        } catch {
+            if error.kind == .notFound {
+                problem(path, .vanished, "vanished during the walk")
+            } else {
+                failed(path, error)
+            }
+        }
+    }
+
+    static func withCName<R>(_ name: some Collection<UInt8>, _ body: (UnsafePointer<CChar>) -> R) -> R {
+        var bytes = name.map { CChar(bitPattern: $0) }
+        bytes.append(0)
+        return bytes.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import XDSSystem
+import XDocSource
+
+/// What `show -r` and `remove -r` share: telling folders from files, the progress line,
+/// and problems reported with exact (escaped) paths.
+enum Recursive {
+    /// Whether `root` is a folder (a symbolic link to one counts: the user named it).
+    static func isFolder(_ root: String) -> Bool {
+        var info = stat()
+        return stat(root, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+}
+
+/// The progress line on standard error, only when it is a terminal: "\rxds: N files, M
+/// folders, K tagged", redrawn at most ten times a second and cleared before any other
+/// output and at the end.
+struct ProgressLine {
+    private let enabled = isatty(2) == 1
+    private var shown = false
+    private var last: Double = 0
+
+    mutating func update(_ counts: DocumentSourceTree.Counts) {
+        guard enabled else { return }
+        let now = Self.now()
+        guard now - last >= 0.1 else { return }
+        last = now
+        let text = "\rxds: \(counts.files) files, \(counts.folders) folders, \(counts.tagged) tagged\u{1B}[K"
+        try? SystemCall.writeAll(2, Array(text.utf8))
+        shown = true
+    }
+
+    /// Erases the line (before other output, and at the end).
+    mutating func clear() {
+        guard shown else { return }
+        try? SystemCall.writeAll(2, Array("\r\u{1B}[K".utf8))
+        shown = false
+    }
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+extension Diagnostics {
+    /// Reports a failure about a path already made visible (``DocumentSourceTreePath/visible``,
+    /// which escapes bytes that are not UTF-8 losslessly; escaping it again would double them).
+    mutating func fail(visible path: String, _ reason: String, status: ExitStatus) {
+        Diagnostics.printError("xds: \(path): \(VisibleText.escapedMessage(reason))")
+        record(status)
+    }
+
+    /// Reports a problem met in a walk. Failures count with their status (SPEC §5: an
+    /// unreadable folder or a permission problem is 74, a malformed value 65); an entry that
+    /// vanished during the walk and a folder that is its own ancestor are facts about the tree,
+    /// not failures: reported, status unchanged.
+    mutating func report(_ problem: DocumentSourceTree.Problem) {
+        let status = problem.error.map { ExitStatus($0) } ?? .success
+        fail(visible: problem.path.visible, problem.message, status: status)
+    }
+
+    /// Reports what `remove -r` left on one entry, as ``report(_:for:)`` does for `remove`.
+    mutating func report(_ removal: DocumentSourceRemoval, visible path: String) {
+        guard !removal.remaining.isEmpty else {
+            if removal.removed.isEmpty { fail(visible: path, "no x-document-source attribute", status: .absent) }
+            return
+        }
+        let removed = removal.removed.map(\.description).joined(separator: " and ")
+        for place in removal.remaining {
+            let holder = place.store == .appleDouble
+                ? "the AppleDouble sidecar \(VisibleText.escaped(place.location))"
+                : "the Samba stream \(place.location)"
+            if let failure = place.failure {
+                fail(visible: path, "removed from \(removed), but \(holder) could not be removed (\(failure.message)) and still holds a value",
+                     status: ExitStatus(failure))
+            } else if removal.removed.isEmpty {
+                fail(visible: path, "the attribute is only in \(holder), which xds remove leaves alone", status: .absent)
+            } else {
+                fail(visible: path, "removed from \(removed), but \(holder) still holds a value (xds show will find it)",
+                     status: .success)
+            }
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+/// `xds show -r` and `xds remove -r` on real trees.
+@Suite("show -r and remove -r")
+struct RecursiveShowRemoveTests {
+    /// A tree of `count` files in nested folders, every `every`-th tagged natively, plus one
+    /// Samba stream, one sidecar, one tagged folder and a symlink loop.
+    func makeTree(_ folder: Folder, count: Int = 60, every: Int = 3) throws -> [String] {
+        var tagged: [String] = []
+        let value = try plistlib(#"{"identifier": "com.example.app", "name": "Tree"}"#)
+        for i in 0..<count {
+            let dir = "t/d\(i % 4)/e\(i % 3)"
+            try FileManager.default.createDirectory(atPath: folder.path + "/" + dir, withIntermediateDirectories: true)
+            let file = folder.file("\(dir)/f\(i).txt")
+            try folder.setAttribute(file, [UInt8]("x".utf8), name: "user.other")
+            if i % every == 0 {
+                try folder.setAttribute(file, value)
+                tagged.append("t/\(dir.dropFirst(2))/f\(i).txt")
+            }
+        }
+        try folder.setAttribute(folder.path + "/t/d1", value)
+        tagged.append("t/d1")
+        try folder.setAttribute(folder.file("t/d2/samba.txt"), value + [0], name: "user.DosStream.x-document-source:$DATA")
+        tagged.append("t/d2/samba.txt")
+        folder.file("t/d3/side.txt")
+        try Data(appleDouble([("x-document-source", value)])).write(to: URL(fileURLWithPath: folder.path + "/t/d3/._side.txt"))
+        tagged.append("t/d3/side.txt")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/t/d0/loop", withDestinationPath: "..")
+        return tagged
+    }
+
+    @Test func jsonLinesParseAndMatchGetfattr() throws {
+        let folder = Folder()
+        let tagged = try makeTree(folder)
+        let result = try xds("show", "-r", "--json", "t", in: folder.path)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty)
+        let parsed = try pythonReading(result.stdoutBytes, """
+            import json, sys
+            for line in sys.stdin.read().splitlines():
+                print(json.loads(line)["file"])
+            """, in: folder.path)
+        #expect(Set(parsed.stdout.split(separator: "\n").map(String.init)) == Set(tagged))
+        // getfattr sees the native values (not the Samba stream or the sidecar).
+        let getfattr = try sh("getfattr -R -m '^user\\.x-document-source$' t 2>/dev/null | sed -n 's/^# file: //p'", in: folder.path)
+        let native = Set(getfattr.stdout.split(separator: "\n").map(String.init))
+        #expect(native == Set(tagged.filter { !$0.hasSuffix("samba.txt") && !$0.hasSuffix("side.txt") }))
+    }
+
+    @Test func humanOutputAndNothingFound() throws {
+        let folder = Folder()
+        _ = try makeTree(folder, count: 3, every: 100)
+        let human = try xds("show", "-r", "t/d0", in: folder.path)
+        #expect(human.stdout.hasPrefix("t/d0/e0/f0.txt\n  identifier:"), "\(human)")
+        try FileManager.default.createDirectory(atPath: folder.path + "/empty", withIntermediateDirectories: true)
+        folder.file("empty/plain")
+        let none = try xds("show", "-r", "empty", in: folder.path)
+        #expect(none.status == 1)
+        #expect(none.stdout.isEmpty)
+        #expect(none.stderr == "xds: empty: no file or folder in it has an x-document-source attribute\n")
+    }
+
+    @Test func aFileIsShownAsWithoutR() throws {
+        let folder = Folder()
+        _ = try makeTree(folder, count: 3, every: 1)
+        for args in [["t/d0/e0/f0.txt"], ["t/d0/e0/f0.txt", "--json"], ["t/d1/e1/nosuch"]] {
+            let plain = try xds(["show"] + args, in: folder.path)
+            let recursive = try xds(["show", "-r"] + args, in: folder.path)
+            #expect(plain.status == recursive.status)
+            #expect(plain.stdout == recursive.stdout)
+            #expect(plain.stderr == recursive.stderr)
+        }
+    }
+
+    @Test func headEndsCleanly() throws {
+        let folder = Folder()
+        _ = try makeTree(folder, count: 400, every: 1)
+        let result = try run("/bin/bash", ["-c", "\(xdsPath) show -r --json t | head -1; echo \"status ${PIPESTATUS[0]}\" >&2"], in: folder.path)
+        #expect(result.stdout.split(separator: "\n").count == 1)
+        // Ended by SIGPIPE (141) or done before head closed (0): never an error message.
+        #expect(result.stderr == "status 141\n" || result.stderr == "status 0\n", "\(result)")
+        let full = try sh("\(xdsPath) show -r t > /dev/full", in: folder.path)
+        #expect(full.status == 74)
+        #expect(full.stderr == "xds: standard output: no space left on the device\n")
+    }
+
+    @Test func oddNamesAreEscapedAndJSONIsExact() throws {
+        let folder = Folder()
+        let value = try plistlib(#"{"identifier": "com.example.app", "name": "Odd"}"#)
+        let hex = value.map { String(format: "%02x", $0) }.joined()
+        let made = try python("""
+            import os, sys
+            os.mkdir(b'o')
+            for name in [b'o/bad\\xff', b'o/new\\nline']:
+                open(name, 'w').close()
+                os.setxattr(name, 'user.x-document-source', bytes.fromhex(sys.argv[1]))
+            """, [hex], in: folder.path)
+        #expect(made.status == 0, "\(made)")
+        let human = try xds("show", "-r", "o", in: folder.path)
+        #expect(human.stdout.contains("o/bad\\x{ff}\n"))
+        #expect(human.stdout.contains("o/new\\nline\n"))
+        let json = try xds("show", "-r", "--json", "o", in: folder.path)
+        let names = try pythonReading(json.stdoutBytes, """
+            import json, os, sys
+            print(sorted(os.fsencode(json.loads(l)["file"]) for l in sys.stdin.read().splitlines()))
+            """, in: folder.path)
+        #expect(names.stdout == "[b'o/bad\\xff', b'o/new\\nline']\n", "\(names)")
+    }
+
+    @Test func unreadableFolderIsReportedAndTheWalkGoesOn() throws {
+        let folder = Folder()
+        _ = try makeTree(folder, count: 12, every: 1)
+        // Root reads every folder; an unprivileged user does not read a mode-000 folder.
+        _ = try sh("chmod -R a+rX . && chmod a+rx \(folder.path) && chmod 000 t/d2/e2", in: folder.path)
+        let visible = try sh("setpriv --reuid=65534 --regid=65534 --clear-groups \(xdsPath) show -r --json t", in: folder.path)
+        try #require(!visible.stderr.contains("setpriv:"), "setpriv unavailable: \(visible.stderr)")
+        #expect(visible.status == 74, "\(visible)")
+        #expect(visible.stderr == "xds: t/d2/e2: cannot read the folder: permission denied\n")
+        #expect(visible.stdout.contains("\"file\":\"t/d3/e0/f3.txt\""))
+    }
+
+    @Test func removeRecursiveStripsEveryNativeStoreAndNothingElse() throws {
+        let folder = Folder()
+        let tagged = try makeTree(folder)
+        let dump = "getfattr -R -d -m - t 2>/dev/null"
+        let before = try sh(dump, in: folder.path).stdout
+        let dry = try xds("remove", "-r", "-n", "t", in: folder.path)
+        #expect(try sh(dump, in: folder.path).stdout == before)
+        #expect(Set(dry.stdout.split(separator: "\n").map(String.init)) == Set(tagged.filter { !$0.hasSuffix("side.txt") }))
+        #expect(dry.stderr.contains("xds: t/d3/side.txt: the attribute is only in the AppleDouble sidecar"))
+        let removed = try xds("remove", "-r", "t", in: folder.path)
+        #expect(removed.stdout.isEmpty)
+        #expect(removed.status == 1, "sidecar-only value left: \(removed)")
+        let after = try sh(dump, in: folder.path).stdout
+        #expect(!after.contains("x-document-source"))
+        // Every other attribute is still there, untagged files untouched.
+        #expect(after.components(separatedBy: "user.other=").count == before.components(separatedBy: "user.other=").count)
+        let again = try xds("show", "-r", "--json", "t", in: folder.path)
+        #expect(again.stdout.split(separator: "\n").count == 1)  // the sidecar, which remove leaves
+    }
+
+    @Test func dryRunNeedsR() throws {
+        let folder = Folder()
+        folder.file("a")
+        #expect(try xds("remove", "-n", "a", in: folder.path).status == 64)
+    }
+}
+
+/// Runs a Python 3 script with `input` on its standard input.
+private func pythonReading(_ input: Data, _ script: String, in folder: String) throws -> Run {
+    try run("/usr/bin/env", ["python3", "-c", script], in: folder, input: input)
+}
