@@ -71,14 +71,12 @@ struct TreeWalkTests {
         let tmp = TemporaryFolder()
         let root = tmp.folder("odd")
         let names: [[UInt8]] = [Array("new\nline".utf8), [0x62, 0x61, 0x64, 0xFF, 0xFE], Array("ü \\x{ff}".utf8)]
-        for name in names {
-            let path = Array((root + "/").utf8) + name
-            let fd = TreeWalker.withCName(path) { open($0, O_CREAT | O_WRONLY, 0o644) }
-            #expect(fd >= 0)
-            close(fd)
-            let bytes = try value("odd")
-            let result = TreeWalker.withCName(path) { p in bytes.withUnsafeBytes { setxattr(p, "user.x-document-source", $0.baseAddress, $0.count, 0) } }
-            #expect(result == 0)
+        for (index, name) in names.enumerated() {
+            // Tagged under a UTF-8 name, then renamed to the odd bytes.
+            let plain = tmp.file("odd/plain\(index)")
+            try setRawAttribute("user.x-document-source", try value("odd"), on: plain)
+            let renamed = TreeWalker.withCName(Array((root + "/").utf8) + name) { rename(plain, $0) }
+            #expect(renamed == 0)
         }
         var seen: [DocumentSourceTreePath] = []
         for case .found(let f) in events([root]) { seen.append(f.path) }
