@@ -8,6 +8,9 @@ struct RecursiveShowRemoveTests {
     /// Samba stream, one sidecar, one tagged folder and a symlink loop.
     func makeTree(_ folder: Folder, count: Int = 60, every: Int = 3) throws -> [String] {
         var tagged: [String] = []
+        for dir in ["t/d0", "t/d1", "t/d2", "t/d3"] {  // small trees fill only some of them
+            try FileManager.default.createDirectory(atPath: folder.path + "/" + dir, withIntermediateDirectories: true)
+        }
         let value = try plistlib(#"{"identifier": "com.example.app", "name": "Tree"}"#)
         for i in 0..<count {
             let dir = "t/d\(i % 4)/e\(i % 3)"

@@ -60,7 +60,6 @@ extension XDS {
             }
             try diagnostics.finish()
         }
-    }
 
         /// `remove -r`: walks every folder root and clears each file and folder found (or, dry,
         /// lists it); a root that is not a folder is handled as by `remove` (`--dry-run`: listed
@@ -82,7 +81,7 @@ extension XDS {
                         progress.clear()
                         let visible = found.path.visible
                         guard dryRun else {
-                            do {
+                            do throws(DocumentSourceFileError) {
                                 diagnostics.report(try found.remove(), visible: visible)
                             } catch {
                                 diagnostics.fail(visible: visible, error.message, status: ExitStatus(error))
