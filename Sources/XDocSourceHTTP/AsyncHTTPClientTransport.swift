@@ -81,9 +81,21 @@ public final class AsyncHTTPClientTransport: HTTPTransport, @unchecked Sendable 
                 return response
             }
         } catch {
+            // A refused body or a time-out leaves its connection open with the rest of the body
+            // unread; AsyncHTTPClient neither closes it nor lets us, so that client goes (with its
+            // connections) and the next request gets a new one. Only failures pay this.
+            if error is BodyTooLarge || error is TotalTimeoutPassed { await discard(client) }
             throw TransportErrors.fetchError(for: error, url: url, host: target.host,
                                              configuration: configuration)
         }
+    }
+
+    /// Shuts `client` down and forgets it, closing whatever connection it still holds.
+    private func discard(_ client: HTTPClient) async {
+        lock.withLock {
+            if let key = clients.first(where: { $0.value === client })?.key { clients[key] = nil }
+        }
+        try? await client.shutdown()
     }
 
     /// The client for `target`: direct or through the proxy its scheme and host call for.
@@ -112,6 +124,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport, @unchecked Sendable 
     static func clientConfiguration(_ configuration: HTTPTransportConfiguration,
                                     proxy: ProxySettings.Server?) throws -> HTTPClient.Configuration {
         var tls = TLSConfiguration.makeClientConfiguration()
+        // Closing a TLS connection would otherwise wait up to 5 s for the server's close_notify,
+        // reading (and discarding) whatever the server still sends: for a refused oversized
+        // body, possibly all of it. We never reuse a closed connection, so close at once.
+        tls.shutdownTimeout = .zero
         switch configuration.trustRoots {
         case .system:
             break
@@ -155,17 +171,36 @@ public final class AsyncHTTPClientTransport: HTTPTransport, @unchecked Sendable 
         }
         let declared = response.headers.first(name: "content-length").flatMap { Int($0.trimmingSpaces) }
         if let declared, declared > maximumBodySize {
+            // Cancel the request while its body is awaited: AsyncHTTPClient then closes the
+            // connection. Dropping the unread body instead leaves the connection open, and
+            // sometimes read to its end.
+            await Self.abandon(response.body)
             throw BodyTooLarge(declared: declared, limit: maximumBodySize)
         }
         var body: [UInt8] = []
         body.reserveCapacity(min(declared ?? 0, maximumBodySize))
-        for try await chunk in response.body {
+        var chunks = response.body.makeAsyncIterator()
+        while let chunk = try await chunks.next() {
             guard body.count + chunk.readableBytes <= maximumBodySize else {
+                await Self.abandon(&chunks)
                 throw BodyTooLarge(declared: nil, limit: maximumBodySize)
             }
             body.append(contentsOf: chunk.readableBytesView)
         }
         return HTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    /// Ends a request whose body will not be read: cancels the current task, then waits once
+    /// on the body, which AsyncHTTPClient answers by cancelling the request and closing its
+    /// connection (the caller throws right after, so the cancellation reaches no one else).
+    private static func abandon(_ body: HTTPClientResponse.Body) async {
+        var chunks = body.makeAsyncIterator()
+        await abandon(&chunks)
+    }
+
+    private static func abandon(_ chunks: inout HTTPClientResponse.Body.AsyncIterator) async {
+        withUnsafeCurrentTask { $0?.cancel() }
+        _ = try? await chunks.next()
     }
 }
 
