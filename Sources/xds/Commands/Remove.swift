@@ -10,7 +10,10 @@ extension XDS {
             discussion: """
                 Removes the native attribute and Samba's stream copy \
                 (user.DosStream.x-document-source:$DATA). An AppleDouble sidecar ._NAME is a \
-                separate file and is left alone. Exits with status 1 when a file had no attribute.
+                separate file and is left alone unless --sidecar is given: then the value is \
+                removed from the sidecar too (every other entry in it kept byte for byte; a \
+                sidecar left with nothing in it is deleted). Exits with status 1 when a file \
+                had no attribute.
                 """
         )
 
@@ -18,6 +21,9 @@ extension XDS {
         var files: [String]
 
         @OptionGroup var follow: FollowOptions
+
+        @Flag(help: "Remove the value from the AppleDouble sidecar ._NAME too.")
+        var sidecar = false
 
         /// The options that take a value (none): see ``Set/optionsWithValues``.
         static let optionsWithValues: Swift.Set<String> = []
@@ -31,7 +37,11 @@ extension XDS {
                 guard diagnostics.accepts(file) else { continue }
                 do {
                     let document = DocumentSourceFile(path: file, followSymlinks: !noFollow)
-                    diagnostics.report(try document.remove(), for: file)
+                    diagnostics.report(try document.remove(sidecar: sidecar), for: file)
+                } catch where error.kind == .notSupported && !sidecar {
+                    diagnostics.fail(
+                        file, error.message + "; --sidecar removes the value from an AppleDouble file ._NAME next to it",
+                        status: ExitStatus(error))
                 } catch {
                     diagnostics.fail(file, error)
                 }
