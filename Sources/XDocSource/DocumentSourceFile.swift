@@ -267,7 +267,7 @@ public struct DocumentSourceFile: Sendable {
         try checkFileType()
         return try FileLock.holding(path, followSymlinks: followSymlinks) {
             () throws(DocumentSourceFileError) -> DocumentSourceRemoval in
-            sidecar ? try removeEverywhereLocked() : try removeLocked()
+            try sidecar ? removeEverywhereLocked() : removeLocked()
         }
     }
 

@@ -26,7 +26,8 @@ struct AppleDoubleWriterFileTests {
         existing.path = "docs/r.pdf"
         let found = try #require(try file.read())
         #expect(found.store == .appleDouble && found.source == existing)
-        let after = try #require(SidecarParts.parse(try #require(contents(sidecar))))
+        let afterBytes = try #require(contents(sidecar))
+        let after = try #require(SidecarParts.parse(afterBytes))
         var expected = parts
         expected.attributes[1].1 = try existing.binaryPropertyList()
         #expect(after == expected)

@@ -16,6 +16,12 @@ public struct AppleDouble: Sendable {
         public var name: String
         /// The attribute's value, exactly as stored.
         public var value: [UInt8]
+
+        /// Creates an attribute (for ``AppleDouble/newFile(attributes:)``).
+        public init(name: String, value: [UInt8]) {
+            self.name = name
+            self.value = value
+        }
     }
 
     /// The packed extended attributes, in file order (empty when there are none).

@@ -37,7 +37,7 @@ extension DocumentSourceFile {
         if SystemCall.retrying({ fstatat(folder.descriptor, folder.name, &data, AT_SYMLINK_NOFOLLOW) }) != 0 {
             throw DocumentSourceFileError(errno: errno, path: path)
         }
-        guard let current = try readWholeSidecar(folder.descriptor, name, failure: failure) else {
+        guard let current = try readWholeSidecar(folder.descriptor, name, writing: value != nil, failure: failure) else {
             guard let value else { return false }
             let bytes: [UInt8]
             do {
@@ -88,9 +88,10 @@ extension DocumentSourceFile {
     }
 
     /// The whole sidecar and its `stat`, or nil when there is none. Anything but a regular
-    /// file under that name is refused (writing over it, or through it, is never right).
+    /// file under that name is never opened: when `writing`, it is refused (writing over it,
+    /// or through it, is never right); for a removal it holds no value (as for the reader).
     private func readWholeSidecar(
-        _ folder: Int32, _ name: String, failure: (Int32, String) -> DocumentSourceFileError
+        _ folder: Int32, _ name: String, writing: Bool, failure: (Int32, String) -> DocumentSourceFileError
     ) throws(DocumentSourceFileError) -> (bytes: [UInt8], info: stat)? {
         for _ in 0..<3 {
             var before = stat()
@@ -99,6 +100,7 @@ extension DocumentSourceFile {
                 throw failure(errno, "read")
             }
             guard before.st_mode & S_IFMT == S_IFREG else {
+                guard writing else { return nil }
                 throw DocumentSourceFileError(
                     .unsupportedFileType, path: path,
                     message: "\(VisibleText.escaped(name)) next to it is not a regular file, so it is not written as an AppleDouble sidecar")
