@@ -169,27 +169,33 @@ public struct DocumentSourceFile: Sendable {
     /// throws ``DocumentSourceFileError/Kind/incompleteValue`` listing the missing keys, before
     /// anything is written.
     ///
+    /// With `sidecar` true the value is read from and written to the AppleDouble sidecar
+    /// `._NAME` instead (for filesystems without extended attributes), every other entry of
+    /// the sidecar kept byte-exact; the native attribute is neither read nor changed. See
+    /// `writeSidecarLocked` for how the sidecar is written.
+    ///
     /// - Throws: ``DocumentSourceFileError``; a malformed current value is reported
     ///   (``DocumentSourceFileError/Kind/malformedValue``) and left untouched rather than
-    ///   overwritten.
+    ///   overwritten, and so is a malformed sidecar
+    ///   (``DocumentSourceFileError/Kind/malformedSidecar``) with `sidecar`, even with `replace`.
     @discardableResult
     public func update(
-        with changes: DocumentSource, replace: Bool = false
+        with changes: DocumentSource, replace: Bool = false, sidecar: Bool = false
     ) throws(DocumentSourceFileError) -> DocumentSource {
         try checkFileType()
         // Held from before the read until after the write: another writer's keys cannot be
         // lost between the two.
         return try FileLock.holding(path, followSymlinks: followSymlinks) {
             () throws(DocumentSourceFileError) -> DocumentSource in
-            try mergeAndWrite(changes, replace: replace)
+            try mergeAndWrite(changes, replace: replace, sidecar: sidecar)
         }
     }
 
     private func mergeAndWrite(
-        _ changes: DocumentSource, replace: Bool
+        _ changes: DocumentSource, replace: Bool, sidecar: Bool
     ) throws(DocumentSourceFileError) -> DocumentSource {
         var result = changes
-        if !replace, let current = try read() {
+        if !replace, let current = try sidecar ? readSidecar() : read() {
             result = current.source
             result.merge(changes)
         }
@@ -202,7 +208,16 @@ public struct DocumentSourceFile: Sendable {
                 message: "the value would have no \(missing.joined(separator: " and "))",
                 missingFields: missing)
         }
-        try writeUnlocked(try encode(result))
+        let bytes = try encode(result)
+        if sidecar {
+            guard bytes.count <= Self.maximumValueSize else {
+                throw DocumentSourceFileError(
+                    .tooLarge, path: path, message: "the value is \(bytes.count) bytes, more than 64 KiB")
+            }
+            try writeSidecarLocked(bytes)
+        } else {
+            try writeUnlocked(bytes)
+        }
         return result
     }
 
@@ -240,18 +255,23 @@ public struct DocumentSourceFile: Sendable {
     /// caller can say why ``read()`` still finds one. A FIFO, socket or device (which Linux
     /// lets carry no `user.` attribute) has nothing to remove, as ``read()`` finds nothing there.
     ///
+    /// With `sidecar` true the value is removed from the AppleDouble sidecar too (after the
+    /// other stores; a filesystem without extended attributes then has only the sidecar to
+    /// clear): the sidecar is rewritten without it, every other entry kept byte-exact, or
+    /// deleted when nothing else is in it. A malformed sidecar is left as it was and reported.
+    ///
     /// - Returns: the stores cleared (empty when none had a value) and what remains.
     /// - Throws: ``DocumentSourceFileError`` when the first store that had to change could not.
     @discardableResult
-    public func remove() throws(DocumentSourceFileError) -> DocumentSourceRemoval {
+    public func remove(sidecar: Bool = false) throws(DocumentSourceFileError) -> DocumentSourceRemoval {
         try checkFileType()
         return try FileLock.holding(path, followSymlinks: followSymlinks) {
             () throws(DocumentSourceFileError) -> DocumentSourceRemoval in
-            try removeLocked()
+            try sidecar ? removeEverywhereLocked() : removeLocked()
         }
     }
 
-    private func removeLocked() throws(DocumentSourceFileError) -> DocumentSourceRemoval {
+    func removeLocked() throws(DocumentSourceFileError) -> DocumentSourceRemoval {
         var result = DocumentSourceRemoval(removed: [])
         do {
             if try ExtendedAttributes.removeValue(

@@ -89,7 +89,7 @@ struct ConcurrentSetCLITests {
         #expect(result.stdout.split(separator: "\n").map(String.init) == [
             shown, "show 0",
             "set 0",
-            "xds: a.txt: removed from xattr, but the AppleDouble sidecar ._a.txt still holds a value (xds show will find it)",
+            "xds: a.txt: removed from xattr, but the AppleDouble sidecar ._a.txt still holds a value (xds show will find it; xds remove --sidecar removes it too)",
             "remove 0",
             shown, "show 0",
         ], "\(result)")
@@ -107,10 +107,10 @@ struct ConcurrentSetCLITests {
         let resolved = URL(fileURLWithPath: sidecar).resolvingSymlinksInPath().path
         let first = try xds("remove", "Report.pdf", in: folder.path)
         #expect(first.status == 0, "\(first)")
-        #expect(first.stderr == "xds: Report.pdf: removed from xattr, but the AppleDouble sidecar \(resolved) still holds a value (xds show will find it)\n")
+        #expect(first.stderr == "xds: Report.pdf: removed from xattr, but the AppleDouble sidecar \(resolved) still holds a value (xds show will find it; xds remove --sidecar removes it too)\n")
         let second = try xds("remove", "Report.pdf", in: folder.path)
         #expect(second.status == 1, "\(second)")
-        #expect(second.stderr == "xds: Report.pdf: the attribute is only in the AppleDouble sidecar \(resolved), which xds remove leaves alone\n")
+        #expect(second.stderr == "xds: Report.pdf: the attribute is only in the AppleDouble sidecar \(resolved); xds remove --sidecar removes it\n")
         #expect(try xds("show", "--json", "Report.pdf", in: folder.path).stdout.contains(#""store":"appledouble""#))
     }
 

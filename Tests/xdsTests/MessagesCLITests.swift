@@ -77,7 +77,7 @@ struct MessagesCLITests {
         let result = try xds("remove", "Report.pdf", in: folder.path)
         #expect(result.status == 1)
         let resolved = URL(fileURLWithPath: sidecar).resolvingSymlinksInPath().path
-        #expect(result.stderr == "xds: Report.pdf: the attribute is only in the AppleDouble sidecar \(resolved), which xds remove leaves alone\n")
+        #expect(result.stderr == "xds: Report.pdf: the attribute is only in the AppleDouble sidecar \(resolved); xds remove --sidecar removes it\n")
         #expect(FileManager.default.fileExists(atPath: sidecar))
         // Without a sidecar, the plain words.
         folder.file("plain.txt")

@@ -16,6 +16,12 @@ public struct AppleDouble: Sendable {
         public var name: String
         /// The attribute's value, exactly as stored.
         public var value: [UInt8]
+
+        /// Creates an attribute (for ``AppleDouble/newFile(attributes:)``).
+        public init(name: String, value: [UInt8]) {
+            self.name = name
+            self.value = value
+        }
     }
 
     /// The packed extended attributes, in file order (empty when there are none).
@@ -28,11 +34,8 @@ public struct AppleDouble: Sendable {
     /// entries and the attribute area within the first 64 KiB.
     public static let attributeAreaLimit = 65_536
 
-    private static let magic: UInt32 = 0x0005_1607
-    private static let version: UInt32 = 0x0002_0000
-    private static let attrMagic: UInt32 = 0x4154_5452  // "ATTR"
-    private static let finderInfoID: UInt32 = 9
-    private static let maximumEntries = 15  // xnu's limit
+    // magic, version, attrMagic, finderInfoID and maximumEntries (15, xnu's limit) are
+    // shared with the writer, in AppleDoubleWriter.swift.
     private static let maximumAttributes = 1024  // Samba's limit
 
     /// Parses an AppleDouble file.
@@ -176,6 +179,9 @@ public enum AppleDoubleError: Error, Equatable, Sendable, CustomStringConvertibl
     case overlapping(String)
     /// The `ATTR` header or an attribute entry is malformed.
     case badAttributeHeader(String)
+    /// An edit would not fit: more than 64 KiB of attributes, more than 15 entries, or a file
+    /// larger than ``AppleDouble/maximumFileSize`` (the file itself is not at fault).
+    case tooLarge(String)
 
     /// One line in words, suitable after "malformed AppleDouble file: ".
     public var description: String {
@@ -183,7 +189,7 @@ public enum AppleDoubleError: Error, Equatable, Sendable, CustomStringConvertibl
         case .notAppleDouble: "not an AppleDouble file (bad magic number)"
         case .unsupportedVersion(let v): "unsupported AppleDouble version 0x\(String(v, radix: 16))"
         case .truncated(let what): "truncated: \(what)"
-        case .outOfRange(let what), .overlapping(let what), .badAttributeHeader(let what): what
+        case .outOfRange(let what), .overlapping(let what), .badAttributeHeader(let what), .tooLarge(let what): what
         }
     }
 }

@@ -1,7 +1,7 @@
 /// Where an `x-document-source` value was found (SPEC §2), in the order readers look.
 public enum DocumentSourceStore: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// The native extended attribute: `user.x-document-source` on Linux,
-    /// `x-document-source` on Darwin. The only store `xds` writes.
+    /// `x-document-source` on Darwin. The store `xds` writes (a sidecar only when asked).
     case xattr = "xattr"
     /// Samba's `streams_xattr` form, left when a Mac or iPad saves onto a Samba share:
     /// `user.DosStream.x-document-source:$DATA`, whose value may end in one extra NUL byte.

@@ -11,14 +11,18 @@ extension XDS {
             discussion: """
                 Removes the native attribute and Samba's stream copy \
                 (user.DosStream.x-document-source:$DATA). An AppleDouble sidecar ._NAME is a \
-                separate file and is left alone. Exits with status 1 when a file had no attribute.
+                separate file and is left alone unless --sidecar is given: then the value is \
+                removed from the sidecar too (every other entry in it kept byte for byte; a \
+                sidecar left with nothing in it is deleted). Exits with status 1 when a file \
+                had no attribute.
 
                 -r walks each folder (as xds show -r does: symbolic links are not followed) and \
                 removes the attribute from every file and folder under it that has one; files \
                 without it and other attributes are not touched. A value found only in an \
-                AppleDouble sidecar is reported and left. With -n (--dry-run) nothing changes: \
-                the paths that would lose their value are printed, one per line, as xds show -r \
-                names them. Status 1 when nothing under a folder had the attribute.
+                AppleDouble sidecar is reported and left (-r does not take --sidecar yet). With \
+                -n (--dry-run) nothing changes: the paths that would lose their value are \
+                printed, one per line, as xds show -r names them. Status 1 when nothing under a \
+                folder had the attribute.
                 """
         )
 
@@ -33,6 +37,9 @@ extension XDS {
 
         @OptionGroup var follow: FollowOptions
 
+        @Flag(help: "Remove the value from the AppleDouble sidecar ._NAME too.")
+        var sidecar = false
+
         /// The options that take a value (none): see ``Set/optionsWithValues``.
         static let optionsWithValues: Swift.Set<String> = []
 
@@ -41,6 +48,9 @@ extension XDS {
 
         func validate() throws {
             if dryRun && !recursive { throw ValidationError("--dry-run goes with -r (--recursive).") }
+            if sidecar && recursive {
+                throw ValidationError("-r does not take --sidecar yet; remove sidecar values file by file with --sidecar.")
+            }
         }
 
         func run() throws {
@@ -53,7 +63,11 @@ extension XDS {
                 guard diagnostics.accepts(file) else { continue }
                 do {
                     let document = DocumentSourceFile(path: file, followSymlinks: !noFollow)
-                    diagnostics.report(try document.remove(), for: file)
+                    diagnostics.report(try document.remove(sidecar: sidecar), for: file)
+                } catch where error.kind == .notSupported && !sidecar {
+                    diagnostics.fail(
+                        file, error.message + "; --sidecar removes the value from an AppleDouble file ._NAME next to it",
+                        status: ExitStatus(error))
                 } catch {
                     diagnostics.fail(file, error)
                 }

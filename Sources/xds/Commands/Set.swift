@@ -17,6 +17,14 @@ extension XDS {
 
                 --id and --name may be left out when a file already has them.
 
+                --sidecar writes to the AppleDouble file ._NAME next to each file instead, as \
+                macOS does on filesystems without extended attributes (FAT, exFAT, some network \
+                shares): the current value is read from that sidecar and merged as above, every \
+                other entry in it (Finder info, a resource fork, other attributes) is kept \
+                byte for byte, and the sidecar is written whole to a new file renamed over the \
+                old one. A sidecar that cannot be parsed is left as it is (exit status 65). The \
+                native attribute is not changed, and xds show reads it before a sidecar.
+
                 Examples:
                   xds set report.pdf --id com.example.editor --name Editor
                   xds set report.pdf --path archive/report.pdf
@@ -48,6 +56,9 @@ extension XDS {
 
         @Flag(name: .customLong("allow-http"), help: "Accept an http:// --app-info-url.")
         var allowHTTP = false
+
+        @Flag(help: "Write to the AppleDouble sidecar ._NAME instead of the extended attribute.")
+        var sidecar = false
 
         /// The options that take a value, as typed (the argument after one is never a file):
         /// ``FileArguments`` hands the files to the command without ArgumentParser, which
@@ -95,13 +106,17 @@ extension XDS {
                 guard diagnostics.accepts(file) else { continue }
                 do {
                     try DocumentSourceFile(path: file, followSymlinks: !noFollow)
-                        .update(with: changes, replace: replace)
+                        .update(with: changes, replace: replace, sidecar: sidecar)
                 } catch where error.kind == .incompleteValue {
                     let flags = error.missingFields.map { $0 == "identifier" ? "--id" : "--\($0)" }
                     diagnostics.fail(
                         file, "the file has no \(error.missingFields.joined(separator: " or ")); give \(flags.joined(separator: " and "))",
                         status: .usage)
-                } catch where error.kind == .malformedValue || error.kind == .malformedSidecar {
+                } catch where error.kind == .notSupported && !sidecar {
+                    diagnostics.fail(
+                        file, error.message + "; --sidecar writes the value to an AppleDouble file ._NAME next to it instead",
+                        status: ExitStatus(error))
+                } catch where error.kind == .malformedValue || (error.kind == .malformedSidecar && !sidecar) {
                     // The merge needs the old value; say how to write over it instead.
                     diagnostics.fail(file, error.message + "; --replace writes a new value without reading it", status: ExitStatus(error))
                 } catch {

@@ -24,7 +24,7 @@ extension Diagnostics {
 extension Diagnostics {
     /// Reports what `xds remove` left behind on `file`: nothing to remove (1, "no
     /// x-document-source attribute"), or where `show` still finds a value: an AppleDouble
-    /// sidecar, which `remove` leaves alone (a note with status 0 when something was removed,
+    /// sidecar, which `remove` leaves alone without `--sidecar` (a note with status 0 when something was removed,
     /// 1 when the sidecar is all there was), or a Samba stream that refused the removal (that
     /// failure's status).
     mutating func report(_ removal: DocumentSourceRemoval, for file: String) {
@@ -40,9 +40,9 @@ extension Diagnostics {
                 fail(file, "removed from \(removed), but \(holder) could not be removed (\(failure.message)) and still holds a value",
                      status: ExitStatus(failure))
             } else if removal.removed.isEmpty {
-                fail(file, "the attribute is only in \(holder), which xds remove leaves alone", status: .absent)
+                fail(file, "the attribute is only in \(holder); xds remove --sidecar removes it", status: .absent)
             } else {
-                fail(file, "removed from \(removed), but \(holder) still holds a value (xds show will find it)",
+                fail(file, "removed from \(removed), but \(holder) still holds a value (xds show will find it; xds remove --sidecar removes it too)",
                      status: .success)
             }
         }
