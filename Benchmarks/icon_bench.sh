@@ -38,6 +38,7 @@ cp -r img "$work/root/app/"
 printf '{"headers": {"/app/appInfo.json": {"Cache-Control": "max-age=3600"}, "/app/img/icon-58.png": {"Cache-Control": "max-age=3600"}, "/app/img/icon-1024.png": {"Cache-Control": "max-age=3600"}}}' \
   > "$work/routes.json"
 # The server exits when its standard input closes: keep a pipe open for it.
+: > "$work/requests.jsonl"
 mkfifo "$work/stdin"
 "$PY" Tests/Support/http_test_server.py --root "$work/root" --work "$work/srv" --routes "$work/routes.json" \
   --log "$work/requests.jsonl" < "$work/stdin" > "$work/ready" 2> "$work/server.err" &

@@ -3,7 +3,7 @@
 /// sidecar), as it finds them: what `xds show -r` and `xds remove -r` do, for indexers too.
 ///
 /// ```swift
-/// let counts = DocumentSourceTree(roots: ["/srv/share"]).walk { event in
+/// let counts = DocumentSourceTree(roots: ["share"]).walk { event in
 ///     if case .found(let found) = event { print(found.path, found.stored.source.name ?? "?") }
 ///     return .proceed
 /// }
