@@ -75,6 +75,7 @@ extension XDS {
             var diagnostics = Diagnostics()
             guard let location = try resolveLocation(&diagnostics) else { return try diagnostics.finish() }
             let settings = cacheSettings(&diagnostics)
+            if diagnostics.worst != .success { return try diagnostics.finish() }
             let request = IconRequest(location: location, pixelSize: icon.pixelSize, options: icon.maskOptions,
                                       allowHTTP: allowHTTP, cache: settings)
             let destination: PNGDestination.Opened
@@ -129,8 +130,13 @@ extension XDS {
             let mode: CacheSettings.Mode = offline ? .offline : .normal
             if let cacheDirectory { return CacheSettings(directory: cacheDirectory, mode: mode) }
             guard let directory = CacheSettings.defaultDirectory(environment: ProcessEnvironment.current()) else {
+                if offline {
+                    diagnostics.fail("--offline", "neither XDG_CACHE_HOME nor HOME is set, so there is no cache to read; give --cache-dir",
+                                     status: .unavailable)
+                    return nil
+                }
                 Diagnostics.printError("xds: warning: neither XDG_CACHE_HOME nor HOME is set; fetching without a cache")
-                return offline ? CacheSettings(directory: "", mode: .offline) : nil
+                return nil
             }
             return CacheSettings(directory: directory, mode: mode)
         }
