@@ -107,22 +107,35 @@ extension DocumentSourceFile {
             guard fstat(fd, &info) == 0 else { throw failure(errno) }
             guard info.st_mode & S_IFMT == S_IFREG, info.st_dev == before.st_dev, info.st_ino == before.st_ino
             else { continue }
-            let size = Int(info.st_size)
-            let wanted = min(size, AppleDouble.attributeAreaLimit)
-            var code: Int32 = 0
-            let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
-                do throws(Errno) {
-                    count = try SystemCall.readFully(fd, into: UnsafeMutableRawBufferPointer(buffer))
-                } catch {
-                    code = error.rawValue
-                    count = 0
-                }
+            let start: (bytes: [UInt8], fileSize: Int)
+            do throws(Errno) {
+                start = try Self.readSidecarStart(fd, size: Int(info.st_size))
+            } catch {
+                throw failure(error.rawValue)
             }
-            if code != 0 { throw failure(code) }
-            // A file that shrank while we read is judged by what was there.
-            return (bytes, bytes.count < wanted ? bytes.count : size, location())
+            return (start.bytes, start.fileSize, location())
         }
         throw DocumentSourceFileError(
             .ioError, path: path, message: "the AppleDouble sidecar \(location()) kept changing while it was read; try again")
+    }
+}
+
+extension DocumentSourceFile {
+    /// Reads the first ``AppleDouble/attributeAreaLimit`` bytes of the open sidecar `fd` whose
+    /// size is `size`; returns them with the size to judge them by (a file that shrank while it
+    /// was read is judged by what was there). Shared by the reader and the tree walk.
+    static func readSidecarStart(_ fd: Int32, size: Int) throws(Errno) -> (bytes: [UInt8], fileSize: Int) {
+        let wanted = min(size, AppleDouble.attributeAreaLimit)
+        var failure: Errno?
+        let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
+            do throws(Errno) {
+                count = try SystemCall.readFully(fd, into: UnsafeMutableRawBufferPointer(buffer))
+            } catch {
+                failure = error
+                count = 0
+            }
+        }
+        if let failure { throw failure }
+        return (bytes, bytes.count < wanted ? bytes.count : size)
     }
 }

@@ -69,21 +69,15 @@ struct TreeEntryReader {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw failure(errno) }
         guard info.st_mode & S_IFMT == S_IFREG else { return nil }
-        let size = Int(info.st_size)
-        let wanted = min(size, AppleDouble.attributeAreaLimit)
-        var code: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
-            do throws(Errno) {
-                count = try SystemCall.readFully(fd, into: UnsafeMutableRawBufferPointer(buffer))
-            } catch {
-                code = error.rawValue
-                count = 0
-            }
+        let start: (bytes: [UInt8], fileSize: Int)
+        do throws(Errno) {
+            start = try DocumentSourceFile.readSidecarStart(fd, size: Int(info.st_size))
+        } catch {
+            throw failure(error.rawValue)
         }
-        if code != 0 { throw failure(code) }
         let double: AppleDouble
         do {
-            double = try AppleDouble(bytes: bytes, fileSize: bytes.count < wanted ? bytes.count : size)
+            double = try AppleDouble(bytes: start.bytes, fileSize: start.fileSize)
         } catch {
             throw DocumentSourceFileError(
                 .malformedSidecar, path: path.lossyString, message: "malformed AppleDouble sidecar \(location): \(error)")
