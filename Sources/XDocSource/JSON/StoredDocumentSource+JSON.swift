@@ -19,3 +19,25 @@ extension StoredDocumentSource {
         return "{" + fields.joined(separator: ",") + "}"
     }
 }
+
+extension StoredDocumentSource {
+    /// ``jsonLine(file:)`` with a `"textbundle"` object last (``TextBundleInfo/jsonObject()``)
+    /// when `textBundle` is given: the bundle's own `info.json` provenance.
+    public func jsonLine(file: String, textBundle: TextBundleInfo?) -> String {
+        TextBundleInfo.appending(textBundle, to: jsonLine(file: file))
+    }
+}
+
+extension TextBundleInfo {
+    /// A JSON Lines object for a TextBundle whose `info.json` is known but that has no
+    /// `x-document-source` attribute: `"file"` and `"textbundle"` only (no `"store"`).
+    public func jsonLine(file: String) -> String {
+        "{\"file\":" + JSONText.string(file) + ",\"textbundle\":" + jsonObject() + "}"
+    }
+
+    /// `line` (a JSON object's text) with `"textbundle"` added as its last member.
+    static func appending(_ info: TextBundleInfo?, to line: String) -> String {
+        guard let info, line.hasSuffix("}") else { return line }
+        return String(line.dropLast()) + ",\"textbundle\":" + info.jsonObject() + "}"
+    }
+}

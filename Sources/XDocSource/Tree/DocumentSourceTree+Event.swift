@@ -48,6 +48,12 @@ extension DocumentSourceTree {
             let emptyFile = "{\"file\":\"\""
             return "{\"file\":" + path.json + line.dropFirst(emptyFile.count)
         }
+
+        /// ``jsonLine()`` with the `"textbundle"` object last when `textBundle` is given
+        /// (see ``StoredDocumentSource/jsonLine(file:textBundle:)``).
+        public func jsonLine(textBundle: TextBundleInfo?) -> String {
+            TextBundleInfo.appending(textBundle, to: jsonLine())
+        }
     }
 
     /// Something the walk could not do; it goes on with the next entry.

@@ -42,6 +42,14 @@ extension XDS {
                 loops are reported without changing the status. Status 1 when nothing under a \
                 folder has the attribute. When standard error is a terminal, a progress line \
                 shows the counts.
+
+                A TextBundle folder (NAME.textbundle) also gets its own record of where it came \
+                from, read from its info.json: creatorIdentifier, creatorURL, sourceURL, type, \
+                transient and version, as a "textbundle (info.json)" section in human output and a \
+                "textbundle" object in JSON (keys of the wrong type are left out and listed in its \
+                "warnings"). A bundle without the attribute still shows that record (JSON: "file" \
+                and "textbundle" only), with status 1. An info.json that cannot be read or parsed \
+                is a warning on standard error, not a failure.
                 """
         )
 
@@ -77,12 +85,24 @@ extension XDS {
                 guard diagnostics.accepts(file) else { continue }
                 let text: String
                 do {
-                    guard let found = try DocumentSourceFile(path: file, followSymlinks: followSymlinks).read()
-                    else {
+                    let found = try DocumentSourceFile(path: file, followSymlinks: followSymlinks).read()
+                    let bundle = textBundleInfo(DocumentSourceTreePath(file), isFolder: Recursive.isFolder(file))
+                    switch (found, bundle) {
+                    case (let found?, _):
+                        text = json
+                            ? found.jsonLine(file: file, textBundle: bundle) + "\n"
+                            : (shown > 0 ? "\n" : "") + humanText(file: file, found) + (bundle.map(humanText) ?? "")
+                    case (nil, let bundle?):
+                        // No attribute, but the bundle's own record is worth showing; the status
+                        // still says the attribute is absent.
+                        text = json
+                            ? bundle.jsonLine(file: file) + "\n"
+                            : (shown > 0 ? "\n" : "") + VisibleText.escaped(file) + "\n" + humanText(bundle)
+                        diagnostics.fail(file, "no x-document-source attribute (the TextBundle's info.json is shown)", status: .absent)
+                    case (nil, nil):
                         diagnostics.fail(file, "no x-document-source attribute", status: .absent)
                         continue
                     }
-                    text = json ? jsonLine(file: file, found) + "\n" : (shown > 0 ? "\n" : "") + humanText(file: file, found)
                 } catch {
                     diagnostics.fail(file, error)
                     continue
@@ -122,9 +142,11 @@ extension XDS {
                         diagnostics.report(problem)
                     case .found(let found):
                         progress.clear()
+                        let bundle = textBundleInfo(found.path, isFolder: found.isFolder)
                         let text = json
-                            ? found.jsonLine() + "\n"
+                            ? found.jsonLine(textBundle: bundle) + "\n"
                             : (shown > 0 ? "\n" : "") + humanText(heading: found.path.visible, found.stored)
+                                + (bundle.map(humanText) ?? "")
                         do throws(Errno) {
                             try StandardOutput.write(text)
                         } catch {
