@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// `xds show` on TextBundle folders: both records of where the document came from.
+@Suite("xds show: TextBundles")
+struct TextBundleCLITests {
+    /// A `.textbundle` folder with a text file and the given info.json text.
+    func bundle(in folder: Folder, _ name: String = "Note.textbundle", info: String?) throws -> String {
+        let path = folder.path + "/" + name
+        try FileManager.default.createDirectory(atPath: path + "/assets", withIntermediateDirectories: true)
+        folder.file(name + "/text.md", "# Note\n")
+        if let info { folder.file(name + "/info.json", info) }
+        return path
+    }
+
+    let info = #"{"version": 2, "type": "net.daringfireball.markdown", "transient": false, "creatorIdentifier": "net.shinyfrog.bear", "creatorURL": "https://bear.app", "sourceURL": "https://example.com/clip"}"#
+
+    @Test func showsTheAttributeAndTheBundleRecord() throws {
+        let folder = Folder()
+        _ = try bundle(in: folder, info: info)
+        let set = try xds("set", "Note.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path)
+        #expect(set.status == 0, "\(set)")
+
+        let human = try xds("show", "Note.textbundle", in: folder.path)
+        #expect(human.status == 0 && human.stderr.isEmpty, "\(human)")
+        #expect(human.stdout == """
+            Note.textbundle
+              identifier: com.example.editor
+              name:       Editor
+              store:      xattr
+              textbundle (info.json):
+                creatorIdentifier: net.shinyfrog.bear
+                creatorURL:        https://bear.app
+                sourceURL:         https://example.com/clip
+                type:              net.daringfireball.markdown
+                transient:         false
+                version:           2
+
+            """)
+
+        let json = try xds("show", "--json", "Note.textbundle", in: folder.path)
+        let line = try #require(try json.jsonLines().first)
+        #expect(line["identifier"] as? String == "com.example.editor" && line["store"] as? String == "xattr")
+        let record = try #require(line["textbundle"] as? [String: Any])
+        #expect(record["creatorIdentifier"] as? String == "net.shinyfrog.bear")
+        #expect(record["sourceURL"] as? String == "https://example.com/clip")
+        #expect(record["transient"] as? Bool == false && record["version"] as? Int == 2)
+    }
+
+    @Test func aBundleWithoutTheAttributeStillShowsItsRecordWithStatus1() throws {
+        let folder = Folder()
+        _ = try bundle(in: folder, info: info)
+        let json = try xds("show", "--json", "Note.textbundle", in: folder.path)
+        #expect(json.status == 1, "\(json)")
+        #expect(json.stderr.contains("Note.textbundle: no x-document-source attribute"))
+        let line = try #require(try json.jsonLines().first)
+        #expect(line["store"] == nil && line["identifier"] == nil)
+        #expect((line["textbundle"] as? [String: Any])?["creatorURL"] as? String == "https://bear.app")
+    }
+
+    @Test(arguments: ["{not json", "[1, 2]", String(repeating: " ", count: 70_000) + "{}"])
+    func aBadInfoFileIsAWarningNotAFailure(_ text: String) throws {
+        let folder = Folder()
+        _ = try bundle(in: folder, info: text)
+        #expect(try xds("set", "Note.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path).status == 0)
+        let show = try xds("show", "--json", "Note.textbundle", in: folder.path)
+        #expect(show.status == 0, "\(show)")
+        #expect(show.stderr.hasPrefix("xds: warning: Note.textbundle: info.json is"), "\(show)")
+        let line = try #require(try show.jsonLines().first)
+        #expect(line["textbundle"] == nil && line["name"] as? String == "Editor")
+    }
+
+    @Test func wrongTypesAreListedAsWarningsOfTheRecord() throws {
+        let folder = Folder()
+        _ = try bundle(in: folder, info: #"{"creatorIdentifier": 7, "type": "public.plain-text"}"#)
+        #expect(try xds("set", "Note.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path).status == 0)
+        let human = try xds("show", "Note.textbundle", in: folder.path)
+        #expect(human.status == 0 && human.stdout.contains("    type: public.plain-text\n"), "\(human)")
+        #expect(human.stdout.contains("    warning: info.json: creatorIdentifier is a number, not a string (ignored)\n"))
+    }
+
+    @Test func recursiveShowIncludesTheRecordOfTaggedBundles() throws {
+        let folder = Folder()
+        try FileManager.default.createDirectory(atPath: folder.path + "/notes", withIntermediateDirectories: true)
+        _ = try bundle(in: folder, "notes/A.textbundle", info: info)
+        _ = try bundle(in: folder, "notes/B.textbundle", info: #"{"creatorIdentifier": "com.example.other"}"#)
+        #expect(try xds("set", "notes/A.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path).status == 0)
+        let json = try xds("show", "-r", "--json", "notes", in: folder.path)
+        #expect(json.status == 0, "\(json)")
+        let lines = try json.jsonLines()
+        // Only the tagged bundle is listed (-r lists what carries the attribute), with its record.
+        #expect(lines.count == 1)
+        #expect(lines.first?["file"] as? String == "notes/A.textbundle")
+        #expect((lines.first?["textbundle"] as? [String: Any])?["creatorIdentifier"] as? String == "net.shinyfrog.bear")
+    }
+}
