@@ -130,24 +130,36 @@ struct RecursiveShowRemoveTests {
         #expect(visible.stdout.contains("\"file\":\"t/d3/e0/f3.txt\""))
     }
 
-    @Test func removeRecursiveStripsEveryNativeStoreAndNothingElse() throws {
+    @Test func removeRecursiveStripsEveryStoreAndNothingElse() throws {
         let folder = Folder()
-        let tagged = try makeTree(folder)
-        let dump = "getfattr -R -d -m - t 2>/dev/null"
+        var tagged = try makeTree(folder)
+        // A sidecar holding another attribute beside the value: only the value goes.
+        let value = try plistlib(#"{"identifier": "com.example.app", "name": "Tree"}"#)
+        folder.file("t/d3/keep.txt")
+        let quarantine = [UInt8]("0081;5f0c;Safari;".utf8)
+        try Data(appleDouble([("com.apple.quarantine", quarantine), ("x-document-source", value)]))
+            .write(to: URL(fileURLWithPath: folder.path + "/t/d3/._keep.txt"))
+        tagged.append("t/d3/keep.txt")
+
+        let dump = "getfattr -R -d -m - t 2>/dev/null; ls -R t"
         let before = try sh(dump, in: folder.path).stdout
         let dry = try xds("remove", "-r", "-n", "t", in: folder.path)
+        #expect(dry.status == 0 && dry.stderr.isEmpty, "\(dry)")
         #expect(try sh(dump, in: folder.path).stdout == before)
-        #expect(Set(dry.stdout.split(separator: "\n").map(String.init)) == Set(tagged.filter { !$0.hasSuffix("side.txt") }))
-        #expect(dry.stderr.contains("xds: t/d3/side.txt: the attribute is only in the AppleDouble sidecar"))
+        #expect(Set(dry.stdout.split(separator: "\n").map(String.init)) == Set(tagged))
+
         let removed = try xds("remove", "-r", "t", in: folder.path)
-        #expect(removed.stdout.isEmpty)
-        #expect(removed.status == 1, "sidecar-only value left: \(removed)")
-        let after = try sh(dump, in: folder.path).stdout
+        #expect(removed.status == 0 && removed.stdout.isEmpty && removed.stderr.isEmpty, "\(removed)")
+        let after = try sh("getfattr -R -d -m - t 2>/dev/null", in: folder.path).stdout
         #expect(!after.contains("x-document-source"))
         // Every other attribute is still there, untagged files untouched.
         #expect(after.components(separatedBy: "user.other=").count == before.components(separatedBy: "user.other=").count)
+        // The sidecar that held only the value is gone; the other keeps its quarantine entry.
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/t/d3/._side.txt"))
+        let kept = try #require(FileManager.default.contents(atPath: folder.path + "/t/d3/._keep.txt"))
+        #expect(kept.range(of: Data(quarantine)) != nil && kept.range(of: Data("x-document-source".utf8)) == nil)
         let again = try xds("show", "-r", "--json", "t", in: folder.path)
-        #expect(again.stdout.split(separator: "\n").count == 1)  // the sidecar, which remove leaves
+        #expect(again.status == 1 && again.stdout.isEmpty, "\(again)")
     }
 
     @Test func dryRunNeedsR() throws {

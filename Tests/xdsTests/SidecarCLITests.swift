@@ -184,5 +184,18 @@ struct SidecarCLITests {
         #expect(remove.status == 74 && remove.stderr.contains("--sidecar removes the value"), "\(remove)")
         #expect(try xds("remove", "doc.txt", "--sidecar", in: mountPoint).status == 0)
         #expect(!FileManager.default.fileExists(atPath: mountPoint + "/._doc.txt"))
+
+        // remove -r clears sidecars in a tree on such a filesystem (no attribute to fail on).
+        try FileManager.default.createDirectory(atPath: mountPoint + "/sub", withIntermediateDirectories: false)
+        folder.file("mnt/sub/a.txt")
+        folder.file("mnt/sub/b.txt")
+        for name in ["sub/a.txt", "sub/b.txt"] {
+            #expect(try xds("set", name, "--sidecar", "--id", "x.y", "--name", "Z", in: mountPoint).status == 0)
+        }
+        #expect(try xds("show", "-r", "--json", ".", in: mountPoint).stdout.split(separator: "\n").count == 2)
+        let tree = try xds("remove", "-r", ".", in: mountPoint)
+        #expect(tree.status == 0 && tree.stderr.isEmpty, "\(tree)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: mountPoint + "/sub").sorted() == ["a.txt", "b.txt"])
+        #expect(try xds("show", "-r", ".", in: mountPoint).status == 1)
     }
 }

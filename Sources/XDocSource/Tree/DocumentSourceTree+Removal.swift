@@ -13,15 +13,20 @@ extension DocumentSourceTree.Found {
     /// the writers' `flock` and cleared through its descriptor. A file that cannot be opened
     /// for reading is cleared by path without the lock, as `DocumentSourceFile` does.
     ///
-    /// An AppleDouble sidecar is left alone (a separate file other tools own): when the
-    /// listing had one and it still holds a value, it is in ``DocumentSourceRemoval/remaining``.
+    /// With `sidecar` false an AppleDouble sidecar is left alone (a separate file other tools
+    /// own): when the listing had one and it still holds a value, it is in
+    /// ``DocumentSourceRemoval/remaining``. With `sidecar` true the value is removed from it too,
+    /// as ``DocumentSourceFile/remove(sidecar:)`` does (every other entry kept byte-exact, the
+    /// sidecar written whole, deleted when left empty), and a filesystem without extended
+    /// attributes is no failure: the sidecar is its store. A sidecar is rewritten by name, so
+    /// it needs a path that is UTF-8 (otherwise it remains, with the reason).
     /// Paths longer than `PATH_MAX` cannot be removed this way (ENAMETOOLONG, as an I/O error).
     ///
     /// - Returns: the stores cleared (empty when none had a value) and what remains.
     /// - Throws: ``DocumentSourceFileError`` when the first store that had to change could not,
     ///   ``DocumentSourceFileError/Kind/notFound`` when the file is gone.
     @discardableResult
-    public func remove() throws(DocumentSourceFileError) -> DocumentSourceRemoval {
+    public func remove(sidecar removeSidecar: Bool = false) throws(DocumentSourceFileError) -> DocumentSourceRemoval {
         let label = path.lossyString
         var cPath = path.bytes.map { CChar(bitPattern: $0) }
         cPath.append(0)
@@ -49,6 +54,8 @@ extension DocumentSourceTree.Found {
                 if try remove(name), !result.removed.contains(store) { result.removed.append(store) }
             } catch {
                 let failure = DocumentSourceFileError(errno: error.code, path: label)
+                // No extended attributes on this filesystem: the sidecar is the store.
+                if removeSidecar && failure.kind == .notSupported { break }
                 // Nothing changed yet: the failure is the answer.
                 guard !result.removed.isEmpty else { throw failure }
                 if store == .sambaStream {
@@ -56,7 +63,23 @@ extension DocumentSourceTree.Found {
                 }
             }
         }
-        if let sidecar {
+        if let sidecar, removeSidecar {
+            do throws(DocumentSourceFileError) {
+                guard let text = path.string else {
+                    throw DocumentSourceFileError(
+                        .ioError, path: label, message: "its name is not UTF-8, so its sidecar is not rewritten",
+                        errorNumber: EILSEQ)
+                }
+                // The writers' lock is held on `fd` already (flock is per open file, and the
+                // sidecar writer takes none of its own).
+                if try DocumentSourceFile(path: text, followSymlinks: false).writeSidecarLocked(nil) {
+                    result.removed.append(.appleDouble)
+                }
+            } catch {
+                guard !result.removed.isEmpty else { throw error }
+                result.remaining.append(.init(store: .appleDouble, location: sidecar.lossyString, failure: error))
+            }
+        } else if let sidecar {
             // The sidecar's path as a whole: openat with AT_FDCWD takes a path.
             let reader = TreeEntryReader(path: path, access: cPath, follow: false)
             if let stored = try? reader.sidecarValue(folder: AT_FDCWD, name: sidecar.bytes, label: sidecar) {

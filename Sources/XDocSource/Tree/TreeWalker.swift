@@ -103,6 +103,9 @@ struct TreeWalker {
                 let sidecar = stored.store == .appleDouble ? DocumentSourceTreePath(stored.location) : nil
                 found(rootPath, folder: isFolder, stored, sidecar: sidecar)
             }
+        } catch where error.kind == .notSupported {
+            // A filesystem without extended attributes (FAT, exFAT, ramfs) and no sidecar: nothing
+            // here, as the listing of every entry below reads it, not a failure of the walk.
         } catch {
             failed(rootPath, error)
         }

@@ -17,10 +17,11 @@ extension XDS {
                 had no attribute.
 
                 -r walks each folder (as xds show -r does: symbolic links are not followed) and \
-                removes the attribute from every file and folder under it that has one; files \
-                without it and other attributes are not touched. A value found only in an \
-                AppleDouble sidecar is reported and left (-r does not take --sidecar yet). With \
-                -n (--dry-run) nothing changes: the paths that would lose their value are \
+                removes the attribute from every file and folder under it that has one, from \
+                every store it is found in, AppleDouble sidecars included (as with --sidecar: \
+                someone publishing a tree does not want path values to leave with it); files \
+                without it, other attributes and the other entries of sidecars are not touched. \
+                With -n (--dry-run) nothing changes: the paths that would lose their value are \
                 printed, one per line, as xds show -r names them. Status 1 when nothing under a \
                 folder had the attribute.
                 """
@@ -48,9 +49,6 @@ extension XDS {
 
         func validate() throws {
             if dryRun && !recursive { throw ValidationError("--dry-run goes with -r (--recursive).") }
-            if sidecar && recursive {
-                throw ValidationError("-r does not take --sidecar yet; remove sidecar values file by file with --sidecar.")
-            }
         }
 
         func run() throws {
@@ -96,16 +94,10 @@ extension XDS {
                         let visible = found.path.visible
                         guard dryRun else {
                             do throws(DocumentSourceFileError) {
-                                diagnostics.report(try found.remove(), visible: visible)
+                                diagnostics.report(try found.remove(sidecar: true), visible: visible)
                             } catch {
                                 diagnostics.fail(visible: visible, error.message, status: ExitStatus(error))
                             }
-                            return .proceed
-                        }
-                        if found.stored.store == .appleDouble {
-                            diagnostics.fail(visible: visible,
-                                "the attribute is only in the AppleDouble sidecar \(VisibleText.escaped(found.stored.location)), which xds remove leaves alone",
-                                status: .absent)
                             return .proceed
                         }
                         do throws(Errno) {
