@@ -30,15 +30,26 @@ enum ExtendedAttributes {
 
     /// Reads the value of `name` on `path`, or nil when the attribute is not set.
     ///
-    /// A size probe comes first, then the read into a buffer of that size; if the value grew
-    /// in between (`ERANGE`) both steps are repeated. Values over ``maximumValueSize`` are
-    /// refused with `E2BIG` before anything is allocated for them.
+    /// A first read goes straight into a 4 KiB buffer (values are a few hundred bytes: one call
+    /// where a probe would take two); a longer value (`ERANGE`) gets a size probe, then the
+    /// read into a buffer of that size, and if the value grew in between both steps are
+    /// repeated. Values over ``maximumValueSize`` are refused with `E2BIG` before anything is
+    /// allocated for them.
     /// The corresponding C functions are `getxattr(2)` and `lgetxattr(2)`.
     /// - Parameter get: the `getxattr` call; tests pass a fake to force `ERANGE` and `EINTR`.
     static func value(
         named name: String, atPath path: String, followSymlinks: Bool,
         get: Getter = ExtendedAttributes.systemGet
     ) throws(ExtendedAttributeFailure) -> [UInt8]? {
+        var firstFailure: Int32 = 0
+        let first = [UInt8](unsafeUninitializedCapacity: firstReadSize) { buffer, count in
+            let read = SystemCall.retrying { get(path, name, buffer.baseAddress, firstReadSize, followSymlinks) }
+            if read < 0 { firstFailure = errno }
+            count = max(read, 0)
+        }
+        if firstFailure == 0 { return first }
+        if isMissing(firstFailure) { return nil }
+        if firstFailure != ERANGE { throw ExtendedAttributeFailure(code: firstFailure) }
         for _ in 0..<8 {
             let probed = SystemCall.retrying { get(path, name, nil, 0, followSymlinks) }
             if probed < 0 {
@@ -66,6 +77,9 @@ enum ExtendedAttributes {
         // A value that keeps changing size under us eight times in a row.
         throw ExtendedAttributeFailure(code: ERANGE)
     }
+
+    /// The buffer of the first read in ``value(named:atPath:followSymlinks:get:)``.
+    static let firstReadSize = 4096
 
     /// Sets `name` on `path` to `value` in one call, creating or replacing it, so a reader
     /// sees either the old value or the new one, never a mixture.
