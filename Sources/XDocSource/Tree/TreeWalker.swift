@@ -38,6 +38,7 @@ struct TreeWalker {
     private(set) var stopped = false
     private var stack: [TreeFrame] = []
     private var listBuffer = [CChar](repeating: 0, count: 4096)
+    private var fileAccess: [CChar] = []
     private var sinceProgress = 0
 
     init(visit: @escaping (Event) -> DocumentSourceTree.Decision) {
@@ -171,7 +172,7 @@ struct TreeWalker {
         }
         access.append(0)
         examine(access: access, follow: follow, path: path, folder: true,
-                sidecarIn: sidecar ? parent : nil, name: name)
+                sidecarIn: sidecar ? parent : nil, name: name[...])
         guard !stopped else {
             SystemCall.close(fd)
             return
@@ -196,8 +197,11 @@ struct TreeWalker {
             closedir(directory)
             return
         }
+        // Files are named by the folder's path and their name while that fits PATH_MAX with
+        // any name (a path walk through the dentry cache; about a quarter cheaper than going
+        // through procfs's magic link each time), else through /proc/self/fd/N/.
         var access: [CChar]
-        if Self.procAvailable {
+        if Self.procAvailable && path.bytes.count + 1 + Int(NAME_MAX) + 1 > Int(PATH_MAX) {
             access = Array("/proc/self/fd/\(fd)/".utf8CString.dropLast())
         } else {
             access = path.appending([]).bytes.map { CChar(bitPattern: $0) }
@@ -231,11 +235,13 @@ struct TreeWalker {
             } else if type == DT_REG {
                 counts.files += 1
                 tick()
-                var file = access
-                file += name.map { CChar(bitPattern: $0) }
-                file.append(0)
-                examine(access: file, follow: false, path: path.appending(name), folder: false,
-                        sidecarIn: hasSidecar ? frame : nil, name: Array(name))
+                // One buffer for every file's C path: no allocation for an untagged file.
+                fileAccess.removeAll(keepingCapacity: true)
+                fileAccess.append(contentsOf: access)
+                for byte in name { fileAccess.append(CChar(bitPattern: byte)) }
+                fileAccess.append(0)
+                examine(access: fileAccess, follow: false, path: path.appending(name), folder: false,
+                        sidecarIn: hasSidecar ? frame : nil, name: name)
             }
             // Symbolic links, FIFOs, sockets and devices: not followed, not reported.
         }
@@ -244,8 +250,8 @@ struct TreeWalker {
     /// Lists the attributes of one entry (the only call an untagged entry costs), reads the
     /// value from the first store that has one and reports it.
     private mutating func examine(
-        access: [CChar], follow: Bool, path: DocumentSourceTreePath, folder: Bool,
-        sidecarIn parent: TreeFrame?, name: [UInt8]
+        access: [CChar], follow: Bool, path makePath: @autoclosure () -> DocumentSourceTreePath, folder: Bool,
+        sidecarIn parent: TreeFrame?, name: ArraySlice<UInt8>
     ) {
         let names: AttributeNames
         do throws(Errno) {
@@ -253,6 +259,7 @@ struct TreeWalker {
                 try ExtendedAttributes.storeNames(atPath: pointer.baseAddress!, follow: follow, buffer: &listBuffer)
             }
         } catch {
+            let path = makePath()
             if error.rawValue == ENOENT || error.rawValue == ENOTDIR {
                 problem(path, .vanished, "vanished during the walk")
             } else {
@@ -262,6 +269,7 @@ struct TreeWalker {
             return
         }
         guard names.any || parent != nil else { return }
+        let path = makePath()
         let sidecarPath = parent.map { $0.path.appending([UInt8(ascii: "."), UInt8(ascii: "_")] + name) }
         let reader = TreeEntryReader(path: path, access: access, follow: follow)
         do {
