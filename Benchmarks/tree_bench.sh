@@ -14,7 +14,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 if [ -z "${SHARED:-}" ]; then
-  for d in ../shared /work/shared; do [ -d "$d/bench" ] && SHARED=$d && break; done
+  [ -d ../shared/bench ] && SHARED=../shared
 fi
 [ -f "${SHARED:-}/bench/make_tree.py" ] || { echo "tree bench: shared/bench/make_tree.py not found; set SHARED=" >&2; exit 66; }
 B=$SHARED/bench

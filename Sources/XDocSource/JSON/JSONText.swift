@@ -13,6 +13,8 @@ public enum JSONText {
     /// A JSON string literal: quotes, backslash and every control character escaped, and
     /// U+2028/U+2029 too (JavaScript treats them as line ends).
     public static func string(_ text: String) -> String {
+        // Most strings need no escape: one pass over the UTF-8 bytes, then one copy.
+        if !needsEscape(text) { return "\"" + text + "\"" }
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
@@ -31,6 +33,23 @@ public enum JSONText {
             }
         }
         return out + "\""
+    }
+
+    /// Whether ``string(_:)`` must escape something in `text`: a quote, a backslash, a control
+    /// character (C0 or DEL), or U+2028/U+2029 (UTF-8 E2 80 A8/A9).
+    static func needsEscape(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return true }
+                if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80,
+                   bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 { return true }
+                index += 1
+            }
+            return false
+        }
     }
 
     /// The JSON rendering of a property-list value (see the mapping above).

@@ -277,7 +277,9 @@ struct BinaryPlistValidator {
     /// Decodes and checks a string object: ASCII strings must be 7-bit, UTF-16 strings must
     /// have no lone surrogates, and neither may contain NUL (libplist keeps C strings).
     private mutating func string(_ index: Int, asKeyOf dictionary: Int? = nil) throws(PropertyListError) -> String {
-        let what = dictionary.map { "key object \(index) of dictionary object \($0)" } ?? "string object \(index)"
+        // Described only when something is wrong: building it for every string cost more than
+        // decoding the string.
+        func what() -> String { dictionary.map { "key object \(index) of dictionary object \($0)" } ?? "string object \(index)" }
         if dictionary != nil {
             try spend(1)
         }
@@ -285,7 +287,7 @@ struct BinaryPlistValidator {
         if let known = checkedStrings[index] {
             string = known
         } else {
-            string = try decodeString(index, what: what, isKey: dictionary != nil)
+            string = try decodeString(index, what: what(), isKey: dictionary != nil)
             checkedStrings[index] = string
         }
         try spend(string.utf8.count)
@@ -293,25 +295,25 @@ struct BinaryPlistValidator {
         return string
     }
 
-    private func decodeString(_ index: Int, what: String, isKey: Bool) throws(PropertyListError) -> String {
+    private func decodeString(_ index: Int, what: @autoclosure () -> String, isKey: Bool) throws(PropertyListError) -> String {
         let offset = offset(of: index)
         let marker = bytes[offset]
         switch marker >> 4 {
         case 0x5:
             let (length, start) = try count(at: offset, lowNibble: marker & 0xF, index: index)
-            try require(start, length, what)
+            try require(start, length, what())
             let slice = bytes[start..<start + length]
             if let bad = slice.first(where: { $0 >= 0x80 || $0 == 0 }) {
-                throw PropertyListError(.text, "binary plist: \(what) has a \(bad == 0 ? "NUL" : "non-ASCII") byte in an ASCII string")
+                throw PropertyListError(.text, "binary plist: \(what()) has a \(bad == 0 ? "NUL" : "non-ASCII") byte in an ASCII string")
             }
             return String(decoding: slice, as: UTF8.self)
         case 0x6:
             let (length, start) = try count(at: offset, lowNibble: marker & 0xF, index: index)
             // libplist 2.2 fails on an empty UTF-16 string (CoreFoundation writes "" as ASCII).
             guard length > 0 else {
-                throw PropertyListError(.text, "binary plist: \(what) is an empty UTF-16 string, which libplist 2.2 cannot read")
+                throw PropertyListError(.text, "binary plist: \(what()) is an empty UTF-16 string, which libplist 2.2 cannot read")
             }
-            try require(start, length * 2, what)
+            try require(start, length * 2, what())
             var units: [UInt16] = []
             units.reserveCapacity(length)
             for i in 0..<length {
@@ -324,20 +326,20 @@ struct BinaryPlistValidator {
                 switch decoder.decode(&iterator) {
                 case .scalarValue(let scalar):
                     guard scalar != "\0" else {
-                        throw PropertyListError(.text, "binary plist: \(what) contains a NUL character")
+                        throw PropertyListError(.text, "binary plist: \(what()) contains a NUL character")
                     }
                     result.unicodeScalars.append(scalar)
                 case .emptyInput: break loop
                 case .error:
-                    throw PropertyListError(.text, "binary plist: \(what) is invalid UTF-16 (a lone surrogate)")
+                    throw PropertyListError(.text, "binary plist: \(what()) is invalid UTF-16 (a lone surrogate)")
                 }
             }
             return result
         default:
             guard !isKey else {
-                throw PropertyListError(.object, "binary plist: \(what) is not a string (marker 0x\(hex(marker)))")
+                throw PropertyListError(.object, "binary plist: \(what()) is not a string (marker 0x\(hex(marker)))")
             }
-            throw PropertyListError(.object, "binary plist: \(what) is not a string")
+            throw PropertyListError(.object, "binary plist: \(what()) is not a string")
         }
     }
 }

@@ -47,6 +47,8 @@ public struct DocumentSourceTreePath: Sendable, Hashable, CustomStringConvertibl
         var literal = "\""
         forEachRun { run in
             switch run {
+            case .text(let text) where !JSONText.needsEscape(text):
+                literal += text
             case .text(let text):
                 literal += JSONText.string(text).dropFirst().dropLast()
             case .byte(let byte):
