@@ -84,7 +84,11 @@ extension XDS {
             for root in roots {
                 guard diagnostics.accepts(root) else { continue }
                 var outputFailed = false
-                let counts = DocumentSourceTree(roots: [root]).walk { event in
+                let counts = DocumentSourceTree(roots: [root]).walk(archives: { archive in
+                    progress.clear()
+                    noteArchive(archive, diagnostics: &diagnostics)
+                    return .proceed
+                }) { event in
                     switch event {
                     case .progress(let counts):
                         progress.update(counts)

@@ -75,25 +75,35 @@ extension XDS {
             var shown = 0
             for file in files {
                 guard diagnostics.accepts(file) else { continue }
-                let text: String
+                let found: StoredDocumentSource?
                 do {
-                    guard let found = try DocumentSourceFile(path: file, followSymlinks: followSymlinks).read()
-                    else {
-                        diagnostics.fail(file, "no x-document-source attribute", status: .absent)
-                        continue
-                    }
-                    text = json ? jsonLine(file: file, found) + "\n" : (shown > 0 ? "\n" : "") + humanText(file: file, found)
+                    found = try DocumentSourceFile(path: file, followSymlinks: followSymlinks).read()
                 } catch {
                     diagnostics.fail(file, error)
                     continue
                 }
-                do throws(Errno) {
-                    try StandardOutput.write(text)
-                } catch {
-                    diagnostics.failedOutput(error)
-                    break
+                if let found {
+                    let text = json ? jsonLine(file: file, found) + "\n" : (shown > 0 ? "\n" : "") + humanText(file: file, found)
+                    do throws(Errno) {
+                        try StandardOutput.write(text)
+                    } catch {
+                        diagnostics.failedOutput(error)
+                        break
+                    }
+                    shown += 1
                 }
-                shown += 1
+                // An archive's members too (zip, tar: by name), after its own attribute.
+                let archive = DocumentSourceTreePath(file)
+                guard isArchive(archive) else {
+                    if found == nil { diagnostics.fail(file, "no x-document-source attribute", status: .absent) }
+                    continue
+                }
+                let scanned = showArchive(archive, json: json, shown: &shown, diagnostics: &diagnostics)
+                if scanned.outputFailed { break }
+                if found == nil && scanned.shown == 0 && !scanned.failed {
+                    diagnostics.fail(file, "no x-document-source attribute, and no member of the archive carries one",
+                                     status: .absent)
+                }
             }
             return diagnostics
         }
@@ -113,7 +123,17 @@ extension XDS {
                     continue
                 }
                 var outputFailed = false
-                let counts = DocumentSourceTree(roots: [root]).walk { event in
+                var members = 0
+                let counts = DocumentSourceTree(roots: [root]).walk(archives: { archive in
+                    progress.clear()
+                    let scanned = showArchive(archive, json: json, shown: &shown, diagnostics: &diagnostics)
+                    members += scanned.shown
+                    if scanned.outputFailed {
+                        outputFailed = true
+                        return .stop
+                    }
+                    return .proceed
+                }) { event in
                     switch event {
                     case .progress(let counts):
                         progress.update(counts)
@@ -138,7 +158,7 @@ extension XDS {
                 }
                 progress.clear()
                 if outputFailed { break }
-                if counts.tagged == 0 {
+                if counts.tagged == 0 && members == 0 {
                     diagnostics.fail(root, "no file or folder in it has an x-document-source attribute", status: .absent)
                 }
             }

@@ -1,0 +1,85 @@
+import XDSSystem
+import XDocSource
+
+/// What `xds show` did with one archive.
+struct ArchiveShowing {
+    /// Members written.
+    var shown = 0
+    /// Whether the archive was scanned to the end without an error.
+    var failed = false
+    /// Whether standard output failed (the command stops).
+    var outputFailed = false
+}
+
+extension XDS.Show {
+    /// Scans `archive` (a regular file whose name is an archive's) and writes each member that
+    /// carries a value, as it is found, named `ARCHIVE!/MEMBER`; problems go to standard error
+    /// (65), a missing archive is 66, an unreadable one 74, a corrupt one 65. `shown` counts
+    /// everything written so far (for the blank line between human records).
+    static func showArchive(
+        _ archive: DocumentSourceTreePath, json: Bool, shown: inout Int, diagnostics: inout Diagnostics
+    ) -> ArchiveShowing {
+        var result = ArchiveShowing()
+        guard let scanner = ArchiveScanner(path: archive) else { return result }
+        do throws(ArchiveError) {
+            try scanner.scan { event in
+                switch event {
+                case .problem(let problem):
+                    diagnostics.fail(visible: archive.visible, problem.message, status: .dataError)
+                case .member(let member):
+                    let text = json
+                        ? member.jsonLine(archive: archive) + "\n"
+                        : (shown > 0 ? "\n" : "") + humanText(heading: member.path(in: archive).visible, member.stored)
+                    do throws(Errno) {
+                        try StandardOutput.write(text)
+                    } catch {
+                        diagnostics.failedOutput(error)
+                        result.outputFailed = true
+                        return .stop
+                    }
+                    shown += 1
+                    result.shown += 1
+                }
+                return .proceed
+            }
+        } catch {
+            diagnostics.fail(visible: archive.visible, error.message, status: ExitStatus(error))
+            result.failed = true
+        }
+        return result
+    }
+
+    /// Whether `file` is read as an archive too: its name is an archive's and it is a regular file.
+    static func isArchive(_ file: DocumentSourceTreePath) -> Bool {
+        ArchiveKind(fileName: file.bytes) != nil && ArchiveScanner.isRegularFile(file)
+    }
+}
+
+extension XDS.Remove {
+    /// `remove -r` meets an archive: archives are read-only, so only say how many members carry
+    /// a value (status unchanged), for users publishing the tree. Problems inside the archive are
+    /// not reported here (`xds show` reports them).
+    static func noteArchive(_ archive: DocumentSourceTreePath, diagnostics: inout Diagnostics) {
+        guard let scanner = ArchiveScanner(path: archive) else { return }
+        var members = 0
+        _ = try? scanner.scan { event in
+            if case .member = event { members += 1 }
+            return .proceed
+        }
+        guard members > 0 else { return }
+        let carry = members == 1 ? "1 member carries" : "\(members) members carry"
+        diagnostics.fail(visible: archive.visible, "\(carry) x-document-source; xds does not rewrite archives",
+                         status: .success)
+    }
+}
+
+extension ExitStatus {
+    /// The SPEC §5 status for an archive that could not be scanned.
+    init(_ error: ArchiveError) {
+        switch error.kind {
+        case .notFound: self = .noInput
+        case .unreadable: self = .ioError
+        case .malformed: self = .dataError
+        }
+    }
+}
