@@ -71,7 +71,12 @@ class ZipWriter:
         self.out, self.central, self.count = out, io.BytesIO(), 0
 
     def add(self, name, data=b"", method="deflate", encrypted=False, bomb=None):
-        flags = 0x800 | (1 if encrypted else 0)  # UTF-8 names
+        try:
+            name.decode("utf-8")
+            flags = 0x800  # the name is UTF-8
+        except UnicodeDecodeError:
+            flags = 0  # raw bytes, as old zip tools write them
+        flags |= 1 if encrypted else 0
         if bomb is not None:
             compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
             chunk, parts, left = bytes(1 << 20), [], bomb

@@ -15,9 +15,12 @@ final class ArchiveSource {
     /// The errno of the first failed read, if any (an I/O error, not bad data).
     var readFailure: Errno?
     var canSeek = true
+    /// The file's size: a skip never goes past it (lseek would, and hide a truncated archive).
+    let size: Int64
 
-    init(descriptor: Int32, blockSize: Int = 65_536) {
+    init(descriptor: Int32, size: Int64, blockSize: Int = 65_536) {
         self.descriptor = descriptor
+        self.size = size
         self.buffer = .allocate(byteCount: blockSize, alignment: 16)
     }
 
@@ -69,7 +72,7 @@ struct ArchiveReader {
             SystemCall.close(fd)
             throw ArchiveError(.malformed, path: path, message: "is not a regular file, so not read as an archive")
         }
-        source = ArchiveSource(descriptor: fd)
+        source = ArchiveSource(descriptor: fd, size: Int64(info.st_size))
     }
 
     // MARK: - The scan
@@ -130,6 +133,7 @@ struct ArchiveReader {
         case .tar:
             archive_read_support_format_tar(archive)
             archive_read_support_format_gnutar(archive)
+            archive_read_support_format_empty(archive)  // an empty file is an empty tar, as tar says
             archive_read_set_format_option(archive, "tar", "mac-ext", nil)
             // Built-in decoders only: `support_filter_all` could start external programs.
             archive_read_support_filter_gzip(archive)
@@ -146,7 +150,7 @@ struct ArchiveReader {
         if let code = source.readFailure {
             return ArchiveError(.unreadable, path: archivePath, message: "cannot read the archive: " + code.words)
         }
-        let words = archive_error_string(archive).map { String(cString: $0) } ?? "unknown error"
+        let words = archive_error_string(archive).map { String(cString: $0) } ?? "it ends early or is damaged"
         let kindName = scanner.kind == .zip ? "zip" : "tar"
         return ArchiveError(.malformed, path: archivePath, message: "\(doing) (\(kindName)): \(Self.sentence(words))")
     }
@@ -226,7 +230,7 @@ struct ArchiveReader {
             }
             if count == 0 { return bytes }
             if count < 0 {
-                let words = archive_error_string(archive).map { String(cString: $0) } ?? "unknown error"
+                let words = archive_error_string(archive).map { String(cString: $0) } ?? "its data is damaged"
                 report(.unreadableEntry, entryPath, "\(entryPath.visible) cannot be read: \(Self.sentence(words))")
                 return nil
             }
@@ -336,10 +340,12 @@ private func archiveRead(
 private func archiveSkip(_ archive: OpaquePointer?, _ client: UnsafeMutableRawPointer?, _ request: la_int64_t) -> la_int64_t {
     let source = Unmanaged<ArchiveSource>.fromOpaque(client!).takeUnretainedValue()
     guard source.canSeek, request > 0 else { return 0 }
-    let here = lseek(source.descriptor, 0, SEEK_CUR)
-    guard here >= 0, lseek(source.descriptor, off_t(request), SEEK_CUR) >= 0 else {
+    let here = Int64(lseek(source.descriptor, 0, SEEK_CUR))
+    // Up to the end only: libarchive reads (and finds the end) for the rest.
+    let step = min(request, max(0, source.size - here))
+    guard here >= 0, lseek(source.descriptor, off_t(step), SEEK_CUR) >= 0 else {
         source.canSeek = false  // libarchive then reads and discards
         return 0
     }
-    return request
+    return step
 }
