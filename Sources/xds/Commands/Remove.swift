@@ -22,7 +22,10 @@ extension XDS {
                 AppleDouble sidecar is reported and left (-r does not take --sidecar yet). With \
                 -n (--dry-run) nothing changes: the paths that would lose their value are \
                 printed, one per line, as xds show -r names them. Status 1 when nothing under a \
-                folder had the attribute.
+                folder had the attribute. Archives are never rewritten: for an archive under the \
+                folder (named as xds show --help lists) whose members carry a value, -r says \
+                "xds: ARCHIVE: N members carry x-document-source; xds does not rewrite archives" \
+                (status unchanged). Without -r, remove ARCHIVE removes the archive's own attribute only.
                 """
         )
 

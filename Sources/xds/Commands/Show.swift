@@ -19,7 +19,7 @@ extension XDS {
 
                 --json prints JSON Lines: one object per file that has the attribute, with \
                 "file", the keys "identifier", "name", "path", "appInfoURL" when present, "store" \
-                ("xattr", "samba-stream" or "appledouble"), "other" (an object of the other keys) \
+                ("xattr", "samba-stream", "appledouble", "zip" or "tar"), "other" (an object of the other keys) \
                 and "warnings" (an array, only when there are any). In "other", property-list \
                 data becomes a base64 string, dates ISO-8601 strings exact to the microsecond (e.g. \
                 "2024-05-01T12:30:00Z", "2024-05-01T12:30:00.25Z"), UIDs {"CF$UID": n}, and \
@@ -31,11 +31,26 @@ extension XDS {
                 A file without the attribute gets "xds: FILE: no x-document-source attribute" on \
                 standard error (no JSON line) and the exit status is 1.
 
+                Archives are read too, without extracting anything: a regular file named *.zip, \
+                *.textpack, *.tar, *.tgz, *.tar.gz, *.tbz, *.tbz2, *.tar.bz2, *.txz, *.tar.xz, \
+                *.tzst or *.tar.zst (any case) is shown with its own attribute, then every member \
+                that carries a value, each named ARCHIVE!/MEMBER. Zip members carry it in \
+                AppleDouble entries __MACOSX/DIR/._NAME or DIR/._NAME (Finder, ditto), store \
+                "zip"; tar members in extended-attribute headers (GNU tar --xattrs, bsdtar) or \
+                ._NAME entries (macOS), store "tar"; the store line names the entry that held \
+                the value. JSON adds "archive" and "member" after "file". Member names are only \
+                names (nothing is written; absolute and ../ names are shown as they are, escaped). \
+                An archive is hostile input: at most 1000000 entries are read, a ._NAME entry \
+                over 1 MiB or encrypted is skipped with a message (status 65), as is a malformed \
+                value; a file that is not a readable archive, or is damaged, is 65. Status 1 when \
+                neither the archive nor any member has a value.
+
                 -r walks each folder and lists every file and folder under it that carries the \
                 attribute in any store, as it finds them (the same output per file; a FILE that \
                 is not a folder is shown as without -r). Symbolic links met in the walk are not \
                 followed and not listed; ._NAME sidecars and .DS_Store are not documents. Paths \
-                are the folder as given joined with the names below it; bytes that are not UTF-8 \
+                are the folder as given joined with the names below it; archives met in the \
+                walk (by name, as above) are listed member by member; bytes that are not UTF-8 \
                 are written \\x{ff} in human output and as the escape \\udcff in JSON (Python's \
                 os.fsencode gives the exact name back). A folder that cannot be read is reported \
                 (status 74) and the walk goes on; entries that vanish during the walk and bind-mount \
