@@ -159,7 +159,10 @@ struct ArchiveReader {
     private static func sentence(_ words: String) -> String {
         var text = VisibleText.escaped(words)
         while text.hasSuffix(".") || text.hasSuffix(" ") { text.removeLast() }
-        return text.isEmpty ? "unknown error" : text.prefix(1).lowercased() + text.dropFirst()
+        guard let first = text.first else { return "unknown error" }
+        // "Truncated input" → "truncated input", but "ZIP decompression" stays as it is.
+        let second = text.dropFirst().first
+        return second?.isUppercase == true ? text : first.lowercased() + text.dropFirst()
     }
 
     // MARK: - One entry
