@@ -204,3 +204,17 @@ struct ArchiveCLITests {
         #expect(peakKiB < 64 * 1024, "peak RSS \(peakKiB) KiB")
     }
 }
+
+@Suite("xds show --no-follow with a link to an archive")
+struct ArchiveNoFollowTests {
+    @Test func linkToAnArchiveIsNotScannedWithNoFollow() throws {
+        let folder = Folder()
+        let zip = folder.path + "/a.zip"
+        try makeArchive(["out": zip, "entries": [["name": "._x", "appledouble": ["value": value("com.example.x", "X")]]]])
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/link.zip", withDestinationPath: zip)
+        let followed = try xds("show", "link.zip", in: folder.path)
+        #expect(followed.status == 0 && followed.stdout.hasPrefix("link.zip!/x\n"))
+        let notFollowed = try xds("show", "--no-follow", "link.zip", in: folder.path)
+        #expect(notFollowed.status == 1 && notFollowed.stdout == "")
+    }
+}

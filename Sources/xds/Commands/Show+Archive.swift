@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import XDSSystem
 import XDocSource
 
@@ -49,9 +54,15 @@ extension XDS.Show {
         return result
     }
 
-    /// Whether `file` is read as an archive too: its name is an archive's and it is a regular file.
-    static func isArchive(_ file: DocumentSourceTreePath) -> Bool {
-        ArchiveKind(fileName: file.bytes) != nil && ArchiveScanner.isRegularFile(file)
+    /// Whether `file` is read as an archive too: its name is an archive's and it is a regular
+    /// file (with `followSymlinks` false, not a symbolic link to one: `--no-follow`).
+    static func isArchive(_ file: DocumentSourceTreePath, followSymlinks: Bool = true) -> Bool {
+        guard ArchiveKind(fileName: file.bytes) != nil else { return false }
+        if !followSymlinks {
+            var info = stat()
+            guard let text = file.string, lstat(text, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        }
+        return ArchiveScanner.isRegularFile(file)
     }
 }
 

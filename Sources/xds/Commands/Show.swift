@@ -109,7 +109,7 @@ extension XDS {
                 }
                 // An archive's members too (zip, tar: by name), after its own attribute.
                 let archive = DocumentSourceTreePath(file)
-                guard isArchive(archive) else {
+                guard isArchive(archive, followSymlinks: followSymlinks) else {
                     if found == nil { diagnostics.fail(file, "no x-document-source attribute", status: .absent) }
                     continue
                 }
