@@ -26,6 +26,7 @@ extension XDS.Show {
     ) -> ArchiveShowing {
         var result = ArchiveShowing()
         guard let scanner = ArchiveScanner(path: archive) else { return result }
+        ArchiveTimeZone.settle()
         do throws(ArchiveError) {
             try scanner.scan { event in
                 switch event {
@@ -72,6 +73,7 @@ extension XDS.Remove {
     /// not reported here (`xds show` reports them).
     static func noteArchive(_ archive: DocumentSourceTreePath, diagnostics: inout Diagnostics) {
         guard let scanner = ArchiveScanner(path: archive) else { return }
+        ArchiveTimeZone.settle()
         var members = 0
         _ = try? scanner.scan { event in
             if case .member = event { members += 1 }
@@ -92,5 +94,18 @@ extension ExitStatus {
         case .unreadable: self = .ioError
         case .malformed: self = .dataError
         }
+    }
+}
+
+/// libarchive converts every zip entry's DOS time with `mktime`, and glibc's `mktime` stats
+/// /etc/localtime on every call while TZ is unset (to notice a changed zone): one `stat` per
+/// member, half the time of listing a zip. Naming the same zone in TZ (":/etc/localtime", what
+/// an unset TZ means) lets glibc skip that check. Set once, before the first scan, while the
+/// command is single-threaded; a TZ the user set is left alone.
+enum ArchiveTimeZone {
+    static func settle() {
+        #if os(Linux)
+        if getenv("TZ") == nil { setenv("TZ", ":/etc/localtime", 0) }
+        #endif
     }
 }
