@@ -14,11 +14,11 @@ RELEASE_FLAGS ?= --static-swift-stdlib
 endif
 
 # Debian packages: what building and testing need, then what benchmarks add.
-APT_BUILD  := libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 python3-pip pkg-config openssl
+APT_BUILD  := libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 python3-pip pkg-config openssl libarchive-dev libarchive-tools tar
 APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine time curl
-BREW_BUILD := libplist libdeflate zlib pkg-config
+BREW_BUILD := libplist libdeflate zlib pkg-config libarchive
 
-.PHONY: all build setup setup-test setup-bench demo test bench fuzz-plist fuzz-png fuzz-appledouble fuzz-icns clean
+.PHONY: all build setup setup-test setup-bench demo test bench fuzz-plist fuzz-png fuzz-appledouble fuzz-icns fuzz-archive clean
 
 all: build
 
@@ -54,5 +54,5 @@ clean:
 
 # libFuzzer targets: make fuzz-plist FUZZ_SECONDS=600 (see Fuzz/README.md).
 FUZZ_SECONDS ?= 60
-fuzz-plist fuzz-png fuzz-appledouble fuzz-icns: setup
+fuzz-plist fuzz-png fuzz-appledouble fuzz-icns fuzz-archive: setup
 	sh Fuzz/run.sh $(@:fuzz-%=%) $(FUZZ_SECONDS)

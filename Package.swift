@@ -35,6 +35,12 @@ let package = Package(
             pkgConfig: "libdeflate",
             providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
         ),
+        // Reading zip and tar archives (show ARCHIVE, show -r): members are listed, never extracted.
+        .systemLibrary(
+            name: "CArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
+        ),
 
         // The POSIX and text plumbing shared by XDocSource and xds (package access only): one
         // EINTR policy, errno in words, a big-endian reader, the escaper for text shown to people.
@@ -42,7 +48,7 @@ let package = Package(
 
         .target(
             name: "XDocSource",
-            dependencies: ["CPlist", "CXattr", "XDSSystem"]
+            dependencies: ["CPlist", "CXattr", "CArchive", "XDSSystem"]
         ),
         // The HTTP transport over AsyncHTTPClient, in its own target so that a program using only
         // XDocSource (attributes) builds no HTTP stack (SPEC §6).

@@ -91,6 +91,10 @@ echo "== tree: xds show -r over a 100 000-file tree (Benchmarks/tree_bench.sh)"
 XDS="$XDS" OUT="$OUT" SHARED="$SHARED" sh Benchmarks/tree_bench.sh
 
 elapsed
+echo "== archive: xds show on a 10 000-member zip and tar.gz (Benchmarks/archive_bench.sh)"
+XDS="$XDS" OUT="$OUT" sh Benchmarks/archive_bench.sh
+
+elapsed
 echo
 "$PY" Benchmarks/summary.py "$OUT" | tee "$OUT/summary.md"
 cat "$OUT/icon-summary.md" | tee -a "$OUT/summary.md"

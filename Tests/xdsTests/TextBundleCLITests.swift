@@ -93,4 +93,30 @@ struct TextBundleCLITests {
         #expect(lines.first?["file"] as? String == "notes/A.textbundle")
         #expect((lines.first?["textbundle"] as? [String: Any])?["creatorIdentifier"] as? String == "net.shinyfrog.bear")
     }
+
+    @Test func aTextpackShowsItsMembersThenItsRecord() throws {
+        let folder = Folder()
+        let spec = #"""
+            {"out": "Note.textpack", "format": "zip", "entries": [
+             {"name": "Note.textbundle/info.json", "data": "{\"version\": 2, \"creatorIdentifier\": \"net.shinyfrog.bear\", \"transient\": true}"},
+             {"name": "Note.textbundle/text.md", "data": "# Note"},
+             {"name": "__MACOSX/Note.textbundle/._text.md", "appledouble": {"value": {"identifier": "com.example.editor", "name": "Editor"}}}]}
+            """#
+        folder.file("spec.json", spec)
+        let made = try run("/usr/bin/env", ["python3", packageRoot + "/scripts/make_test_archive.py", "spec.json"], in: folder.path)
+        try #require(made.status == 0, "\(made)")
+        let json = try xds("show", "--json", "Note.textpack", in: folder.path)
+        #expect(json.status == 0, "\(json)")
+        let lines = try json.jsonLines()
+        #expect(lines.count == 2)
+        #expect(lines.first?["member"] as? String == "Note.textbundle/text.md" && lines.first?["name"] as? String == "Editor")
+        #expect(lines.last?["file"] as? String == "Note.textpack")
+        let record = try #require(lines.last?["textbundle"] as? [String: Any])
+        #expect(record["creatorIdentifier"] as? String == "net.shinyfrog.bear" && record["transient"] as? Bool == true)
+
+        // The pack's own attribute and its record are one entry.
+        #expect(try xds("set", "Note.textpack", "--id", "com.example.zip", "--name", "Zipper", in: folder.path).status == 0)
+        let again = try xds("show", "--json", "Note.textpack", in: folder.path).jsonLines()
+        #expect(again.count == 2 && again.last?["name"] as? String == "Zipper" && again.last?["textbundle"] != nil)
+    }
 }

@@ -9,7 +9,14 @@ public enum DocumentSourceStore: String, Sendable, Hashable, CaseIterable, Custo
     /// An AppleDouble sidecar `._NAME` next to the file, as macOS writes on filesystems
     /// without extended attributes.
     case appleDouble = "appledouble"
+    /// A zip (or `.textpack`) archive member's AppleDouble entry, `__MACOSX/DIR/._NAME` or
+    /// `DIR/._NAME`, read without extracting (``ArchiveScanner``).
+    case zip = "zip"
+    /// A tar or pax archive member's extended-attribute header (`SCHILY.xattr.…`,
+    /// `LIBARCHIVE.xattr.…`) or its `._NAME` AppleDouble entry, read without extracting.
+    case tar = "tar"
 
-    /// The store's name as `xds show` prints it: `xattr`, `samba-stream`, `appledouble`.
+    /// The store's name as `xds show` prints it: `xattr`, `samba-stream`, `appledouble`,
+    /// `zip`, `tar`.
     public var description: String { rawValue }
 }

@@ -60,4 +60,24 @@ public struct DocumentSourceTree: Sendable {
             return walker.counts
         }
     }
+
+    /// ``walk(_:)``, also handing over every regular file whose name is an archive's
+    /// (``ArchiveKind/init(fileName:)``; a root file too) to `archive`, right after its own
+    /// attribute is reported, for the caller to scan (``ArchiveScanner``) or note. Files are
+    /// chosen by name from the listing the walk has anyway: no file is opened or sniffed.
+    @discardableResult
+    public func walk(
+        archives archive: (DocumentSourceTreePath) -> Decision, _ visit: (Event) -> Decision
+    ) -> Counts {
+        withoutActuallyEscaping(visit) { visit in
+            withoutActuallyEscaping(archive) { archive in
+                var walker = TreeWalker(visit: visit)
+                walker.archive = archive
+                for root in roots where !walker.stopped {
+                    walker.walk(root: root)
+                }
+                return walker.counts
+            }
+        }
+    }
 }

@@ -34,6 +34,8 @@ struct TreeWalker {
     typealias Event = DocumentSourceTree.Event
 
     let visit: (Event) -> DocumentSourceTree.Decision
+    /// Given archives (by name) to the caller, when set (``DocumentSourceTree/walk(archives:_:)``).
+    var archive: ((DocumentSourceTreePath) -> DocumentSourceTree.Decision)?
     var counts = DocumentSourceTree.Counts()
     private(set) var stopped = false
     private var stack: [TreeFrame] = []
@@ -112,6 +114,7 @@ struct TreeWalker {
         }
         guard isFolder else {
             counts.files += 1
+            if !stopped, info.st_mode & S_IFMT == S_IFREG { handOver(rootPath, name: rootPath.bytes) }
             return
         }
         guard !stopped else { return }
@@ -242,9 +245,16 @@ struct TreeWalker {
                 fileAccess.append(0)
                 examine(access: fileAccess, follow: false, path: path.appending(name), folder: false,
                         sidecarIn: hasSidecar ? frame : nil, name: name)
+                if archive != nil, !stopped { handOver(path.appending(name), name: name) }
             }
             // Symbolic links, FIFOs, sockets and devices: not followed, not reported.
         }
+    }
+
+    /// Gives a regular file whose name is an archive's to ``archive``.
+    private mutating func handOver(_ path: DocumentSourceTreePath, name: some Collection<UInt8>) {
+        guard let archive, ArchiveKind(fileName: name) != nil else { return }
+        if archive(path) == .stop { stopped = true }
     }
 
     /// Lists the attributes of one entry (the only call an untagged entry costs), reads the

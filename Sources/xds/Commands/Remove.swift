@@ -23,7 +23,10 @@ extension XDS {
                 without it, other attributes and the other entries of sidecars are not touched. \
                 With -n (--dry-run) nothing changes: the paths that would lose their value are \
                 printed, one per line, as xds show -r names them. Status 1 when nothing under a \
-                folder had the attribute.
+                folder had the attribute. Archives are never rewritten: for an archive under the \
+                folder (named as xds show --help lists) whose members carry a value, -r says \
+                "xds: ARCHIVE: N members carry x-document-source; xds does not rewrite archives" \
+                (status unchanged). Without -r, remove ARCHIVE removes the archive's own attribute only.
                 """
         )
 
@@ -82,7 +85,11 @@ extension XDS {
             for root in roots {
                 guard diagnostics.accepts(root) else { continue }
                 var outputFailed = false
-                let counts = DocumentSourceTree(roots: [root]).walk { event in
+                let counts = DocumentSourceTree(roots: [root]).walk(archives: { archive in
+                    progress.clear()
+                    noteArchive(archive, diagnostics: &diagnostics)
+                    return .proceed
+                }) { event in
                     switch event {
                     case .progress(let counts):
                         progress.update(counts)

@@ -19,7 +19,7 @@ extension XDS {
 
                 --json prints JSON Lines: one object per file that has the attribute, with \
                 "file", the keys "identifier", "name", "path", "appInfoURL" when present, "store" \
-                ("xattr", "samba-stream" or "appledouble"), "other" (an object of the other keys) \
+                ("xattr", "samba-stream", "appledouble", "zip" or "tar"), "other" (an object of the other keys) \
                 and "warnings" (an array, only when there are any). In "other", property-list \
                 data becomes a base64 string, dates ISO-8601 strings exact to the microsecond (e.g. \
                 "2024-05-01T12:30:00Z", "2024-05-01T12:30:00.25Z"), UIDs {"CF$UID": n}, and \
@@ -31,11 +31,26 @@ extension XDS {
                 A file without the attribute gets "xds: FILE: no x-document-source attribute" on \
                 standard error (no JSON line) and the exit status is 1.
 
+                Archives are read too, without extracting anything: a regular file named *.zip, \
+                *.textpack, *.tar, *.tgz, *.tar.gz, *.tbz, *.tbz2, *.tar.bz2, *.txz, *.tar.xz, \
+                *.tzst or *.tar.zst (any case) is shown with its own attribute, then every member \
+                that carries a value, each named ARCHIVE!/MEMBER. Zip members carry it in \
+                AppleDouble entries __MACOSX/DIR/._NAME or DIR/._NAME (Finder, ditto), store \
+                "zip"; tar members in extended-attribute headers (GNU tar --xattrs, bsdtar) or \
+                ._NAME entries (macOS), store "tar"; the store line names the entry that held \
+                the value. JSON adds "archive" and "member" after "file". Member names are only \
+                names (nothing is written; absolute and ../ names are shown as they are, escaped). \
+                An archive is hostile input: at most 1000000 entries are read, a ._NAME entry \
+                over 1 MiB or encrypted is skipped with a message (status 65), as is a malformed \
+                value; a file that is not a readable archive, or is damaged, is 65. Status 1 when \
+                neither the archive nor any member has a value.
+
                 -r walks each folder and lists every file and folder under it that carries the \
                 attribute in any store, as it finds them (the same output per file; a FILE that \
                 is not a folder is shown as without -r). Symbolic links met in the walk are not \
                 followed and not listed; ._NAME sidecars and .DS_Store are not documents. Paths \
-                are the folder as given joined with the names below it; bytes that are not UTF-8 \
+                are the folder as given joined with the names below it; archives met in the \
+                walk (by name, as above) are listed member by member; bytes that are not UTF-8 \
                 are written \\x{ff} in human output and as the escape \\udcff in JSON (Python's \
                 os.fsencode gives the exact name back). A folder that cannot be read is reported \
                 (status 74) and the walk goes on; entries that vanish during the walk and bind-mount \
@@ -43,7 +58,8 @@ extension XDS {
                 folder has the attribute. When standard error is a terminal, a progress line \
                 shows the counts.
 
-                A TextBundle folder (NAME.textbundle) also gets its own record of where it came \
+                A TextBundle (a NAME.textbundle folder, or a NAME.textpack zip, whose record comes \
+                after its members) also gets its own record of where it came \
                 from, read from its info.json: creatorIdentifier, creatorURL, sourceURL, type, \
                 transient and version, as a "textbundle (info.json)" section in human output and a \
                 "textbundle" object in JSON (keys of the wrong type are left out and listed in its \
@@ -83,39 +99,74 @@ extension XDS {
             var shown = 0
             for file in files {
                 guard diagnostics.accepts(file) else { continue }
-                let text: String
+                let found: StoredDocumentSource?
                 do {
-                    let found = try DocumentSourceFile(path: file, followSymlinks: followSymlinks).read()
-                    let bundle = textBundleInfo(DocumentSourceTreePath(file), isFolder: Recursive.isFolder(file))
-                    switch (found, bundle) {
-                    case (let found?, _):
-                        text = json
-                            ? found.jsonLine(file: file, textBundle: bundle) + "\n"
-                            : (shown > 0 ? "\n" : "") + humanText(file: file, found) + (bundle.map(humanText) ?? "")
-                    case (nil, let bundle?):
-                        // No attribute, but the bundle's own record is worth showing; the status
-                        // still says the attribute is absent.
-                        text = json
-                            ? bundle.jsonLine(file: file) + "\n"
-                            : (shown > 0 ? "\n" : "") + VisibleText.escaped(file) + "\n" + humanText(bundle)
-                        diagnostics.fail(file, "no x-document-source attribute (the TextBundle's info.json is shown)", status: .absent)
-                    case (nil, nil):
-                        diagnostics.fail(file, "no x-document-source attribute", status: .absent)
-                        continue
-                    }
+                    found = try DocumentSourceFile(path: file, followSymlinks: followSymlinks).read()
                 } catch {
                     diagnostics.fail(file, error)
                     continue
                 }
-                do throws(Errno) {
-                    try StandardOutput.write(text)
-                } catch {
-                    diagnostics.failedOutput(error)
-                    break
+                let path = DocumentSourceTreePath(file)
+                let archive = isArchive(path, followSymlinks: followSymlinks)
+                // A .textpack's info.json is met in its scan: its own record follows its members.
+                let textPack = archive && ArchiveKind.isTextPack(path.bytes)
+                var bundle: TextBundleInfo?
+                if !textPack {
+                    bundle = textBundleInfo(path, isFolder: Recursive.isFolder(file))
+                    guard writeOwnRecord(file, found, bundle, json: json, shown: &shown, diagnostics: &diagnostics) else { break }
                 }
-                shown += 1
+                guard archive else {
+                    if found == nil {
+                        diagnostics.fail(file, bundle == nil ? "no x-document-source attribute"
+                                         : "no x-document-source attribute (the TextBundle's info.json is shown)", status: .absent)
+                    }
+                    continue
+                }
+                // An archive's members too (zip, tar: by name), after its own attribute.
+                let scanned = showArchive(path, json: json, shown: &shown, diagnostics: &diagnostics)
+                if scanned.outputFailed { break }
+                if textPack {
+                    bundle = textPackInfo(path, scanned.textBundleInfo)
+                    guard writeOwnRecord(file, found, bundle, json: json, shown: &shown, diagnostics: &diagnostics) else { break }
+                }
+                if found == nil && scanned.shown == 0 && !scanned.failed {
+                    diagnostics.fail(file, bundle == nil ? "no x-document-source attribute, and no member of the archive carries one"
+                                     : "no x-document-source attribute, and no member of the archive carries one (the TextBundle's info.json is shown)",
+                                     status: .absent)
+                }
             }
             return diagnostics
+        }
+
+        /// Writes a file's own record: its attribute with the TextBundle record under it, or the
+        /// TextBundle record alone; nothing when it has neither. False when the output failed.
+        static func writeOwnRecord(
+            _ file: String, _ found: StoredDocumentSource?, _ bundle: TextBundleInfo?, json: Bool,
+            shown: inout Int, diagnostics: inout Diagnostics
+        ) -> Bool {
+            let text: String
+            switch (found, bundle) {
+            case (let found?, _):
+                text = json
+                    ? found.jsonLine(file: file, textBundle: bundle) + "\n"
+                    : (shown > 0 ? "\n" : "") + humanText(file: file, found) + (bundle.map(humanText) ?? "")
+            case (nil, let bundle?):
+                // No attribute, but the bundle's own record is worth showing; the status still
+                // says the attribute is absent.
+                text = json
+                    ? bundle.jsonLine(file: file) + "\n"
+                    : (shown > 0 ? "\n" : "") + VisibleText.escaped(file) + "\n" + humanText(bundle)
+            case (nil, nil):
+                return true
+            }
+            do throws(Errno) {
+                try StandardOutput.write(text)
+            } catch {
+                diagnostics.failedOutput(error)
+                return false
+            }
+            shown += 1
+            return true
         }
 
         /// `show -r`: walks every folder root and writes each file and folder found as soon as it
@@ -133,7 +184,32 @@ extension XDS {
                     continue
                 }
                 var outputFailed = false
-                let counts = DocumentSourceTree(roots: [root]).walk { event in
+                var members = 0
+                let counts = DocumentSourceTree(roots: [root]).walk(archives: { archive in
+                    progress.clear()
+                    let scanned = showArchive(archive, json: json, shown: &shown, diagnostics: &diagnostics)
+                    members += scanned.shown
+                    if scanned.outputFailed {
+                        outputFailed = true
+                        return .stop
+                    }
+                    // A .textpack that carries values: its info.json record after its members.
+                    if scanned.shown > 0, ArchiveKind.isTextPack(archive.bytes),
+                       let bundle = textPackInfo(archive, scanned.textBundleInfo)
+                    {
+                        let text = json
+                            ? "{\"file\":" + archive.json + ",\"textbundle\":" + bundle.jsonObject() + "}\n"
+                            : "\n" + archive.visible + "\n" + humanText(bundle)
+                        do throws(Errno) {
+                            try StandardOutput.write(text)
+                        } catch {
+                            diagnostics.failedOutput(error)
+                            outputFailed = true
+                            return .stop
+                        }
+                    }
+                    return .proceed
+                }) { event in
                     switch event {
                     case .progress(let counts):
                         progress.update(counts)
@@ -160,7 +236,7 @@ extension XDS {
                 }
                 progress.clear()
                 if outputFailed { break }
-                if counts.tagged == 0 {
+                if counts.tagged == 0 && members == 0 {
                     diagnostics.fail(root, "no file or folder in it has an x-document-source attribute", status: .absent)
                 }
             }

@@ -1,0 +1,58 @@
+// libFuzzer entry for the archive scanner (libarchive underneath: zip, tar, pax, gzip, ...).
+// Built by Fuzz/archive/build.sh with all of Sources/XDocSource compiled in (one module).
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where each input is written: the scanner reads a file by name (tmpfs when there is one).
+let scratch: String = {
+    let base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
+    return "\(base)/xds-fuzz-archive-\(getpid())"
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    // The same bytes as a zip, a textpack and a tar (the tar kind tries every filter).
+    for suffix in [".zip", ".textpack", ".tar"] {
+        let path = scratch + suffix
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        precondition(fd >= 0, "cannot write \(path)")
+        var written = 0
+        while written < size {
+            let n = write(fd, data + written, size - written)
+            precondition(n > 0)
+            written += n
+        }
+        close(fd)
+        defer { unlink(path) }
+
+        let limits = ArchiveScanner.Limits(maximumEntries: 5_000, maximumAppleDoubleSize: 1 << 20, maximumInfoJSONSize: 65_536)
+        let scanner = ArchiveScanner(path: path, limits: limits)!
+        var members = 0, problems = 0
+        let store: DocumentSourceStore = suffix == ".tar" ? .tar : .zip
+        do {
+            let summary = try scanner.scan { event in
+                switch event {
+                case .member(let member):
+                    members += 1
+                    precondition(member.stored.store == store, "wrong store")
+                    precondition(!member.name.visible.contains("\n"), "unescaped newline in a name")
+                    _ = member.jsonLine(archive: scanner.path)
+                case .problem(let problem):
+                    problems += 1
+                    precondition(!problem.message.contains("\n"), "a problem message spans lines")
+                }
+                return .proceed
+            }
+            precondition(summary.tagged == members && summary.problems == problems, "counts")
+            precondition(summary.entries <= limits.maximumEntries, "entry bound")
+            if let info = summary.textBundleInfo {
+                precondition(suffix == ".textpack" && info.count <= limits.maximumInfoJSONSize, "info.json bound")
+            }
+        } catch {
+            precondition(error.kind == .malformed, "a readable file reported as \(error.kind)")
+            precondition(!error.message.contains("\n"), "an error message spans lines")
+        }
+    }
+    return 0
+}

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Builds the libFuzzer target for the archive scanner into Fuzz/bin/archive.
+# XDSSystem is built first as a module of its own (as for appledouble), CXattr's C file is
+# compiled with clang and given a module map, and all of Sources/XDocSource is compiled in
+# directly (no SwiftPM), linked with libplist and libarchive.
+set -eu
+cd "$(dirname "$0")/../.."
+mkdir -p Fuzz/bin/modules/CXattr
+swiftc -sanitize=address -parse-as-library -O -g -package-name xds \
+  -module-name XDSSystem -emit-module -emit-module-path Fuzz/bin/modules/XDSSystem.swiftmodule \
+  -emit-library -static -o Fuzz/bin/modules/libXDSSystem.a \
+  Sources/XDSSystem/*.swift
+clang -fsanitize=address -O1 -g -c -I Sources/CXattr/include Sources/CXattr/cxattr.c \
+  -o Fuzz/bin/modules/cxattr.o
+cat > Fuzz/bin/modules/CXattr/module.modulemap <<MAP
+module CXattr {
+    header "$(pwd)/Sources/CXattr/include/cxattr.h"
+    export *
+}
+MAP
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld -package-name xds \
+  -module-name XDocSourceArchiveFuzz \
+  -I Fuzz/bin/modules -I Fuzz/bin/modules/CXattr -I Sources/CPlist -I Sources/CArchive \
+  -L Fuzz/bin/modules -lXDSSystem \
+  $(find Sources/XDocSource -name '*.swift' | sort) \
+  Fuzz/archive/FuzzEntry.swift \
+  Fuzz/bin/modules/cxattr.o -lplist-2.0 -larchive \
+  -o Fuzz/bin/archive

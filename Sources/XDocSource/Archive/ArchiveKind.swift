@@ -1,0 +1,44 @@
+/// The archive formats `xds` reads members of, chosen by file name (never by sniffing the
+/// contents of every file met in a walk).
+public enum ArchiveKind: String, Sendable, Hashable, CaseIterable {
+    /// A zip archive: `.zip`, and `.textpack` (a zipped TextBundle). Members carry a value in
+    /// AppleDouble entries `__MACOSX/DIR/._NAME` or `DIR/._NAME`.
+    case zip
+    /// A tar, pax or GNU tar archive, plain or compressed: `.tar`, `.tgz`, `.tar.gz`, `.tbz`,
+    /// `.tbz2`, `.tar.bz2`, `.txz`, `.tar.xz`, `.tzst`, `.tar.zst`. Members carry a value in
+    /// extended-attribute headers, or in `._NAME` AppleDouble entries (macOS bsdtar).
+    case tar
+
+    /// The file name endings of each kind, lower case, as `--help` lists them.
+    public static let suffixes: [(suffix: String, kind: ArchiveKind)] = [
+        (".zip", .zip), (".textpack", .zip),
+        (".tar", .tar), (".tgz", .tar), (".tar.gz", .tar), (".tbz", .tar), (".tbz2", .tar),
+        (".tar.bz2", .tar), (".txz", .tar), (".tar.xz", .tar), (".tzst", .tar), (".tar.zst", .tar),
+    ]
+
+    /// The kind of archive a file name (or path) names, compared case-insensitively (ASCII), or
+    /// nil for any other name. A name that is only a suffix (`.zip`) counts too.
+    public init?(fileName: some Collection<UInt8>) {
+        guard let found = Self.suffixes.first(where: { Self.hasSuffix(fileName, $0.suffix) }) else { return nil }
+        self = found.kind
+    }
+
+    /// ``init(fileName:)`` for a name given as text.
+    public init?(fileName: String) {
+        self.init(fileName: Array(fileName.utf8))
+    }
+
+    /// Whether the name is a `.textpack` (a zipped TextBundle, whose `info.json` is captured).
+    public static func isTextPack(_ fileName: some Collection<UInt8>) -> Bool {
+        hasSuffix(fileName, ".textpack")
+    }
+
+    private static func hasSuffix(_ name: some Collection<UInt8>, _ suffix: String) -> Bool {
+        let tail = Array(name.suffix(suffix.utf8.count))
+        guard tail.count == suffix.utf8.count else { return false }
+        // Folding ASCII upper case only: the suffixes are ASCII.
+        return Swift.zip(tail, suffix.utf8).allSatisfy { (byte, wanted) in
+            (byte >= 65 && byte <= 90 ? byte + 32 : byte) == wanted
+        }
+    }
+}

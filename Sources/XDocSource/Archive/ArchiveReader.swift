@@ -1,0 +1,354 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+internal import CArchive
+internal import XDSSystem
+
+/// The file behind libarchive's read callbacks: our own `read(2)` loop, so a failing read is
+/// told (with its errno) from bad archive data, and skips are `lseek`s on regular files.
+final class ArchiveSource {
+    let descriptor: Int32
+    /// Raw memory, so the pointer handed to libarchive stays valid until the next read.
+    let buffer: UnsafeMutableRawBufferPointer
+    /// The errno of the first failed read, if any (an I/O error, not bad data).
+    var readFailure: Errno?
+    var canSeek = true
+    /// The file's size: a skip never goes past it (lseek would, and hide a truncated archive).
+    let size: Int64
+
+    init(descriptor: Int32, size: Int64, blockSize: Int = 65_536) {
+        self.descriptor = descriptor
+        self.size = size
+        self.buffer = .allocate(byteCount: blockSize, alignment: 16)
+    }
+
+    deinit { buffer.deallocate() }
+}
+
+/// One scan of one archive through libarchive (the only file that reaches it). Streams
+/// headers, reads only `._NAME` entries and a `.textpack`'s `info.json`, each bounded.
+struct ArchiveReader {
+    typealias Event = ArchiveScanner.Event
+
+    let scanner: ArchiveScanner
+    let visit: (Event) -> DocumentSourceTree.Decision
+    private let source: ArchiveSource
+    private var summary = ArchiveScanner.Summary()
+    private var rootInfoFound = false
+    private var data: [UInt8] = []
+
+    private var archivePath: DocumentSourceTreePath { scanner.path }
+    private var store: DocumentSourceStore { scanner.kind == .zip ? .zip : .tar }
+
+    /// The attribute names read from tar headers: Linux's, and the plain name of a tar made on macOS.
+    static let attributeNames = ["user.x-document-source", "x-document-source"]
+
+    static func isRegularFile(_ path: DocumentSourceTreePath) -> Bool {
+        var info = stat()
+        return withCPath(path) { stat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
+    init(scanner: ArchiveScanner, visit: @escaping (Event) -> DocumentSourceTree.Decision) throws(ArchiveError) {
+        self.scanner = scanner
+        self.visit = visit
+        let path = scanner.path
+        let fd = Self.withCPath(path) { name in
+            SystemCall.retrying { open(name, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        }
+        guard fd >= 0 else {
+            let code = errno
+            throw ArchiveError(code == ENOENT || code == ENOTDIR ? .notFound : .unreadable,
+                               path: path, message: Errno(rawValue: code).words)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            SystemCall.close(fd)
+            throw ArchiveError(.unreadable, path: path, message: Errno(rawValue: code).words)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            SystemCall.close(fd)
+            throw ArchiveError(.malformed, path: path, message: "is not a regular file, so not read as an archive")
+        }
+        source = ArchiveSource(descriptor: fd, size: Int64(info.st_size))
+    }
+
+    // MARK: - The scan
+
+    mutating func run() throws(ArchiveError) -> ArchiveScanner.Summary {
+        defer { SystemCall.close(source.descriptor) }
+        guard let archive = archive_read_new() else {
+            throw ArchiveError(.unreadable, path: archivePath, message: "out of memory")
+        }
+        defer { archive_read_free(archive) }
+        configure(archive)
+
+        // Names in UTF-8 come back unchanged (libarchive converts header names to the current
+        // locale's charset, and the C locale would refuse anything but ASCII). Per thread only.
+        let utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
+        let previous = utf8.map { uselocale($0) }
+        defer {
+            if let previous { uselocale(previous) }
+            if let utf8 { freelocale(utf8) }
+        }
+
+        let opened = archive_read_open2(
+            archive, Unmanaged.passUnretained(source).toOpaque(), nil, archiveRead, archiveSkip, nil)
+        guard opened == ARCHIVE_OK else { throw failure(archive, while: "not a readable archive") }
+
+        var entry: OpaquePointer?
+        while true {
+            if summary.entries >= scanner.limits.maximumEntries {
+                report(.tooManyEntries, nil,
+                       "has more than \(scanner.limits.maximumEntries) entries: the scan stopped there")
+                summary.stopped = true
+                break
+            }
+            let status = archive_read_next_header(archive, &entry)
+            if status == ARCHIVE_EOF { break }
+            if status == ARCHIVE_RETRY {
+                summary.entries += 1
+                continue
+            }
+            guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
+                throw failure(archive, while: summary.entries == 0 ? "not a readable archive" : "damaged archive")
+            }
+            summary.entries += 1
+            try examine(archive, entry)
+            if summary.stopped { break }
+        }
+        return summary
+    }
+
+    private func configure(_ archive: OpaquePointer) {
+        switch scanner.kind {
+        case .zip:
+            // The streaming reader: the seekable one loads the whole central directory first
+            // (memory and time in the member count before a single header can be bounded).
+            archive_read_support_format_zip_streamable(archive)
+            // Keep `._NAME` entries as entries (on macOS libarchive folds them into metadata).
+            archive_read_set_format_option(archive, "zip", "mac-ext", nil)
+        case .tar:
+            archive_read_support_format_tar(archive)
+            archive_read_support_format_gnutar(archive)
+            archive_read_support_format_empty(archive)  // an empty file is an empty tar, as tar says
+            archive_read_set_format_option(archive, "tar", "mac-ext", nil)
+            // Built-in decoders only: `support_filter_all` could start external programs.
+            archive_read_support_filter_gzip(archive)
+            archive_read_support_filter_bzip2(archive)
+            archive_read_support_filter_xz(archive)
+            archive_read_support_filter_lzma(archive)
+            archive_read_support_filter_zstd(archive)
+            archive_read_support_filter_compress(archive)
+        }
+    }
+
+    /// The error for a failed libarchive call: an I/O error when our read failed, else bad data.
+    private func failure(_ archive: OpaquePointer, while doing: String) -> ArchiveError {
+        if let code = source.readFailure {
+            return ArchiveError(.unreadable, path: archivePath, message: "cannot read the archive: " + code.words)
+        }
+        let words = archive_error_string(archive).map { String(cString: $0) } ?? "it ends early or is damaged"
+        let kindName = scanner.kind == .zip ? "zip" : "tar"
+        return ArchiveError(.malformed, path: archivePath, message: "\(doing) (\(kindName)): \(Self.sentence(words))")
+    }
+
+    /// libarchive's message made one line: control characters escaped, no trailing period.
+    private static func sentence(_ words: String) -> String {
+        var text = VisibleText.escaped(words)
+        while text.hasSuffix(".") || text.hasSuffix(" ") { text.removeLast() }
+        guard let first = text.first else { return "unknown error" }
+        // "Truncated input" → "truncated input", but "ZIP decompression" stays as it is.
+        let second = text.dropFirst().first
+        return second?.isUppercase == true ? text : first.lowercased() + text.dropFirst()
+    }
+
+    // MARK: - One entry
+
+    private mutating func examine(_ archive: OpaquePointer, _ entry: OpaquePointer) throws(ArchiveError) {
+        let name = Self.pathBytes(entry)
+        let entryPath = DocumentSourceTreePath(bytes: name)
+        let isFile = archive_entry_filetype(entry) & 0o170000 == 0o100000  // AE_IFMT, AE_IFREG (casts in C, not imported)
+
+        // Extended-attribute headers (tar, pax): the member itself carries the value.
+        if archive_entry_xattr_reset(entry) > 0 {
+            var attributeName: UnsafePointer<CChar>?
+            var value: UnsafeRawPointer?
+            var size = 0
+            var found: [UInt8]?
+            while archive_entry_xattr_next(entry, &attributeName, &value, &size) == ARCHIVE_OK {
+                guard let attributeName, found == nil,
+                    Self.attributeNames.contains(String(cString: attributeName))
+                else { continue }
+                found = value.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []
+            }
+            if let found { decodeValue(found, member: entryPath, entry: entryPath) }
+            if summary.stopped { return }
+        }
+
+        // AppleDouble metadata libarchive has already attached (macOS builds with mac-ext on).
+        var metadataSize = 0
+        if let metadata = archive_entry_mac_metadata(entry, &metadataSize), metadataSize > 0 {
+            let bytes = Array(UnsafeRawBufferPointer(start: metadata, count: metadataSize))
+            appleDouble(bytes, member: entryPath, entry: entryPath)
+            if summary.stopped { return }
+        }
+
+        guard isFile else { return }
+        if let member = Self.appleDoubleMember(name) {
+            if archive_entry_is_data_encrypted(entry) != 0 || archive_entry_is_encrypted(entry) != 0 {
+                report(.encrypted, entryPath, "\(entryPath.visible) is encrypted: skipped")
+                return
+            }
+            guard let bytes = readData(archive, entry, limit: scanner.limits.maximumAppleDoubleSize, entryPath) else { return }
+            appleDouble(bytes, member: DocumentSourceTreePath(bytes: member), entry: entryPath)
+        } else if scanner.isTextPack, let atRoot = Self.infoJSONPlace(name) {
+            guard summary.textBundleInfo == nil || (atRoot && !rootInfoFound) else { return }
+            if archive_entry_is_data_encrypted(entry) != 0 {
+                report(.encrypted, entryPath, "\(entryPath.visible) is encrypted: skipped")
+                return
+            }
+            guard let bytes = readData(archive, entry, limit: scanner.limits.maximumInfoJSONSize, entryPath) else { return }
+            summary.textBundleInfo = bytes
+            rootInfoFound = atRoot
+        }
+    }
+
+    /// Reads an entry's data, at most `limit` bytes; nil (and a problem reported) when it is
+    /// larger or cannot be read. Reading stops at the bound: a bomb is never inflated whole.
+    private mutating func readData(
+        _ archive: OpaquePointer, _ entry: OpaquePointer, limit: Int, _ entryPath: DocumentSourceTreePath
+    ) -> [UInt8]? {
+        if archive_entry_size_is_set(entry) != 0, archive_entry_size(entry) > Int64(limit) {
+            report(.tooLarge, entryPath, "\(entryPath.visible) is \(archive_entry_size(entry)) bytes, more than the \(limit) read: skipped")
+            return nil
+        }
+        var bytes: [UInt8] = []
+        if data.count < 65_536 { data = [UInt8](repeating: 0, count: 65_536) }
+        while true {
+            let count = data.withUnsafeMutableBytes { buffer in
+                archive_read_data(archive, buffer.baseAddress, buffer.count)
+            }
+            if count == 0 { return bytes }
+            if count < 0 {
+                let words = archive_error_string(archive).map { String(cString: $0) } ?? "its data is damaged"
+                report(.unreadableEntry, entryPath, "\(entryPath.visible) cannot be read: \(Self.sentence(words))")
+                return nil
+            }
+            guard bytes.count + count <= limit else {
+                report(.tooLarge, entryPath, "\(entryPath.visible) is more than \(limit) bytes: skipped")
+                return nil
+            }
+            bytes += data[0..<count]
+        }
+    }
+
+    private mutating func appleDouble(_ bytes: [UInt8], member: DocumentSourceTreePath, entry: DocumentSourceTreePath) {
+        let double: AppleDouble
+        do {
+            double = try AppleDouble(bytes: bytes)
+        } catch {
+            report(.malformedAppleDouble, entry, "\(entry.visible) is a malformed AppleDouble file: \(error)")
+            return
+        }
+        guard let value = double.value(named: DocumentSourceFile.plainAttributeName) else { return }
+        decodeValue(value, member: member, entry: entry)
+    }
+
+    private mutating func decodeValue(_ value: [UInt8], member: DocumentSourceTreePath, entry: DocumentSourceTreePath) {
+        guard value.count <= DocumentSourceFile.maximumValueSize else {
+            report(.malformedValue, entry, "the x-document-source value of \(member.visible) (in \(entry.visible)) is larger than 64 KiB")
+            return
+        }
+        do {
+            let source = try SambaStream.decode(value) { (bytes) throws(PropertyListError) in
+                try DocumentSource(propertyList: bytes)
+            }
+            summary.tagged += 1
+            let stored = StoredDocumentSource(source: source, store: store, location: entry.lossyString)
+            emit(.member(ArchiveMember(name: member, entry: entry, stored: stored)))
+        } catch {
+            report(.malformedValue, entry, "malformed x-document-source value of \(member.visible) (in \(entry.visible)): \(error)")
+        }
+    }
+
+    private mutating func report(_ kind: ArchiveProblem.Kind, _ entry: DocumentSourceTreePath?, _ message: String) {
+        summary.problems += 1
+        emit(.problem(ArchiveProblem(kind: kind, entry: entry, message: message)))
+    }
+
+    private mutating func emit(_ event: Event) {
+        if visit(event) == .stop { summary.stopped = true }
+    }
+
+    // MARK: - Names
+
+    /// The entry's name, exact bytes (libarchive's multibyte form, as stored).
+    static func pathBytes(_ entry: OpaquePointer) -> [UInt8] {
+        if let name = archive_entry_pathname(entry) ?? archive_entry_pathname_utf8(entry) {
+            return Array(UnsafeRawBufferPointer(start: name, count: strlen(name)))
+        }
+        return []
+    }
+
+    /// The member an AppleDouble entry describes, or nil when `name` is not one: `DIR/._NAME`
+    /// → `DIR/NAME`, and `__MACOSX/DIR/._NAME` → `DIR/NAME`.
+    static func appleDoubleMember(_ name: [UInt8]) -> [UInt8]? {
+        let dot = UInt8(ascii: "."), underscore = UInt8(ascii: "_"), slash = UInt8(ascii: "/")
+        let start = (name.lastIndex(of: slash).map { $0 + 1 }) ?? 0
+        guard name.count - start > 2, name[start] == dot, name[start + 1] == underscore else { return nil }
+        var member = Array(name[..<start]) + name[(start + 2)...]
+        let sequestered = Array("__MACOSX/".utf8)
+        if member.starts(with: sequestered) { member.removeFirst(sequestered.count) }
+        return member
+    }
+
+    /// For a TextBundle's `info.json`: true at the root, false exactly one folder down (not in
+    /// `__MACOSX`), nil for any other name.
+    static func infoJSONPlace(_ name: [UInt8]) -> Bool? {
+        let info = Array("info.json".utf8)
+        if name == info { return true }
+        guard name.count > info.count + 1, name.suffix(info.count + 1) == [UInt8(ascii: "/")] + info else { return nil }
+        let folder = name.dropLast(info.count + 1)
+        guard !folder.isEmpty, !folder.contains(UInt8(ascii: "/")), Array(folder) != Array("__MACOSX".utf8)
+        else { return nil }
+        return false
+    }
+
+    static func withCPath<R>(_ path: DocumentSourceTreePath, _ body: (UnsafePointer<CChar>) -> R) -> R {
+        var bytes = path.bytes.map { CChar(bitPattern: $0) }
+        bytes.append(0)
+        return bytes.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
+
+// MARK: - libarchive callbacks (C function pointers: no captures; the source comes as client data)
+
+private func archiveRead(
+    _ archive: OpaquePointer?, _ client: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UnsafeRawPointer?>?
+) -> la_ssize_t {
+    let source = Unmanaged<ArchiveSource>.fromOpaque(client!).takeUnretainedValue()
+    let count = SystemCall.retrying { read(source.descriptor, source.buffer.baseAddress, source.buffer.count) }
+    if count < 0 {
+        source.readFailure = Errno.current
+        carchive_set_error(archive, source.readFailure!.rawValue, "cannot read the archive")
+        return -1
+    }
+    buffer?.pointee = UnsafeRawPointer(source.buffer.baseAddress)
+    return la_ssize_t(count)
+}
+
+private func archiveSkip(_ archive: OpaquePointer?, _ client: UnsafeMutableRawPointer?, _ request: la_int64_t) -> la_int64_t {
+    let source = Unmanaged<ArchiveSource>.fromOpaque(client!).takeUnretainedValue()
+    guard source.canSeek, request > 0 else { return 0 }
+    let here = Int64(lseek(source.descriptor, 0, SEEK_CUR))
+    // Up to the end only: libarchive reads (and finds the end) for the rest.
+    let step = min(request, max(0, source.size - here))
+    guard here >= 0, lseek(source.descriptor, off_t(step), SEEK_CUR) >= 0 else {
+        source.canSeek = false  // libarchive then reads and discards
+        return 0
+    }
+    return step
+}

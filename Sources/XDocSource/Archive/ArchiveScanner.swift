@@ -1,0 +1,121 @@
+/// Lists the members of a zip or tar archive that carry an `x-document-source` value, without
+/// extracting anything (SPEC §2): what `xds show ARCHIVE` and `xds show -r` print.
+///
+/// ```swift
+/// let scanner = ArchiveScanner(path: "photos.zip")!
+/// let summary = try scanner.scan { event in
+///     if case .member(let member) = event { print(member.name, member.stored.source.name ?? "?") }
+///     return .proceed
+/// }
+/// ```
+///
+/// Where values are found:
+/// - **zip and `.textpack`**: AppleDouble entries `__MACOSX/DIR/._NAME` (Finder, `ditto -c -k
+///   --sequesterRsrc`) and `DIR/._NAME` beside the member; the entry is parsed as an AppleDouble
+///   file and its `x-document-source` attribute decoded. The member is `DIR/NAME`.
+/// - **tar, pax, GNU tar** (plain, gzip, bzip2, xz, zstd, lzma, compress): the entry's extended
+///   attributes, `user.x-document-source` (GNU tar `--xattrs` writes `SCHILY.xattr.…`, bsdtar
+///   `LIBARCHIVE.xattr.…`) or `x-document-source` (a tar made on macOS), and `._NAME`
+///   AppleDouble entries (what macOS bsdtar writes before each member).
+///
+/// The archive is hostile input, so everything is bounded and nothing is written:
+/// - headers are streamed (libarchive's streaming zip reader, which never loads the central
+///   directory), nothing is kept per member, so memory is flat in the member count; at most
+///   ``Limits/maximumEntries`` headers are read;
+/// - no member data is read except `._NAME` entries (at most ``Limits/maximumAppleDoubleSize``
+///   bytes, so a deflate bomb stops there) and a `.textpack`'s `info.json` (at most
+///   ``Limits/maximumInfoJSONSize``);
+/// - encrypted `._NAME` entries are skipped; names (absolute, `../`) are only names: shown,
+///   never used as paths.
+public struct ArchiveScanner: Sendable {
+    /// The bounds of one scan.
+    public struct Limits: Sendable, Equatable {
+        /// The most headers read; the scan stops with ``ArchiveProblem/Kind/tooManyEntries`` there.
+        public var maximumEntries: Int
+        /// The most bytes read of one `._NAME` entry; a larger entry is skipped (a problem).
+        public var maximumAppleDoubleSize: Int
+        /// The most bytes read of a `.textpack`'s `info.json`; a larger one is skipped.
+        public var maximumInfoJSONSize: Int
+
+        /// The defaults: one million entries, 1 MiB per `._NAME` entry, 64 KiB of `info.json`.
+        public init(maximumEntries: Int = 1_000_000, maximumAppleDoubleSize: Int = 1 << 20,
+                    maximumInfoJSONSize: Int = 65_536) {
+            self.maximumEntries = maximumEntries
+            self.maximumAppleDoubleSize = maximumAppleDoubleSize
+            self.maximumInfoJSONSize = maximumInfoJSONSize
+        }
+    }
+
+    /// What a scan reports, in archive order.
+    public enum Event: Sendable {
+        /// A member carrying a value.
+        case member(ArchiveMember)
+        /// A member whose value could not be read (the scan goes on), or the entry bound reached.
+        case problem(ArchiveProblem)
+    }
+
+    /// What a finished scan saw.
+    public struct Summary: Sendable, Equatable {
+        /// Headers read.
+        public var entries = 0
+        /// Members reported with a value.
+        public var tagged = 0
+        /// Problems reported.
+        public var problems = 0
+        /// Whether the scan ended early: the callback said stop, or the entry bound was reached.
+        public var stopped = false
+        /// For a `.textpack`: the raw bytes of its TextBundle `info.json` (at the root, else
+        /// exactly one folder down, `NAME.textbundle/info.json`), when it has one of at most
+        /// ``Limits/maximumInfoJSONSize`` bytes. Not parsed here.
+        public var textBundleInfo: [UInt8]?
+
+        /// Zero counts.
+        public init() {}
+    }
+
+    /// The archive's path, exact bytes.
+    public let path: DocumentSourceTreePath
+    /// The format, from the file name.
+    public let kind: ArchiveKind
+    /// Whether `info.json` is captured (a `.textpack`).
+    public let isTextPack: Bool
+    /// The bounds.
+    public var limits: Limits
+
+    /// A scanner for the archive at `path`, or nil when its name is not an archive's
+    /// (``ArchiveKind/init(fileName:)``).
+    public init?(path: DocumentSourceTreePath, limits: Limits = Limits()) {
+        guard let kind = ArchiveKind(fileName: path.bytes) else { return nil }
+        self.path = path
+        self.kind = kind
+        self.isTextPack = ArchiveKind.isTextPack(path.bytes)
+        self.limits = limits
+    }
+
+    /// ``init(path:limits:)`` for a path given as text.
+    public init?(path: String, limits: Limits = Limits()) {
+        self.init(path: DocumentSourceTreePath(path), limits: limits)
+    }
+
+    /// Whether `path` (followed if a symbolic link) is a regular file: only those are read as
+    /// archives (a folder named `x.zip` is a folder).
+    public static func isRegularFile(_ path: DocumentSourceTreePath) -> Bool {
+        ArchiveReader.isRegularFile(path)
+    }
+
+    /// Reads every header, calling `visit` for each member with a value and each problem, as
+    /// they are found (on the calling thread), until the end, the entry bound, or ``DocumentSourceTree/Decision/stop``.
+    ///
+    /// - Returns: the counts, and a `.textpack`'s `info.json` bytes.
+    /// - Throws: ``ArchiveError``: the file is missing (``ArchiveError/Kind/notFound``),
+    ///   unreadable (``ArchiveError/Kind/unreadable``), or not a readable archive of its kind,
+    ///   corrupt or truncated (``ArchiveError/Kind/malformed``; members reported before the
+    ///   damage stay reported).
+    @discardableResult
+    public func scan(_ visit: (Event) -> DocumentSourceTree.Decision) throws(ArchiveError) -> Summary {
+        try withoutActuallyEscaping(visit) { (visit) throws(ArchiveError) -> Summary in
+            var reader = try ArchiveReader(scanner: self, visit: visit)
+            return try reader.run()
+        }
+    }
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Builds zip and tar archives for xds's archive tests, seeds and benchmarks.
+
+Usage: make_test_archive.py SPEC.json   (or the JSON on standard input)
+
+SPEC: {"out": PATH, "format": "zip" | "tar" | "tar.gz",
+       "entries": [ENTRY...], "many": {"count": N, "prefix": "f/", "tagged_every": K}}
+ENTRY: {"name": TEXT} or {"name_hex": HEX} (exact bytes), plus one of
+  "data": TEXT                      plain member contents
+  "appledouble": {"value": {...}}   an AppleDouble file (INTEROP 3) whose x-document-source
+        or {"value_hex": HEX}       attribute is that dict as a binary plist (or those bytes),
+                                    with Finder info, com.apple.quarantine before it, another
+                                    attribute after it and an empty resource fork around it
+  "bomb": N                         N zero bytes deflated (zip), declared as 1000 bytes
+and optionally "encrypted": true (zip: general-purpose bit 0 set, data left as it is),
+"method": "stored" | "deflate" (zip, default deflate).
+
+The zip writer is our own (not zipfile) so names can be any bytes and headers can lie.
+"""
+import io, json, plistlib, struct, sys, tarfile, zlib
+
+
+def appledouble(value_bytes):
+    """An AppleDouble file as macOS writes `._NAME` (INTEROP 3.1-3.3), big-endian."""
+    attrs = [(b"com.apple.quarantine", b"0081;5f000000;Safari;"),
+             (b"x-document-source", value_bytes),
+             (b"com.apple.metadata:kMDItemWhereFroms", plistlib.dumps(["https://example.com/"], fmt=plistlib.FMT_BINARY))]
+    entries = b""
+    at = 120
+    names = []
+    for name, value in attrs:
+        at = (at + 3) & ~3
+        n = name + b"\0"
+        names.append((at, n, len(value)))
+        at += 11 + len(n)
+    data_start = (at + 3) & ~3
+    table = bytearray(data_start - 120)
+    values = b""
+    offset = data_start
+    for (entry_at, n, length), (_, value) in zip(names, attrs):
+        rel = entry_at - 120
+        table[rel:rel + 11 + len(n)] = struct.pack(">IIHB", offset, length, 0, len(n)) + n
+        values += value
+        offset += length
+    total = data_start + len(values)
+    finder = b"TEXTttxt" + b"\x01\x00" + bytes(22)  # type, creator, flags: not all zero
+    attr_header = b"ATTR" + struct.pack(">IIII", 0, total, data_start, len(values)) + bytes(12) + struct.pack(">HH", 0, len(attrs))
+    info = finder + b"\0\0" + attr_header + bytes(table) + values
+    assert 50 + len(info) == total
+    fork = b"\x00\x00\x01\x00" + bytes(252) + b"This resource fork intentionally left blank   " + bytes(30)
+    fork = fork[:286]
+    header = struct.pack(">II", 0x00051607, 0x00020000) + b"Mac OS X        " + struct.pack(">H", 2)
+    header += struct.pack(">III", 9, 50, len(info)) + struct.pack(">III", 2, total, len(fork))
+    return header + info + fork
+
+
+def entry_bytes(entry):
+    if "appledouble" in entry:
+        spec = entry["appledouble"]
+        value = bytes.fromhex(spec["value_hex"]) if "value_hex" in spec else plistlib.dumps(spec["value"], fmt=plistlib.FMT_BINARY)
+        return appledouble(value)
+    return entry.get("data", "").encode()
+
+
+def name_of(entry):
+    return bytes.fromhex(entry["name_hex"]) if "name_hex" in entry else entry["name"].encode()
+
+
+class ZipWriter:
+    def __init__(self, out):
+        self.out, self.central, self.count = out, io.BytesIO(), 0
+
+    def add(self, name, data=b"", method="deflate", encrypted=False, bomb=None):
+        try:
+            name.decode("utf-8")
+            flags = 0x800  # the name is UTF-8
+        except UnicodeDecodeError:
+            flags = 0  # raw bytes, as old zip tools write them
+        flags |= 1 if encrypted else 0
+        if bomb is not None:
+            compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+            chunk, parts, left = bytes(1 << 20), [], bomb
+            crc = 0
+            while left > 0:
+                piece = chunk[:min(left, len(chunk))]
+                crc = zlib.crc32(piece, crc)
+                parts.append(compressor.compress(piece))
+                left -= len(piece)
+            parts.append(compressor.flush())
+            body, size, code = b"".join(parts), 1000, 8  # the declared size lies
+        elif method == "stored":
+            body, size, code, crc = data, len(data), 0, zlib.crc32(data)
+        else:
+            compressor = zlib.compressobj(6, zlib.DEFLATED, -15)
+            body = compressor.compress(data) + compressor.flush()
+            size, code, crc = len(data), 8, zlib.crc32(data)
+        offset = self.out.tell()
+        self.out.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, flags, code, 0, 0x21, crc, len(body), size, len(name), 0))
+        self.out.write(name)
+        self.out.write(body)
+        self.central.write(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0x031E, 20, flags, code, 0, 0x21, crc,
+                                       len(body), size, len(name), 0, 0, 0, 0, 0o100644 << 16, offset))
+        self.central.write(name)
+        self.count += 1
+
+    def close(self):
+        start, directory = self.out.tell(), self.central.getvalue()
+        self.out.write(directory)
+        count = min(self.count, 0xFFFF)
+        self.out.write(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, count, count, len(directory), start, 0))
+
+
+def many(spec):
+    """count entries NAME (tiny), every tagged_every-th with a __MACOSX AppleDouble entry."""
+    prefix, every = spec.get("prefix", "f"), spec.get("tagged_every", 0)
+    value = plistlib.dumps({"identifier": "com.example.bench", "name": "Bench"}, fmt=plistlib.FMT_BINARY)
+    blob = appledouble(value)
+    for i in range(spec["count"]):
+        name = f"{prefix}{i:07d}.txt".encode()
+        yield name, b"x\n", False
+        if every and i % every == 0:
+            yield b"__MACOSX/" + name.rsplit(b"/", 1)[0] + b"/._" + name.rsplit(b"/", 1)[-1] if b"/" in name else b"__MACOSX/._" + name, blob, True
+
+
+def main():
+    spec = json.load(open(sys.argv[1]) if len(sys.argv) > 1 else sys.stdin)
+    fmt = spec.get("format", "zip")
+    entries = spec.get("entries", [])
+    if fmt == "zip":
+        with open(spec["out"], "wb") as f:
+            writer = ZipWriter(f)
+            for entry in entries:
+                writer.add(name_of(entry), entry_bytes(entry), entry.get("method", "deflate"),
+                           entry.get("encrypted", False), entry.get("bomb"))
+            if "many" in spec:
+                for name, data, _ in many(spec["many"]):
+                    writer.add(name, data, "stored")
+            writer.close()
+    else:
+        mode = "w:gz" if fmt == "tar.gz" else "w"
+        with tarfile.open(spec["out"], mode, format=tarfile.PAX_FORMAT) as tar:
+            def add(name, data):
+                info = tarfile.TarInfo(name.decode("utf-8", "surrogateescape"))
+                info.size, info.mode, info.mtime = len(data), 0o644, 1700000000
+                tar.addfile(info, io.BytesIO(data))
+            for entry in entries:
+                add(name_of(entry), entry_bytes(entry))
+            if "many" in spec:
+                for name, data, is_blob in many(spec["many"]):
+                    if is_blob:  # in a tar, the ._NAME entry sits beside the member
+                        name = name.replace(b"__MACOSX/", b"", 1)
+                    add(name, data)
+
+
+if __name__ == "__main__":
+    main()
