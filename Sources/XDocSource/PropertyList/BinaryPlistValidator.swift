@@ -40,10 +40,16 @@ struct BinaryPlistValidator {
     /// Strings already checked, by object index, so shared strings are decoded once.
     private var checkedStrings: [Int: String] = [:]
     private(set) var scalars: [ExactScalar] = []
+    /// The expansion bounds in force: the static ones times the caller's scale.
+    private var visitLimit = maximumVisits
+    private var expandedByteLimit = maximumExpandedBytes
 
     /// Validates `bytes` and returns the exact integers, dates and strings in depth-first order.
-    static func validate(_ bytes: [UInt8]) throws(PropertyListError) -> [ExactScalar] {
+    /// `scale` multiplies the expansion bounds, for inputs larger than an attribute value.
+    static func validate(_ bytes: [UInt8], scale: Int = 1) throws(PropertyListError) -> [ExactScalar] {
         var validator = try BinaryPlistValidator(bytes)
+        validator.visitLimit = maximumVisits * max(1, scale)
+        validator.expandedByteLimit = maximumExpandedBytes * max(1, scale)
         try validator.checkOffsetTable()
         try validator.visit(validator.rootIndex, depth: 0)
         return validator.scalars
@@ -160,11 +166,11 @@ struct BinaryPlistValidator {
     private mutating func spend(_ size: Int) throws(PropertyListError) {
         visits += 1
         expandedBytes += size
-        guard visits <= Self.maximumVisits else {
-            throw PropertyListError(.expansion, "binary plist expands to more than \(Self.maximumVisits) values through shared references")
+        guard visits <= visitLimit else {
+            throw PropertyListError(.expansion, "binary plist expands to more than \(visitLimit) values through shared references")
         }
-        guard expandedBytes <= Self.maximumExpandedBytes else {
-            throw PropertyListError(.expansion, "binary plist expands to more than \(Self.maximumExpandedBytes) bytes through shared references")
+        guard expandedBytes <= expandedByteLimit else {
+            throw PropertyListError(.expansion, "binary plist expands to more than \(expandedByteLimit) bytes through shared references")
         }
     }
 
