@@ -79,10 +79,14 @@ public struct AppIconSet: Sendable {
     /// (``AppInfo/icon(forPixelSize:)``, SPEC §3): an exact N×N image, else the smallest whose
     /// sides are both at least N, else the largest (the first of equals).
     public func source(forPixelSize n: Int) -> AppIconSource {
+        sources[sourceIndex(forPixelSize: n)]
+    }
+
+    /// The index in ``sources`` of ``source(forPixelSize:)``.
+    private func sourceIndex(forPixelSize n: Int) -> Int {
         let list = AppInfo(icons: sources.enumerated().map { AppInfo.Icon(width: $1.width, height: $1.height, src: String($0)) })
         // The list is never empty (init guarantees a source), and src is the index.
-        let chosen = list.icon(forPixelSize: n).flatMap { Int($0.src) } ?? 0
-        return sources[chosen]
+        return list.icon(forPixelSize: n).flatMap { Int($0.src) } ?? 0
     }
 
     /// One resized image.
@@ -111,8 +115,7 @@ public struct AppIconSet: Sendable {
         var order: [Int] = []
         var sizesBySource: [Int: [Int]] = [:]
         for n in pixelSizes {
-            let source = source(forPixelSize: n)
-            let index = sources.firstIndex(of: source)!
+            let index = sourceIndex(forPixelSize: n)
             if sizesBySource[index] == nil { order.append(index) }
             sizesBySource[index, default: []].append(n)
         }

@@ -322,6 +322,10 @@ struct AppInfoCommandTests {
         let badData = try fixture.appinfo(["BadData.app", "-o", "a", "--sizes", "1024"])
         #expect(badData.status == 65, "\(badData)")
         #expect(badData.stderr.contains("BadData.app/AppIcon60x60@3x.png"), "\(badData.stderr)")
+        // Only the chosen images are decoded: sizes the @2x serves never touch the broken @3x data.
+        let unchosen = try fixture.appinfo(["BadData.app", "-o", "b", "--sizes", "29,58"])
+        #expect(unchosen.status == 0, "\(unchosen)")
+        try FileManager.default.removeItem(atPath: fixture.path("b"))
 
         try fixture.infoPlist("BadIcns.app/Contents/Info.plist", "<key>CFBundleIdentifier</key><string>a.b</string><key>CFBundleIconFile</key><string>AppIcon.icns</string>")
         try fixture.write("BadIcns.app/Contents/Resources/AppIcon.icns", Data("icns\u{0}\u{0}\u{0}\u{FF}garbage".utf8))
