@@ -18,7 +18,7 @@ APT_BUILD  := libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngchec
 APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine time curl
 BREW_BUILD := libplist libdeflate zlib pkg-config
 
-.PHONY: all build setup setup-test setup-bench demo test bench fuzz-plist fuzz-png fuzz-appledouble clean
+.PHONY: all build setup setup-test setup-bench demo test bench fuzz-plist fuzz-png fuzz-appledouble fuzz-icns clean
 
 all: build
 
@@ -54,5 +54,5 @@ clean:
 
 # libFuzzer targets: make fuzz-plist FUZZ_SECONDS=600 (see Fuzz/README.md).
 FUZZ_SECONDS ?= 60
-fuzz-plist fuzz-png fuzz-appledouble: setup
+fuzz-plist fuzz-png fuzz-appledouble fuzz-icns: setup
 	sh Fuzz/run.sh $(@:fuzz-%=%) $(FUZZ_SECONDS)

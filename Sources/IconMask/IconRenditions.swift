@@ -1,9 +1,9 @@
 /// Unmasked icon sizes from one decoded image, for publishing (readers mask them themselves).
 public enum IconRenditions {
     /// `image` scaled to fill each N×N size (centre-cropped when not square), unmasked, no stroke:
-    /// the same pixels as IconMasker.mask with shape .none and stroke false at that pixel size
-    /// (check what `.none` does today and match it), computed from the one decoded image; a size
-    /// equal to the image's own (square) size returns the image unchanged (no resampling).
+    /// the same pixels as ``IconMasker/mask(_:options:)`` with shape ``IconShape/none`` and
+    /// `stroke` false at N pt, scale 1, computed from the one decoded image; a size equal to the
+    /// image's own (square) size returns the image unchanged (no resampling).
     ///
     /// Shape `.none` without a stroke covers every pixel fully, so masking changes nothing and
     /// each size is ``IconMasker``'s resampling (premultiplied, banded, the default Lanczos-3

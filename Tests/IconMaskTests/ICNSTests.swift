@@ -112,7 +112,7 @@ import IconMask
 
     @Test func bytesAfterTheDeclaredLengthAreIgnored() throws {
         let body: [UInt8] = Array("icp5".utf8) + [0, 0, 0, 12, 1, 2, 3, 4]
-        let file = Array("icns".utf8) + [0, 0, 0, 24] + body + [0x0A, 0, 0]
+        let file = Array("icns".utf8) + [0, 0, 0, 20] + body + [0x0A, 0, 0]
         let icns = try AppleIconFile(bytes: file)
         #expect(icns.elements == [AppleIconFile.Element(type: "icp5", data: 16..<20, pixelSize: 32)])
         #expect(icns.pngImages.isEmpty)
