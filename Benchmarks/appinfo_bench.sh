@@ -82,23 +82,26 @@ hyperfine -N --style basic --warmup 3 --runs "$RUNS" --export-json "$OUT/appinfo
   -n "xds appinfo icns ic07+ic10 (4 sizes)" "$XDS appinfo $work/Mac.app -o $work/f3"
 
 "$PY" - "$OUT" <<'PYEOF' | tee "$OUT/appinfo-summary.md"
+# Wall-time medians, and CPU (user + system, mean): on a shared machine the CPU figure is the
+# steadier one.
 import json, sys, os
 out = sys.argv[1]
-med = {}
+med, cpu = {}, {}
 for name in ("appinfo-sizes", "appinfo-extra", "appinfo-formats"):
     for r in json.load(open(os.path.join(out, name + ".json")))["results"]:
         med[r["command"]] = r["median"] * 1000
-def m(k): return med[k]
-a = m("xds appinfo (4 sizes)")
-print("| xds appinfo (medians, ms) | figure |")
-print("|---|---|")
+        cpu[r["command"]] = (r["user"] + r["system"]) * 1000
+a = med["xds appinfo (4 sizes)"]
+print("| xds appinfo | wall (median) | CPU (user+sys) |")
+print("|---|---|---|")
 for k in ("xds appinfo (4 sizes)", "4 x xds mask --shape none --no-stroke", "ImageMagick: one convert, 4 -write", "ImageMagick: 4 convert runs"):
-    print(f"| {k} | {m(k):.1f} ms ({m(k) / a:.2f}× appinfo) |")
-one, four, twelve = m("xds appinfo --sizes 1024"), m("xds appinfo --sizes 1024,29,58,87"), m("xds appinfo --sizes (12 sizes)")
-print(f"| --sizes 1024 → 1024,29,58,87: per extra size | {(four - one) / 3:.2f} ms ({one:.1f} → {four:.1f}) |")
-print(f"| 4 → 12 sizes (40–180 px): per extra size | {(twelve - four) / 8:.2f} ms ({four:.1f} → {twelve:.1f}) |")
-t1, t3 = m("xds appinfo --sizes 29"), m("xds appinfo --sizes 29,58,87")
-print(f"| --sizes 29 → 29,58,87: per extra size | {(t3 - t1) / 2:.2f} ms ({t1:.1f} → {t3:.1f}) |")
+    print(f"| {k} | {med[k]:.1f} ms ({med[k] / a:.2f}× appinfo) | {cpu[k]:.1f} ms |")
+def extra(label, small, big, count):
+    print(f"| {label}: per extra size | {(med[big] - med[small]) / count:.2f} ms ({med[small]:.1f} → {med[big]:.1f}) "
+          f"| {(cpu[big] - cpu[small]) / count:.2f} ms ({cpu[small]:.1f} → {cpu[big]:.1f}) |")
+extra("--sizes 1024 → 1024,29,58,87", "xds appinfo --sizes 1024", "xds appinfo --sizes 1024,29,58,87", 3)
+extra("4 → 12 sizes (+40…180 px)", "xds appinfo --sizes 1024,29,58,87", "xds appinfo --sizes (12 sizes)", 8)
+extra("--sizes 29 → 29,58,87", "xds appinfo --sizes 29", "xds appinfo --sizes 29,58,87", 2)
 for k in ("xds appinfo PNG (4 sizes)", "xds appinfo CgBI (4 sizes)", "xds appinfo icns ic07+ic10 (4 sizes)"):
-    print(f"| {k} | {m(k):.1f} ms |")
+    print(f"| {k} | {med[k]:.1f} ms | {cpu[k]:.1f} ms |")
 PYEOF
