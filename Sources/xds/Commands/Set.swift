@@ -15,7 +15,9 @@ extension XDS {
                 apps' keys included, is kept exactly. All options are checked before anything is \
                 written; on any error a file keeps its old value.
 
-                --id and --name may be left out when a file already has them, or taken from an                 app bundle with --from-bundle (CFBundleIdentifier, and CFBundleDisplayName or                 CFBundleName); --id and --name given as well win over the bundle's.
+                --id and --name may be left out when a file already has them, or taken from an \
+                app bundle with --from-bundle (CFBundleIdentifier, and CFBundleDisplayName or \
+                CFBundleName); --id and --name given as well win over the bundle's.
 
                 --sidecar writes to the AppleDouble file ._NAME next to each file instead, as \
                 macOS does on filesystems without extended attributes (FAT, exFAT, some network \
