@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "XDocSource", targets: ["XDocSource"]),
         .library(name: "IconMask", targets: ["IconMask"]),
         .library(name: "XDocSourceHTTP", targets: ["XDocSourceHTTP"]),
+        .library(name: "XDSPublish", targets: ["XDSPublish"]),
         .executable(name: "xds", targets: ["xds"]),
     ],
     dependencies: [
@@ -67,12 +68,19 @@ let package = Package(
             name: "IconMask",
             dependencies: ["CZlib", "CDeflate"]
         ),
+        // Publishing an app's icons (xds appinfo): reads the bundle with XDocSource, decodes and
+        // resizes with IconMask. Its own target because neither library may depend on the other.
+        .target(
+            name: "XDSPublish",
+            dependencies: ["XDocSource", "IconMask"]
+        ),
         .executableTarget(
             name: "xds",
             dependencies: [
                 "XDocSource",
                 "XDocSourceHTTP",
                 "IconMask",
+                "XDSPublish",
                 "XDSSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

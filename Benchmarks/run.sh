@@ -87,6 +87,10 @@ echo "== icon: xds icon against a loopback HTTPS server (Benchmarks/icon_bench.s
 XDS="$XDS" OUT="$OUT" RUNS="$((RUNS * 3))" sh Benchmarks/icon_bench.sh
 
 elapsed
+echo "== appinfo: xds appinfo from a bundle vs xds mask and ImageMagick (Benchmarks/appinfo_bench.sh)"
+XDS="$XDS" OUT="$OUT" RUNS="$((RUNS * 2))" sh Benchmarks/appinfo_bench.sh
+
+elapsed
 echo "== tree: xds show -r over a 100 000-file tree (Benchmarks/tree_bench.sh)"
 XDS="$XDS" OUT="$OUT" SHARED="$SHARED" sh Benchmarks/tree_bench.sh
 
@@ -98,3 +102,4 @@ elapsed
 echo
 "$PY" Benchmarks/summary.py "$OUT" | tee "$OUT/summary.md"
 cat "$OUT/icon-summary.md" | tee -a "$OUT/summary.md"
+cat "$OUT/appinfo-summary.md" | tee -a "$OUT/summary.md"

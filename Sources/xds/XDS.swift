@@ -6,7 +6,7 @@ struct XDS: ParsableCommand {
         commandName: "xds",
         abstract: "Read and write the x-document-source attribute, fetch and mask app icons.",
         version: "0.1.0",
-        subcommands: [Set.self, Show.self, Remove.self, Icon.self, Mask.self]
+        subcommands: [Set.self, Show.self, Remove.self, Icon.self, Mask.self, AppInfoCommand.self]
     )
 
     /// The commands whose file list is handed over without ArgumentParser (see ``FileArguments``).

@@ -40,16 +40,25 @@ struct BinaryPlistValidator {
     /// Strings already checked, by object index, so shared strings are decoded once.
     private var checkedStrings: [Int: String] = [:]
     private(set) var scalars: [ExactScalar] = []
+    /// The expansion bounds in force: the static ones times the caller's scale.
+    private var visitLimit = maximumVisits
+    private var expandedByteLimit = maximumExpandedBytes
 
     /// Validates `bytes` and returns the exact integers, dates and strings in depth-first order.
-    static func validate(_ bytes: [UInt8]) throws(PropertyListError) -> [ExactScalar] {
-        var validator = try BinaryPlistValidator(bytes)
+    /// `scale` multiplies the expansion bounds, for inputs larger than an attribute value.
+    static func validate(_ bytes: [UInt8], scale: Int = 1) throws(PropertyListError) -> [ExactScalar] {
+        var validator = try BinaryPlistValidator(bytes, threeByteSizes: scale > 1)
+        validator.visitLimit = maximumVisits * max(1, scale)
+        validator.expandedByteLimit = maximumExpandedBytes * max(1, scale)
         try validator.checkOffsetTable()
         try validator.visit(validator.rootIndex, depth: 0)
         return validator.scalars
     }
 
-    private init(_ bytes: [UInt8]) throws(PropertyListError) {
+    /// `threeByteSizes` also accepts offsets and references of 3 bytes, which libplist writes
+    /// for plists over 64 KiB (and reads back; CoreFoundation reads 1 to 8): only for inputs
+    /// larger than an attribute value, whose rules stay as they were.
+    private init(_ bytes: [UInt8], threeByteSizes: Bool = false) throws(PropertyListError) {
         self.bytes = bytes
         let count = bytes.count
         let magic: [UInt8] = Array("bplist".utf8)
@@ -70,11 +79,13 @@ struct BinaryPlistValidator {
         let objects = Self.readUnsigned(bytes, at: trailer + 8, size: 8)
         let root = Self.readUnsigned(bytes, at: trailer + 16, size: 8)
         let table = Self.readUnsigned(bytes, at: trailer + 24, size: 8)
-        guard [1, 2, 4, 8].contains(offsetSize) else {
-            throw PropertyListError(.trailer, "binary plist trailer: offset size \(offsetSize) is not 1, 2, 4 or 8")
+        let sizes = threeByteSizes ? [1, 2, 3, 4, 8] : [1, 2, 4, 8]
+        let sizesInWords = threeByteSizes ? "1, 2, 3, 4 or 8" : "1, 2, 4 or 8"
+        guard sizes.contains(offsetSize) else {
+            throw PropertyListError(.trailer, "binary plist trailer: offset size \(offsetSize) is not \(sizesInWords)")
         }
-        guard [1, 2, 4, 8].contains(referenceSize) else {
-            throw PropertyListError(.trailer, "binary plist trailer: reference size \(referenceSize) is not 1, 2, 4 or 8")
+        guard sizes.contains(referenceSize) else {
+            throw PropertyListError(.trailer, "binary plist trailer: reference size \(referenceSize) is not \(sizesInWords)")
         }
         guard objects >= 1 else {
             throw PropertyListError(.trailer, "binary plist trailer: the object count is zero")
@@ -160,11 +171,11 @@ struct BinaryPlistValidator {
     private mutating func spend(_ size: Int) throws(PropertyListError) {
         visits += 1
         expandedBytes += size
-        guard visits <= Self.maximumVisits else {
-            throw PropertyListError(.expansion, "binary plist expands to more than \(Self.maximumVisits) values through shared references")
+        guard visits <= visitLimit else {
+            throw PropertyListError(.expansion, "binary plist expands to more than \(visitLimit) values through shared references")
         }
-        guard expandedBytes <= Self.maximumExpandedBytes else {
-            throw PropertyListError(.expansion, "binary plist expands to more than \(Self.maximumExpandedBytes) bytes through shared references")
+        guard expandedBytes <= expandedByteLimit else {
+            throw PropertyListError(.expansion, "binary plist expands to more than \(expandedByteLimit) bytes through shared references")
         }
     }
 

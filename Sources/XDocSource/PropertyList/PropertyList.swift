@@ -26,10 +26,14 @@ public enum PropertyList {
 
     /// Decodes binary (bplist00) or XML plist bytes. Validates binary structure itself before libplist.
     ///
-    /// - Parameter bytes: The encoded property list, at most ``maximumSize`` bytes.
+    /// - Parameters:
+    ///   - bytes: The encoded property list, at most `maximumSize` bytes.
+    ///   - maximumSize: The largest input accepted: ``maximumSize`` (the attribute limit) unless
+    ///     a caller reads bigger documents (an app's Info.plist, see ``AppBundle``). The bounds on
+    ///     what shared binary references may expand to grow in proportion.
     /// - Returns: The root value, of any type.
     /// - Throws: ``PropertyListError`` naming the first problem found.
-    public static func decode(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
+    public static func decode(_ bytes: [UInt8], maximumSize: Int = PropertyList.maximumSize) throws(PropertyListError) -> PropertyListValue {
         guard !bytes.isEmpty else {
             throw PropertyListError(.notAPropertyList, "the value is empty, not a property list")
         }
@@ -37,7 +41,7 @@ public enum PropertyList {
             throw PropertyListError(.tooLarge, "the value is \(bytes.count) bytes, more than the \(maximumSize) accepted for a property list")
         }
         if bytes.starts(with: "bplist".utf8) {
-            return try decodeBinary(bytes)
+            return try decodeBinary(bytes, scale: scale(maximumSize))
         }
         guard looksLikeXML(bytes) else {
             throw PropertyListError(.notAPropertyList, "not a property list: neither binary (bplist00) nor XML")
@@ -58,12 +62,18 @@ public enum PropertyList {
         guard binary.count <= maximumSize * 4 else {
             throw PropertyListError(.tooLarge, "XML plist is too large once converted")
         }
-        return try decodeBinary(binary)
+        return try decodeBinary(binary, scale: scale(maximumSize))
+    }
+
+    /// How many times the attribute limit `maximumSize` is (at least 1): the validator's
+    /// expansion bounds are multiplied by it.
+    private static func scale(_ maximumSize: Int) -> Int {
+        max(1, (maximumSize + PropertyList.maximumSize - 1) / PropertyList.maximumSize)
     }
 
     /// Validates, then parses with libplist, then converts.
-    private static func decodeBinary(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
-        let scalars = try BinaryPlistValidator.validate(bytes)
+    private static func decodeBinary(_ bytes: [UInt8], scale: Int) throws(PropertyListError) -> PropertyListValue {
+        let scalars = try BinaryPlistValidator.validate(bytes, scale: scale)
         var root: plist_t? = nil
         bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { plist_from_bin($0.baseAddress, UInt32(buffer.count), &root) }

@@ -15,7 +15,9 @@ extension XDS {
                 apps' keys included, is kept exactly. All options are checked before anything is \
                 written; on any error a file keeps its old value.
 
-                --id and --name may be left out when a file already has them.
+                --id and --name may be left out when a file already has them, or taken from an \
+                app bundle with --from-bundle (CFBundleIdentifier, and CFBundleDisplayName or \
+                CFBundleName); --id and --name given as well win over the bundle's.
 
                 --sidecar writes to the AppleDouble file ._NAME next to each file instead, as \
                 macOS does on filesystems without extended attributes (FAT, exFAT, some network \
@@ -29,6 +31,7 @@ extension XDS {
                   xds set report.pdf --id com.example.editor --name Editor
                   xds set report.pdf --path archive/report.pdf
                   xds set *.pdf --app-info-url https://example.com/appInfo.json
+                  xds set report.pdf --from-bundle Build/Editor.app
                 """
         )
 
@@ -49,6 +52,11 @@ extension XDS {
                 help: "The absolute https URL of the app's appInfo.json.")
         var appInfoURL: String?
 
+        @Option(name: .customLong("from-bundle"),
+                help: ArgumentHelp("Take --id and --name from this app bundle (.app) or Info.plist.",
+                                   valueName: "app|Info.plist"))
+        var fromBundle: String?
+
         @Flag(help: "Write only the given keys, dropping every other key (then --id and --name are required).")
         var replace = false
 
@@ -63,7 +71,7 @@ extension XDS {
         /// The options that take a value, as typed (the argument after one is never a file):
         /// ``FileArguments`` hands the files to the command without ArgumentParser, which
         /// takes time quadratic in their count. A test checks this against the parser's own list.
-        static let optionsWithValues: Swift.Set<String> = ["--id", "--name", "--path", "--app-info-url"]
+        static let optionsWithValues: Swift.Set<String> = ["--id", "--name", "--path", "--app-info-url", "--from-bundle"]
 
         /// Whether to act on a symbolic link itself (`--no-follow`).
         var noFollow: Bool { follow.noFollow }
@@ -83,8 +91,8 @@ extension XDS {
             {
                 throw ValidationError("--app-info-url \(VisibleText.quoted(appInfoURL)) \(Self.words(problem)).")
             }
-            if replace && (identifier == nil || name == nil) {
-                throw ValidationError("--replace writes only the keys given, so it needs --id and --name.")
+            if replace && (identifier == nil || name == nil) && fromBundle == nil {
+                throw ValidationError("--replace writes only the keys given, so it needs --id and --name (or --from-bundle).")
             }
         }
 
@@ -99,9 +107,25 @@ extension XDS {
         }
 
         func run() throws {
+            var diagnostics = Diagnostics()
+            var identifier = identifier
+            var name = name
+            if let fromBundle {
+                // Read before any file is written: a bundle that cannot give both writes nothing.
+                do throws(AppBundleError) {
+                    if let problem = FileArguments.problem(fromBundle) {
+                        throw AppBundleError(.notFound, file: fromBundle, message: problem)
+                    }
+                    let bundle = try AppBundle(path: fromBundle)
+                    if identifier == nil { identifier = try bundle.identifier() }
+                    if name == nil { name = try bundle.name() }
+                } catch {
+                    diagnostics.fail(error)
+                    return try diagnostics.finish()
+                }
+            }
             let changes = DocumentSource(
                 identifier: identifier, name: name, path: path, appInfoURL: appInfoURL)
-            var diagnostics = Diagnostics()
             for file in files {
                 guard diagnostics.accepts(file) else { continue }
                 do {
