@@ -37,11 +37,9 @@ let package = Package(
             providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
         ),
         // Reading zip and tar archives (show ARCHIVE, show -r): members are listed, never extracted.
-        .systemLibrary(
-            name: "CArchive",
-            pkgConfig: "libarchive",
-            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
-        ),
+        // libarchive's headers are needed to build (Debian libarchive-dev); the library itself is
+        // loaded with dlopen when an archive is first read (see Sources/CArchive/include/carchive.h).
+        .target(name: "CArchive"),
 
         // The POSIX and text plumbing shared by XDocSource and xds (package access only): one
         // EINTR policy, errno in words, a big-endian reader, the escaper for text shown to people.

@@ -79,6 +79,10 @@ struct ArchiveReader {
 
     mutating func run() throws(ArchiveError) -> ArchiveScanner.Summary {
         defer { SystemCall.close(source.descriptor) }
+        guard carchive_available() != 0 else {
+            throw ArchiveError(.unreadable, path: archivePath,
+                               message: "archives need libarchive, which could not be loaded (\(String(cString: carchive_load_error())))")
+        }
         guard let archive = archive_read_new() else {
             throw ArchiveError(.unreadable, path: archivePath, message: "out of memory")
         }

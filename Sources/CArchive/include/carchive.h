@@ -1,0 +1,24 @@
+// libarchive, reached from Swift only through this module (Sources/XDocSource/Archive).
+// Debian 12 ships libarchive 3.6.2; only its read side is used (xds never extracts or writes).
+//
+// xds does not link libarchive: carchive.c loads it with dlopen the first time an archive is
+// read. Linked, it and the libraries it pulls in (libxml2, ICU, nettle, the compressors) cost
+// every `xds` run about 3 ms of start-up, archive or not. The functions below keep libarchive's
+// own names and prototypes (from its headers), so the Swift code reads like any libarchive client.
+#ifndef CARCHIVE_H
+#define CARCHIVE_H
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <locale.h>
+
+/// 1 when libarchive could be loaded (loading it on the first call), else 0.
+int carchive_available(void);
+
+/// Why libarchive could not be loaded (dlerror's text), or "" when it was.
+const char *carchive_load_error(void);
+
+/// archive_set_error is variadic, which Swift cannot call: a fixed message through "%s".
+void carchive_set_error(struct archive *archive, int code, const char *message);
+
+#endif
