@@ -35,6 +35,12 @@ extension TextBundleInfo {
         "{\"file\":" + JSONText.string(file) + ",\"textbundle\":" + jsonObject() + "}"
     }
 
+    /// ``jsonLine(file:)`` for a path met in a walk, `"file"` written from its exact bytes
+    /// (``DocumentSourceTreePath/json``).
+    public func jsonLine(path: DocumentSourceTreePath) -> String {
+        "{\"file\":" + path.json + ",\"textbundle\":" + jsonObject() + "}"
+    }
+
     /// `line` (a JSON object's text) with `"textbundle"` added as its last member.
     static func appending(_ info: TextBundleInfo?, to line: String) -> String {
         guard let info, line.hasSuffix("}") else { return line }

@@ -159,14 +159,20 @@ extension XDS {
             case (nil, nil):
                 return true
             }
+            guard write(text, &diagnostics) else { return false }
+            shown += 1
+            return true
+        }
+
+        /// Writes `text` to standard output in one call; false (reported) when that failed.
+        static func write(_ text: String, _ diagnostics: inout Diagnostics) -> Bool {
             do throws(Errno) {
                 try StandardOutput.write(text)
+                return true
             } catch {
                 diagnostics.failedOutput(error)
                 return false
             }
-            shown += 1
-            return true
         }
 
         /// `show -r`: walks every folder root and writes each file and folder found as soon as it
@@ -198,12 +204,9 @@ extension XDS {
                        let bundle = textPackInfo(archive, scanned.textBundleInfo)
                     {
                         let text = json
-                            ? "{\"file\":" + archive.json + ",\"textbundle\":" + bundle.jsonObject() + "}\n"
+                            ? bundle.jsonLine(path: archive) + "\n"
                             : "\n" + archive.visible + "\n" + humanText(bundle)
-                        do throws(Errno) {
-                            try StandardOutput.write(text)
-                        } catch {
-                            diagnostics.failedOutput(error)
+                        guard write(text, &diagnostics) else {
                             outputFailed = true
                             return .stop
                         }
@@ -223,10 +226,7 @@ extension XDS {
                             ? found.jsonLine(textBundle: bundle) + "\n"
                             : (shown > 0 ? "\n" : "") + humanText(heading: found.path.visible, found.stored)
                                 + (bundle.map(humanText) ?? "")
-                        do throws(Errno) {
-                            try StandardOutput.write(text)
-                        } catch {
-                            diagnostics.failedOutput(error)
+                        guard write(text, &diagnostics) else {
                             outputFailed = true
                             return .stop
                         }
