@@ -68,7 +68,7 @@ enum CurlErrors {
         }
     }
 
-    static func fetchError(code: CURLcode, url: String, host: String,
+    static func fetchError(code: CURLcode, url: String, host: String, port: Int,
                            configuration: HTTPTransportConfiguration, details: Details) -> FetchError {
         let said = details.message.httpTrimmed
         func network(_ message: String) -> FetchError { FetchError(.network, url: url, message: message) }
@@ -93,7 +93,7 @@ enum CurlErrors {
             return network("the proxy's host was not found (\(said))")
         case CURLE_COULDNT_CONNECT:
             let reason = details.osErrno != 0 ? Errno(rawValue: details.osErrno).words : "no connection"
-            if let (peer, isProxy) = connectPeer(said, host: host), isProxy {
+            if let (peer, isProxy) = connectPeer(said, host: host, port: port), isProxy {
                 return network("could not connect to the proxy \(peer): \(reason)")
             }
             return network("could not connect to \(host): \(reason)")
@@ -135,14 +135,13 @@ enum CurlErrors {
     }
 
     /// "HOST port PORT" from libcurl's "Failed to connect to HOST port PORT after N ms: …", and
-    /// whether that host is not the URL's (so a proxy's).
-    private static func connectPeer(_ said: String, host: String) -> (String, Bool)? {
+    /// whether that is not the URL's host and port (so a proxy's).
+    private static func connectPeer(_ said: String, host: String, port: Int) -> (String, Bool)? {
         let prefix = "Failed to connect to "
         guard said.hasPrefix(prefix) else { return nil }
         var rest = Substring(said.dropFirst(prefix.count))
         if let after = rest.firstRange(of: " after ") { rest = rest[..<after.lowerBound] }
-        let peerHost = rest.split(separator: " ").first.map(String.init) ?? ""
-        return (String(rest), !peerHost.isEmpty && peerHost != host)
+        return (String(rest), String(rest) != "\(host) port \(port)")
     }
 
     /// The reason a chain was refused, from OpenSSL's verify result and libcurl's words.

@@ -88,7 +88,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
             return HTTPResponse(status: exchange.status, headers: exchange.headers, body: [])
         }
         throw CurlErrors.fetchError(
-            code: outcome, url: url, host: target.host, configuration: configuration,
+            code: outcome, url: url, host: target.host, port: target.port, configuration: configuration,
             details: CurlErrors.Details(message: exchange.errorMessage, verifyResult: verifyResult,
                                         osErrno: Int32(truncatingIfNeeded: osErrno),
                                         overLimit: exchange.overLimit, limit: maximumBodySize,
@@ -326,6 +326,8 @@ struct RequestTarget {
     let url: String
     let scheme: String
     let host: String
+    /// The port, given or the scheme's default.
+    let port: Int
 
     init?(_ url: String) {
         guard let (scheme, afterScheme) = splitScheme(Substring(url)),
@@ -336,16 +338,20 @@ struct RequestTarget {
         }
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
         var host = authority
+        var port = Substring("")
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else { return nil }
             host = authority[authority.index(after: authority.startIndex)..<close]
+            port = authority[close...].drop { $0 != ":" }.dropFirst()
         } else if let colon = authority.lastIndex(of: ":") {
             host = authority[..<colon]
+            port = authority[authority.index(after: colon)...]
         }
         guard !host.isEmpty else { return nil }
         self.url = url
         self.scheme = scheme
         self.host = String(host)
+        self.port = Int(port) ?? (scheme == "https" ? 443 : 80)
     }
 }
 
