@@ -137,6 +137,8 @@ final class Exchange: @unchecked Sendable {
     /// The status of the response whose headers are in ``headers`` (from its status line).
     var status = 0
     var overLimit = false
+    /// Body bytes of a redirect or 304 seen (counted, not kept).
+    var skippedBytes = 0
     /// libcurl's error buffer (CURLOPT_ERRORBUFFER).
     let errorBuffer: UnsafeMutablePointer<CChar>
     private var cancelled = false
@@ -190,7 +192,8 @@ final class Exchange: @unchecked Sendable {
     /// redirect's or 304's body is counted but not kept.
     func bodyBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if (300..<400).contains(status) {
-            overLimit = bytes.count > limit - min(body.count, limit)
+            skippedBytes += bytes.count
+            overLimit = skippedBytes > limit
             return !overLimit
         }
         guard bytes.count <= limit - body.count else {
