@@ -114,6 +114,12 @@ final class FetcherNetworkTests: @unchecked Sendable {
         #expect(try server.requests().allSatisfy { $0.listener != "http" })
     }
 
+    /// `/redirect/5/X` is six redirects: one more than the policy's five.
+    @Test func sixRedirectsRefused() async throws {
+        let six = await kind { _ = try await self.fetcher(.bypass).appInfo(at: .attribute(self.server.url("/redirect/5/app/appInfo.json", on: .https))) }
+        #expect(six?.kind == .tooManyRedirects)
+    }
+
     @Test func redirectToAnotherSchemeFails() async throws {
         for location in ["file:///etc/passwd", "data:,hello", "ftp://127.0.0.1/app/appInfo.json"] {
             let url = server.url("/redirect-to?location=\(location.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)", on: .https)
