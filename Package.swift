@@ -1,4 +1,4 @@
-// swift-tools-version: 6.2
+// swift-tools-version: 6.0
 import PackageDescription
 
 let package = Package(
@@ -13,10 +13,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        // Already in AsyncHTTPClient's graph; named here because XDocSourceHTTP imports them.
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
-        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
     ],
     targets: [
         // C libraries, each reached from one Swift file only.
@@ -40,6 +36,10 @@ let package = Package(
         // libarchive's headers are needed to build (Debian libarchive-dev); the library itself is
         // loaded with dlopen when an archive is first read (see Sources/CArchive/include/carchive.h).
         .target(name: "CArchive"),
+        // HTTP(S) for XDocSourceHTTP: the system's libcurl (Debian libcurl4, macOS's own). Its
+        // headers are needed to build (Debian libcurl4-openssl-dev); the library itself is loaded
+        // with dlopen on the first request (see Sources/CCurl/include/ccurl.h).
+        .target(name: "CCurl"),
 
         // The POSIX and text plumbing shared by XDocSource and xds (package access only): one
         // EINTR policy, errno in words, a big-endian reader, the escaper for text shown to people.
@@ -49,19 +49,9 @@ let package = Package(
             name: "XDocSource",
             dependencies: ["CPlist", "CXattr", "CArchive", "XDSSystem"]
         ),
-        // The HTTP transport over AsyncHTTPClient, in its own target so that a program using only
-        // XDocSource (attributes) builds no HTTP stack (SPEC §6).
-        .target(
-            name: "XDocSourceHTTP",
-            dependencies: [
-                "XDocSource",
-                "XDSSystem",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ]
-        ),
+        // The HTTP transport over the system's libcurl, in its own target so that a program using
+        // only XDocSource (attributes) builds no HTTP code (SPEC §6).
+        .target(name: "XDocSourceHTTP", dependencies: ["XDocSource", "XDSSystem", "CCurl"]),
         .target(
             name: "IconMask",
             dependencies: ["CZlib", "CDeflate"]

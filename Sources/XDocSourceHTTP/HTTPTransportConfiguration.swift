@@ -1,13 +1,16 @@
 import XDSSystem
 
-/// How ``AsyncHTTPClientTransport`` connects: time-outs, the certificates it trusts and the proxy.
+/// How ``CurlTransport`` connects: time-outs, which schemes it may use, the certificates it
+/// trusts and the proxy.
 ///
-/// ``fromEnvironment(_:)`` reads the same variables as curl and OpenSSL (`SSL_CERT_FILE`,
-/// `HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`); the plain initialiser reads nothing.
+/// ``fromEnvironment(_:)`` reads the certificate variables (`SSL_CERT_FILE`, `CURL_CA_BUNDLE`);
+/// proxies are left to libcurl, which reads `https_proxy`/`HTTPS_PROXY`, `http_proxy` (lower
+/// case only), `all_proxy`/`ALL_PROXY` and `no_proxy`/`NO_PROXY` itself. The plain initialiser
+/// reads no certificate variable.
 public struct HTTPTransportConfiguration: Sendable, Equatable {
     /// The certificates a server's chain must lead to.
     public enum TrustRoots: Sendable, Equatable {
-        /// The system's store.
+        /// The system's store (libcurl's default bundle).
         case system
         /// Only the certificates in this PEM bundle (a file, as `SSL_CERT_FILE` names).
         case pemFile(String)
@@ -15,55 +18,53 @@ public struct HTTPTransportConfiguration: Sendable, Equatable {
 
     /// The longest wait for a TCP connection (and its TLS handshake) to open. Default 10 s.
     public var connectTimeout: Duration
-    /// The longest a whole request may take, from connecting to the last body byte; also the
-    /// longest wait between two reads. Default 30 s.
+    /// The longest a whole request may take, from connecting to the last body byte (a body
+    /// that trickles in is cut off too). Default 30 s.
     public var totalTimeout: Duration
+    /// Whether plain `http` URLs may be fetched; `https` always may. Default false, as
+    /// ``FetchPolicy/allowHTTP``: set both for `--allow-http`.
+    public var allowHTTP: Bool
     /// The certificates trusted for https. Default ``TrustRoots/system``.
     public var trustRoots: TrustRoots
-    /// Which proxy, if any, each URL goes through. Default: none.
-    public var proxy: ProxySettings
+    /// The environment variable that named ``trustRoots``' file, for messages ("SSL_CERT_FILE
+    /// names …"); nil when it was set in code.
+    public var trustRootsVariable: String?
+    /// The proxy for every URL, as curl's `--proxy` takes it (`http://host:port`,
+    /// `socks5h://host:1080`…); "" for none; nil (the default) to let libcurl read the proxy
+    /// variables.
+    public var proxy: String?
+    /// The hosts reached without the proxy, as curl's `--noproxy` takes them; nil (the default)
+    /// to let libcurl read `no_proxy`/`NO_PROXY`.
+    public var noProxy: String?
 
     /// Makes a configuration; every argument has the default described on its property.
     public init(connectTimeout: Duration = .seconds(10), totalTimeout: Duration = .seconds(30),
-                trustRoots: TrustRoots = .system, proxy: ProxySettings = ProxySettings()) {
+                allowHTTP: Bool = false, trustRoots: TrustRoots = .system, trustRootsVariable: String? = nil,
+                proxy: String? = nil, noProxy: String? = nil) {
         self.connectTimeout = connectTimeout
         self.totalTimeout = totalTimeout
+        self.allowHTTP = allowHTTP
         self.trustRoots = trustRoots
+        self.trustRootsVariable = trustRootsVariable
         self.proxy = proxy
+        self.noProxy = noProxy
     }
 
-    /// The defaults, with trust roots and proxies taken from `environment` (the process's own
-    /// when nil) the way curl and OpenSSL take them:
-    /// - `SSL_CERT_FILE` (non-empty): trust only the PEM bundle it names;
-    /// - `https_proxy` or `HTTPS_PROXY`: the proxy for https URLs;
-    /// - `http_proxy` or `HTTP_PROXY`: the proxy for http URLs;
-    /// - `no_proxy` or `NO_PROXY`: hosts reached directly (see ``ProxySettings/bypasses(host:)``).
-    ///
-    /// The lower-case name wins when both are set; empty values count as unset.
-    public static func fromEnvironment(_ environment: [String: String]? = nil) -> HTTPTransportConfiguration {
+    /// The defaults, with `allowHTTP`, and the trust roots taken from `environment` (the
+    /// process's own when nil): the PEM bundle named by `SSL_CERT_FILE`, else by
+    /// `CURL_CA_BUNDLE` (empty values count as unset), else the system's store. Proxies stay
+    /// nil: libcurl reads their variables itself.
+    public static func fromEnvironment(_ environment: [String: String]? = nil,
+                                       allowHTTP: Bool = false) -> HTTPTransportConfiguration {
         let environment = environment ?? ProcessEnvironment.current()
-        func value(_ names: String...) -> String? {
-            for name in names {
-                if let value = environment[name]?.trimmingSpaces, !value.isEmpty { return value }
+        var configuration = HTTPTransportConfiguration(allowHTTP: allowHTTP)
+        for name in ["SSL_CERT_FILE", "CURL_CA_BUNDLE"] {
+            if let file = environment[name], !file.isEmpty {
+                configuration.trustRoots = .pemFile(file)
+                configuration.trustRootsVariable = name
+                break
             }
-            return nil
         }
-        var configuration = HTTPTransportConfiguration()
-        if let file = value("SSL_CERT_FILE") { configuration.trustRoots = .pemFile(file) }
-        configuration.proxy = ProxySettings(
-            httpsProxy: value("https_proxy", "HTTPS_PROXY"),
-            httpProxy: value("http_proxy", "HTTP_PROXY"),
-            noProxy: value("no_proxy", "NO_PROXY") ?? "")
         return configuration
-    }
-}
-
-extension String {
-    /// The text without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
-        var slice = Substring(self)
-        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
-        return String(slice)
     }
 }

@@ -3,13 +3,16 @@
 
     http_test_server.py --root FOLDER --work FOLDER [--routes ROUTES.json] [--log LOG.jsonl]
 
-Listens on 127.0.0.1, ports chosen by the system, with three servers:
+Listens on 127.0.0.1, ports chosen by the system, with five servers:
   http               plain HTTP
   https              TLS with a certificate for 127.0.0.1 and localhost signed by a test CA
   https_self_signed  TLS with a self-signed certificate (nothing trusts it)
+  https_expired      TLS with a certificate for 127.0.0.1 signed by the test CA, expired
+  https_wrong_host   TLS with a certificate for wrong.example only, signed by the test CA
 The CA and certificates are made at start with the `openssl` command in --work. When ready it
 prints ONE JSON line on stdout:
-  {"http": PORT, "https": PORT, "https_self_signed": PORT, "ca": "WORK/ca.pem"}
+  {"http": PORT, "https": PORT, "https_self_signed": PORT, "https_expired": PORT,
+   "https_wrong_host": PORT, "ca": "WORK/ca.pem"}
 It exits when its standard input reaches end of file (so it never outlives the test process)
 or on SIGTERM.
 
@@ -27,6 +30,9 @@ What it serves (GET and HEAD):
   /redirect/N/REST            302 to /redirect/(N-1)/REST, and /redirect/0/REST to /REST;
                               ?status=301 (or 307, 308) changes the code.
   /downgrade/REST             (on https) 302 to http://127.0.0.1:HTTPPORT/REST
+  /redirect-then-close/REST   302 to /REST (Content-Length: 0, no "Connection: close"), then the
+                              server closes the connection, as some servers do after a redirect
+  /redirect-to?location=L     302 to L as given (file:, data:, ftp: URLs…)
   /status/CODE                that status with a short text body ("status CODE")
   /big/N?mode=M               N bytes of "x"; M = honest (Content-Length: N, the default),
                               chunked (no Content-Length), close (no length, ends at close)
@@ -183,6 +189,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if remaining > 0 and "status" in query:
                 target += "?" + parsed.query
             return self.simple(status, b"", [("Location", target)])
+        if path.startswith("/redirect-then-close/"):
+            self.close_connection = True
+            return self.simple(302, b"", [("Location", "/" + path[len("/redirect-then-close/"):])])
+        if path == "/redirect-to":
+            return self.simple(302, b"", [("Location", query.get("location", "/"))])
         if path.startswith("/downgrade/"):
             target = f"http://127.0.0.1:{PORTS['http']}/{path[len('/downgrade/'):]}"
             return self.simple(302, b"", [("Location", target)])
@@ -334,6 +345,16 @@ def make_certificates(work):
             "-CAcreateserial", "-out", "server.pem", "-days", "2", "-extfile", "server.ext", cwd=work)
     openssl("req", "-x509", *key, "-keyout", "self.key", "-out", "self.pem", "-days", "2",
             "-subj", "/CN=127.0.0.1", "-addext", san, cwd=work)
+    # Expired: valid from now to a day ago (openssl 3.0 takes a negative -days).
+    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+            "-CAcreateserial", "-out", "expired.pem", "-days", "-1", "-extfile", "server.ext", cwd=work)
+    os.link(os.path.join(work, "server.key"), os.path.join(work, "expired.key"))
+    with open(os.path.join(work, "wrong.ext"), "w", encoding="utf-8") as handle:
+        handle.write("subjectAltName=DNS:wrong.example\nbasicConstraints=CA:FALSE\n"
+                     "extendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\n")
+    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+            "-CAcreateserial", "-out", "wrong.pem", "-days", "2", "-extfile", "wrong.ext", cwd=work)
+    os.link(os.path.join(work, "server.key"), os.path.join(work, "wrong.key"))
 
 
 def context(work, name):
@@ -354,7 +375,9 @@ def main():
     os.makedirs(ARGS.work, exist_ok=True)
     make_certificates(ARGS.work)
     servers = [Server("http"), Server("https", context(ARGS.work, "server")),
-               Server("https_self_signed", context(ARGS.work, "self"))]
+               Server("https_self_signed", context(ARGS.work, "self")),
+               Server("https_expired", context(ARGS.work, "expired")),
+               Server("https_wrong_host", context(ARGS.work, "wrong"))]
     for server in servers:
         PORTS[server.name] = server.server_address[1]
         threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -17,6 +17,10 @@ public final class TestHTTPServer: @unchecked Sendable {
         case https
         /// HTTPS with a self-signed certificate nothing trusts.
         case httpsSelfSigned = "https_self_signed"
+        /// HTTPS with an expired certificate for 127.0.0.1 signed by the test CA.
+        case httpsExpired = "https_expired"
+        /// HTTPS with a certificate for wrong.example only, signed by the test CA.
+        case httpsWrongHost = "https_wrong_host"
     }
 
     /// One line of the server's request log.
@@ -43,6 +47,8 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     /// The ports of the three listeners.
     public let httpPort: Int, httpsPort: Int, selfSignedPort: Int
+    /// Every listener's port.
+    public let ports: [Listener: Int]
     /// The test CA's certificate (PEM); trust it to reach ``Listener/https``.
     public let caCertificatePath: String
     /// The folder whose files the server serves (inside ``folder``); write fixtures here.
@@ -99,7 +105,8 @@ public final class TestHTTPServer: @unchecked Sendable {
         guard let newline = line.firstIndex(of: UInt8(ascii: "\n")),
               let ready = try? JSONSerialization.jsonObject(with: line[..<newline]) as? [String: Any],
               let http = ready["http"] as? Int, let https = ready["https"] as? Int,
-              let selfSigned = ready["https_self_signed"] as? Int, let ca = ready["ca"] as? String
+              let selfSigned = ready["https_self_signed"] as? Int, let ca = ready["ca"] as? String,
+              let expired = ready["https_expired"] as? Int, let wrongHost = ready["https_wrong_host"] as? Int
         else {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
@@ -107,16 +114,18 @@ public final class TestHTTPServer: @unchecked Sendable {
             try? FileManager.default.removeItem(at: folder)
             throw StartFailure(description: "the test HTTP server did not start: \(stderr)")
         }
-        return TestHTTPServer(httpPort: http, httpsPort: https, selfSignedPort: selfSigned, ca: ca,
+        return TestHTTPServer(ports: [.http: http, .https: https, .httpsSelfSigned: selfSigned,
+                                      .httpsExpired: expired, .httpsWrongHost: wrongHost], ca: ca,
                               root: root, folder: folder, routes: routes, log: log,
                               process: process, input: input)
     }
 
-    private init(httpPort: Int, httpsPort: Int, selfSignedPort: Int, ca: String, root: URL, folder: URL,
+    private init(ports: [Listener: Int], ca: String, root: URL, folder: URL,
                  routes: URL, log: URL, process: Process, input: Pipe) {
-        self.httpPort = httpPort
-        self.httpsPort = httpsPort
-        self.selfSignedPort = selfSignedPort
+        self.ports = ports
+        self.httpPort = ports[.http]!
+        self.httpsPort = ports[.https]!
+        self.selfSignedPort = ports[.httpsSelfSigned]!
         self.caCertificatePath = ca
         self.root = root
         self.folder = folder
@@ -142,11 +151,7 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     /// The URL of `path` (starting with "/") on `listener`, with host 127.0.0.1.
     public func url(_ path: String, on listener: Listener = .http, host: String = "127.0.0.1") -> String {
-        switch listener {
-        case .http: "http://\(host):\(httpPort)\(path)"
-        case .https: "https://\(host):\(httpsPort)\(path)"
-        case .httpsSelfSigned: "https://\(host):\(selfSignedPort)\(path)"
-        }
+        "\(listener == .http ? "http" : "https")://\(host):\(ports[listener]!)\(path)"
     }
 
     /// Writes a file to serve at `/relative`.

@@ -4,20 +4,22 @@ import XDSTestSupport
 import XDocSource
 import XDocSourceHTTP
 
-/// ``AppInfoFetcher`` with the real AsyncHTTPClient transport against the loopback test server
+/// ``AppInfoFetcher`` with the real libcurl transport against the loopback test server
 /// (HTTP and HTTPS with a test CA): policy, redirects, errors and the disk cache. Every cache
 /// lives in a fresh temporary folder; nothing leaves 127.0.0.1.
-@Suite("Fetcher against a real server", .serialized)
+@Suite("Fetcher against a real server", .serialized, .timeLimit(.minutes(5)))
 final class FetcherNetworkTests: @unchecked Sendable {
     let server: TestHTTPServer
-    let transport: AsyncHTTPClientTransport
+    let transport: CurlTransport
     let cacheFolder: URL
     static let png = Array((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
 
     init() throws {
         server = try TestHTTPServer.start()
-        transport = AsyncHTTPClientTransport(configuration: HTTPTransportConfiguration(
-            connectTimeout: .seconds(5), totalTimeout: .seconds(10), trustRoots: .pemFile(server.caCertificatePath)))
+        // http allowed here: the fetcher's policy is what refuses it in these tests.
+        transport = CurlTransport(configuration: HTTPTransportConfiguration(
+            connectTimeout: .seconds(5), totalTimeout: .seconds(10), allowHTTP: true,
+            trustRoots: .pemFile(server.caCertificatePath), proxy: ""))
         cacheFolder = try ScratchFolder.make(prefix: "xds-fetch-cache")
         try server.write("app/appInfo.json", #"{"icons": [{"width": 29, "height": 29, "src": "img/icon.png"}, "#
                          + #"{"width": 58, "height": 58, "src": "/other/big.png"}]}"#)
@@ -110,6 +112,34 @@ final class FetcherNetworkTests: @unchecked Sendable {
         #expect(error?.kind == .insecureRedirect)
         #expect(error?.message.contains("from https to http") == true, "\(String(describing: error))")
         #expect(try server.requests().allSatisfy { $0.listener != "http" })
+    }
+
+    /// `/redirect/5/X` is six redirects: one more than the policy's five.
+    @Test func sixRedirectsRefused() async throws {
+        let six = await kind { _ = try await self.fetcher(.bypass).appInfo(at: .attribute(self.server.url("/redirect/5/app/appInfo.json", on: .https))) }
+        #expect(six?.kind == .tooManyRedirects)
+    }
+
+    @Test func redirectToAnotherSchemeFails() async throws {
+        for location in ["file:///etc/passwd", "data:,hello", "ftp://127.0.0.1/app/appInfo.json"] {
+            let url = server.url("/redirect-to?location=\(location.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)", on: .https)
+            let error = await kind { _ = try await self.fetcher(.bypass, allowHTTP: true).appInfo(at: .attribute(url)) }
+            #expect(error != nil, "\(location)")
+            #expect(error?.url == location || error?.message.contains(location) == true, "\(String(describing: error))")
+        }
+    }
+
+    /// A server that closes its connection right after a 302 without saying "Connection:
+    /// close": the next request must not fail on the dead kept connection.
+    @Test func serverClosingAfterRedirectNeverFailsAFetch() async throws {
+        var succeeded = 0
+        for _ in 0..<20 {
+            let list = try await fetcher(.bypass).appInfo(at: .attribute(server.url("/redirect-then-close/app/appInfo.json", on: .https)))
+            if list.appInfo.icons.count == 2 { succeeded += 1 }
+            let plain = try await fetcher(.bypass, allowHTTP: true).appInfo(at: .attribute(server.url("/redirect-then-close/app/appInfo.json")))
+            if plain.appInfo.icons.count == 2 { succeeded += 1 }
+        }
+        #expect(succeeded == 40)
     }
 
     @Test func statusAndBadJSON() async throws {

@@ -55,8 +55,8 @@ public struct HTTPResponse: Sendable, Equatable {
 /// count them), never decompressing, and reading at most `maximumBodySize` bytes of body.
 ///
 /// `XDocSource` itself has no HTTP stack, so a program that only reads and writes attributes
-/// builds none; the `XDocSourceHTTP` product supplies ``HTTPTransport`` over
-/// swift-server/async-http-client.
+/// builds none; the `XDocSourceHTTP` product supplies `CurlTransport`, over the system's libcurl.
+/// A program with its own HTTP client conforms that instead.
 public protocol HTTPTransport: Sendable {
     /// Performs one GET.
     ///

@@ -21,7 +21,7 @@ extension XDS.Icon {
         /// Runs the job; returns the fetcher's warnings (e.g. a cache folder it could not write).
         func write(to destination: PNGDestination.Opened) async throws(Failure) -> [String] {
             var destination = destination
-            let transport = AsyncHTTPClientTransport(configuration: .fromEnvironment())
+            let transport = CurlTransport(configuration: .fromEnvironment(allowHTTP: allowHTTP))
             let fetcher = AppInfoFetcher(transport: transport, policy: FetchPolicy(allowHTTP: allowHTTP), cache: cache)
             var fetched: FetchedIcon?
             var fetchError: FetchError?
@@ -30,8 +30,6 @@ extension XDS.Icon {
             } catch {
                 fetchError = error
             }
-            // Close connections before anything else: AsyncHTTPClient wants its clients shut down.
-            await transport.shutdown()
             let warnings = await fetcher.warnings
             guard let icon = fetched else {
                 destination.discard()

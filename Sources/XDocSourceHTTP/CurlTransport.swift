@@ -1,0 +1,395 @@
+import CCurl
+import XDocSource
+import XDSSystem
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// ``HTTPTransport`` over the system's libcurl, loaded with `dlopen` on the first request
+/// (Debian `libcurl4`, macOS's own): the program carries no TLS stack, and one that makes no
+/// request never loads it.
+///
+/// Each GET never follows redirects, never asks for or undoes compression, allows only `https`
+/// (and `http` with ``HTTPTransportConfiguration/allowHTTP``), refuses a `Content-Length` over
+/// the limit before the body and a body that grows past it as the bytes arrive, and gives up
+/// at the connect and total time-outs. Proxies are libcurl's own business (the variables curl
+/// reads, or ``HTTPTransportConfiguration/proxy``).
+///
+/// `curl_easy_perform` blocks, so each request runs on a thread of its own, never on Swift's
+/// cooperative pool. Finished easy handles are kept for the next request, so a connection to
+/// the same server is reused (libcurl checks a kept connection before reuse and retries once on
+/// a fresh one when a reused one turns out dead).
+public final class CurlTransport: HTTPTransport, @unchecked Sendable {
+    /// What the transport was made with.
+    public let configuration: HTTPTransportConfiguration
+
+    // Easy handles not in use, each with its connection cache; guarded by `lock`.
+    private var idle: [UnsafeMutableRawPointer] = []
+    private let lock = Lock()
+    private static let keptHandles = 4
+
+    /// Makes a transport; libcurl is not loaded (and nothing connects) until the first request.
+    public init(configuration: HTTPTransportConfiguration = .fromEnvironment()) {
+        self.configuration = configuration
+    }
+
+    deinit {
+        for handle in idle { curl_easy_cleanup(handle) }
+    }
+
+    /// Whether libcurl can be loaded (loading it now if it was not yet).
+    public static var isAvailable: Bool { ccurl_available() != 0 }
+
+    /// Performs one GET; see ``HTTPTransport/get(_:maximumBodySize:)``.
+    public func get(_ request: HTTPRequest, maximumBodySize: Int) async throws(FetchError) -> HTTPResponse {
+        let url = request.url
+        guard let target = RequestTarget(url) else {
+            throw FetchError(.invalidURL, url: url, message: "not an absolute http or https URL")
+        }
+        if target.scheme == "http" && !configuration.allowHTTP {
+            throw FetchError(.refused, url: url, message: "plain http is not allowed; use https")
+        }
+        if case .pemFile(let path) = configuration.trustRoots {
+            try CurlErrors.checkTrustFile(path, variable: configuration.trustRootsVariable, url: url)
+        }
+        guard ccurl_available() != 0 else {
+            throw FetchError(.network, url: url, message: CurlErrors.notLoaded())
+        }
+        guard let handle = takeHandle() else {
+            throw FetchError(.network, url: url, message: "libcurl could not make a request handle")
+        }
+        let exchange = Exchange(limit: maximumBodySize)
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<CURLcode, Never>) in
+                let job = Job(handle: handle, request: request, target: target, configuration: configuration,
+                              exchange: exchange, continuation: continuation)
+                if !job.start() { continuation.resume(returning: CURLE_FAILED_INIT) }
+            }
+        } onCancel: {
+            exchange.cancel()
+        }
+        let status = Self.status(of: handle)
+        let verifyResult = Self.longInfo(handle, CURLINFO_SSL_VERIFYRESULT)
+        let osErrno = Self.longInfo(handle, CURLINFO_OS_ERRNO)
+        putBack(handle)
+        if outcome == CURLE_OK {
+            let redirectOrNotModified = (300..<400).contains(status)
+            return HTTPResponse(status: status, headers: exchange.headers,
+                                body: redirectOrNotModified ? [] : exchange.body)
+        }
+        // A redirect whose body was refused (too large, or declared so) is still a redirect.
+        if (outcome == CURLE_WRITE_ERROR || outcome == CURLE_FILESIZE_EXCEEDED),
+           (300..<400).contains(exchange.status) {
+            return HTTPResponse(status: exchange.status, headers: exchange.headers, body: [])
+        }
+        throw CurlErrors.fetchError(
+            code: outcome, url: url, host: target.host, port: target.port, configuration: configuration,
+            details: CurlErrors.Details(message: exchange.errorMessage, verifyResult: verifyResult,
+                                        osErrno: Int32(truncatingIfNeeded: osErrno),
+                                        overLimit: exchange.overLimit, limit: maximumBodySize,
+                                        declaredLength: exchange.declaredLength,
+                                        cancelled: exchange.isCancelled))
+    }
+
+    // MARK: Handles
+
+    private func takeHandle() -> UnsafeMutableRawPointer? {
+        if let handle = lock.withLock({ idle.popLast() }) {
+            curl_easy_reset(handle)  // options back to the defaults; the connection cache stays
+            return handle
+        }
+        return curl_easy_init()
+    }
+
+    private func putBack(_ handle: UnsafeMutableRawPointer) {
+        let kept = lock.withLock { () -> Bool in
+            guard idle.count < Self.keptHandles else { return false }
+            idle.append(handle)
+            return true
+        }
+        if !kept { curl_easy_cleanup(handle) }
+    }
+
+    private static func longInfo(_ handle: UnsafeMutableRawPointer, _ info: CURLINFO) -> Int {
+        var value = 0
+        return ccurl_getinfo_long(handle, info, &value) == CURLE_OK ? value : 0
+    }
+
+    private static func status(of handle: UnsafeMutableRawPointer) -> Int {
+        longInfo(handle, CURLINFO_RESPONSE_CODE)
+    }
+}
+
+// MARK: - One request
+
+/// What the callbacks gather during one transfer. Written by the transfer's thread; read by
+/// the caller only after it ended (the continuation orders the two), except for the
+/// cancellation flag, which is behind a lock.
+final class Exchange: @unchecked Sendable {
+    let limit: Int
+    var body: [UInt8] = []
+    var headers: [HTTPHeader] = []
+    /// The status of the response whose headers are in ``headers`` (from its status line).
+    var status = 0
+    var overLimit = false
+    /// Body bytes of a redirect or 304 seen (counted, not kept).
+    var skippedBytes = 0
+    /// libcurl's error buffer (CURLOPT_ERRORBUFFER).
+    let errorBuffer: UnsafeMutablePointer<CChar>
+    private var cancelled = false
+    private let lock = Lock()
+
+    init(limit: Int) {
+        self.limit = limit
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit { errorBuffer.deallocate() }
+
+    func cancel() { lock.withLock { cancelled = true } }
+    var isCancelled: Bool { lock.withLock { cancelled } }
+
+    /// libcurl's own words for the failure (its error buffer), or "".
+    var errorMessage: String {
+        String(cString: errorBuffer)
+    }
+
+    /// The final response's Content-Length, when it has a usable one.
+    var declaredLength: Int? {
+        headers.last { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value) }
+    }
+
+    /// One header line as libcurl hands it over ("Name: value\r\n", a status line, or the
+    /// empty line ending a header block).
+    func headerLine(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var line = bytes[...]
+        while let last = line.last, last == 13 || last == 10 { line = line.dropLast() }
+        guard !line.isEmpty else { return }
+        if line.starts(with: Array("HTTP/".utf8)) {
+            // A new response (after a 1xx, or a proxy's CONNECT answer): its headers only.
+            headers = []
+            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 2)
+            status = fields.count >= 2 ? Int(String(decoding: fields[1], as: UTF8.self)) ?? 0 : 0
+            return
+        }
+        if let first = line.first, first == 32 || first == 9, !headers.isEmpty {
+            // An obsolete folded continuation line.
+            headers[headers.count - 1].value += " " + String(decoding: line, as: UTF8.self).httpTrimmed
+            return
+        }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
+        headers.append(HTTPHeader(name: String(decoding: line[..<colon], as: UTF8.self),
+                                  value: String(decoding: line[(colon + 1)...], as: UTF8.self).httpTrimmed))
+    }
+
+    /// Body bytes: kept when within the limit; false (stop the transfer) once past it. A
+    /// redirect's or 304's body is counted but not kept.
+    func bodyBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if (300..<400).contains(status) {
+            skippedBytes += bytes.count
+            overLimit = skippedBytes > limit
+            return !overLimit
+        }
+        guard bytes.count <= limit - body.count else {
+            overLimit = true
+            return false
+        }
+        body.append(contentsOf: bytes)
+        return true
+    }
+}
+
+/// One `curl_easy_perform` on a thread of its own, resuming the caller when it ends.
+final class Job: @unchecked Sendable {
+    let handle: UnsafeMutableRawPointer
+    let request: HTTPRequest
+    let target: RequestTarget
+    let configuration: HTTPTransportConfiguration
+    let exchange: Exchange
+    let continuation: CheckedContinuation<CURLcode, Never>
+
+    init(handle: UnsafeMutableRawPointer, request: HTTPRequest, target: RequestTarget,
+         configuration: HTTPTransportConfiguration, exchange: Exchange,
+         continuation: CheckedContinuation<CURLcode, Never>) {
+        self.handle = handle
+        self.request = request
+        self.target = target
+        self.configuration = configuration
+        self.exchange = exchange
+        self.continuation = continuation
+    }
+
+    /// Starts the thread; false if none could be made (the caller then resumes itself).
+    func start() -> Bool {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        let started = pthread_create(&thread, nil, { context in
+            Unmanaged<Job>.fromOpaque(context).takeRetainedValue().run()
+            return nil
+        }, context)
+        if started == 0, let thread { pthread_detach(thread) }
+        #else
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { context in
+            Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context)
+        if started == 0 { pthread_detach(thread) }
+        #endif
+        if started != 0 { Unmanaged<Job>.fromOpaque(context).release() }
+        return started == 0
+    }
+
+    private func run() {
+        continuation.resume(returning: perform())
+    }
+
+    private func perform() -> CURLcode {
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(headerList) }
+        for header in request.headers {
+            guard let appended = curl_slist_append(headerList, "\(header.name): \(header.value)") else {
+                return CURLE_OUT_OF_MEMORY
+            }
+            headerList = appended
+        }
+        let protocols = configuration.allowHTTP ? "http,https" : "https"
+        let exchangePointer = Unmanaged.passUnretained(exchange).toOpaque()
+        do {
+            var code = CURLE_OK
+            func set(_ result: CURLcode) { if code == CURLE_OK && result != CURLE_OK { code = result } }
+            set(ccurl_setopt_ptr(handle, CURLOPT_ERRORBUFFER, exchange.errorBuffer))
+            set(ccurl_setopt_ptr(handle, CURLOPT_URL, request.url))
+            set(ccurl_setopt_ptr(handle, CURLOPT_PROTOCOLS_STR, protocols))
+            set(ccurl_setopt_ptr(handle, CURLOPT_REDIR_PROTOCOLS_STR, protocols))
+            set(ccurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0))
+            set(ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
+            set(ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout)))
+            set(ccurl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(configuration.totalTimeout)))
+            if exchange.limit > 0 {
+                // libcurl checks it against a declared Content-Length only; bodyBytes does the rest.
+                set(ccurl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(exchange.limit)))
+            }
+            set(ccurl_setopt_long(handle, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1))
+            if let headerList { set(ccurl_setopt_ptr(handle, CURLOPT_HTTPHEADER, headerList)) }
+            if case .pemFile(let path) = configuration.trustRoots {
+                set(ccurl_setopt_ptr(handle, CURLOPT_CAINFO, path))
+                set(ccurl_setopt_ptr(handle, CURLOPT_CAPATH, nil))  // that bundle only
+            }
+            if let proxy = configuration.proxy { set(ccurl_setopt_ptr(handle, CURLOPT_PROXY, proxy)) }
+            if let noProxy = configuration.noProxy { set(ccurl_setopt_ptr(handle, CURLOPT_NOPROXY, noProxy)) }
+            set(ccurl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, { data, size, count, context in
+                let exchange = Unmanaged<Exchange>.fromOpaque(context!).takeUnretainedValue()
+                let length = size * count
+                data.map { exchange.headerLine(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: length)) }
+                return length
+            }))
+            set(ccurl_setopt_ptr(handle, CURLOPT_HEADERDATA, exchangePointer))
+            set(ccurl_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, { data, size, count, context in
+                let exchange = Unmanaged<Exchange>.fromOpaque(context!).takeUnretainedValue()
+                let length = size * count
+                guard let data else { return length }
+                let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
+                return exchange.bodyBytes(bytes) ? length : 0
+            }))
+            set(ccurl_setopt_ptr(handle, CURLOPT_WRITEDATA, exchangePointer))
+            set(ccurl_setopt_xferinfo_function(handle, { context, _, _, _, _ in
+                Unmanaged<Exchange>.fromOpaque(context!).takeUnretainedValue().isCancelled ? 1 : 0
+            }))
+            set(ccurl_setopt_ptr(handle, CURLOPT_XFERINFODATA, exchangePointer))
+            set(ccurl_setopt_long(handle, CURLOPT_NOPROGRESS, 0))
+            guard code == CURLE_OK else { return code }
+            let result = curl_easy_perform(handle)
+            // The buffer goes away with the exchange: libcurl must not write to it later.
+            _ = ccurl_setopt_ptr(handle, CURLOPT_ERRORBUFFER, nil)
+            return result
+        }
+    }
+
+    /// A duration in whole milliseconds (at least 1: 0 means "no time-out" to libcurl).
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        let value = seconds.multipliedReportingOverflow(by: 1000)
+        guard !value.overflow else { return Int.max }
+        return max(1, Int(value.partialValue + attoseconds / 1_000_000_000_000_000))
+    }
+}
+
+// MARK: - Plumbing
+
+/// The scheme and host of an absolute http(s) URL, for the checks and the messages.
+struct RequestTarget {
+    let url: String
+    let scheme: String
+    let host: String
+    /// The port, given or the scheme's default.
+    let port: Int
+
+    init?(_ url: String) {
+        guard let (scheme, afterScheme) = splitScheme(Substring(url)),
+              scheme == "http" || scheme == "https" else { return nil }
+        var authority = afterScheme
+        if let end = authority.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
+            authority = authority[..<end]
+        }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        var host = authority
+        var port = Substring("")
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            host = authority[authority.index(after: authority.startIndex)..<close]
+            port = authority[close...].drop { $0 != ":" }.dropFirst()
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = authority[..<colon]
+            port = authority[authority.index(after: colon)...]
+        }
+        guard !host.isEmpty else { return nil }
+        self.url = url
+        self.scheme = scheme
+        self.host = String(host)
+        self.port = Int(port) ?? (scheme == "https" ? 443 : 80)
+    }
+}
+
+/// "SCHEME://REST" as (lower-case scheme, REST), or nil when there is no "://".
+func splitScheme(_ text: Substring) -> (String, Substring)? {
+    guard let colon = text.firstIndex(of: ":") else { return nil }
+    let rest = text[text.index(after: colon)...]
+    guard rest.hasPrefix("//") else { return nil }
+    return (String(text[..<colon]).lowercased(), rest.dropFirst(2))
+}
+
+extension String {
+    /// The text without leading and trailing spaces and tabs.
+    var httpTrimmed: String {
+        var slice = Substring(self)
+        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
+        return String(slice)
+    }
+}
+
+/// A pthread mutex (NSLock would pull in Foundation; Mutex needs macOS 15).
+final class Lock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t> = .allocate(capacity: 1)
+
+    init() { pthread_mutex_init(mutex, nil) }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}

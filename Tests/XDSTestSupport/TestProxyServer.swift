@@ -1,0 +1,79 @@
+import Foundation
+
+/// A loopback HTTP proxy for tests: Tests/Support/connect_proxy.py (CONNECT tunnels and plain
+/// GETs to 127.0.0.1 only), started with a request log in a scratch folder, stopped by
+/// ``stop()`` or when the value goes away.
+public final class TestProxyServer: @unchecked Sendable {
+    /// The port it listens on (127.0.0.1).
+    public let port: Int
+    /// "http://127.0.0.1:PORT", as `https_proxy` takes it.
+    public var url: String { "http://127.0.0.1:\(port)" }
+
+    private let folder: URL
+    private let logFile: URL
+    private let process: Process
+    private let input: Pipe
+    private let lock = NSLock()
+    private var stopped = false
+
+    /// Starts the proxy (python3 from PATH) and waits until it listens.
+    public static func start() throws -> TestProxyServer {
+        let folder = try ScratchFolder.make(prefix: "xds-proxy")
+        let log = folder.appendingPathComponent("requests.jsonl")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Repository.url("Tests/Support/connect_proxy.py").path, "--log", log.path]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let more = output.fileHandleForReading.availableData
+            if more.isEmpty { break }
+            line.append(more)
+        }
+        guard let newline = line.firstIndex(of: UInt8(ascii: "\n")),
+              let ready = try? JSONSerialization.jsonObject(with: line[..<newline]) as? [String: Any],
+              let port = ready["port"] as? Int else {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(at: folder)
+            throw TestHTTPServer.StartFailure(description: "the test proxy did not start")
+        }
+        return TestProxyServer(port: port, folder: folder, logFile: log, process: process, input: input)
+    }
+
+    private init(port: Int, folder: URL, logFile: URL, process: Process, input: Pipe) {
+        self.port = port
+        self.folder = folder
+        self.logFile = logFile
+        self.process = process
+        self.input = input
+    }
+
+    deinit { stop() }
+
+    /// Stops the proxy and removes its folder; safe to call more than once.
+    public func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped else { return }
+        stopped = true
+        try? input.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Every request line the proxy got so far, as "METHOD TARGET" ("CONNECT 127.0.0.1:4433").
+    public func requests() throws -> [String] {
+        let text = try String(contentsOf: logFile, encoding: .utf8)
+        return text.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return "\(object["method"] as? String ?? "") \(object["target"] as? String ?? "")"
+        }
+    }
+}

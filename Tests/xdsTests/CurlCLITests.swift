@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import XDSTestSupport
+
+/// `xds icon` over the system's libcurl as a user runs it: proxies from the environment, a bad
+/// `SSL_CERT_FILE`, and libcurl missing at run time. HOME and the cache are temporary folders.
+@Suite("xds icon over libcurl (built binary, real loopback server)", .serialized, .timeLimit(.minutes(5)))
+final class CurlCLITests: @unchecked Sendable {
+    let server: TestHTTPServer
+    let work: URL
+    let home: URL
+
+    init() throws {
+        server = try TestHTTPServer.start()
+        work = try ScratchFolder.make(prefix: "xds-curl-work")
+        home = try ScratchFolder.make(prefix: "xds-curl-home")
+        try server.write("app/img/icon-58.png", Repository.bytes("img/icon-58.png"))
+        try server.write("app/appInfo.json", #"{"icons": [{"width": 58, "height": 58, "src": "img/icon-58.png"}]}"#)
+        try server.setRoutes(["headers": ["/app/appInfo.json": ["Cache-Control": "max-age=600"],
+                                          "/app/img/icon-58.png": ["Cache-Control": "max-age=600"]]])
+    }
+
+    deinit {
+        server.stop()
+        try? FileManager.default.removeItem(at: work)
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    /// The variables every run gets: a private home and cache, no proxy unless `extra` sets one.
+    func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ["SSL_CERT_FILE": server.caCertificatePath, "HOME": home.path,
+                           "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+                           "https_proxy": "", "HTTPS_PROXY": "", "http_proxy": "", "all_proxy": "", "ALL_PROXY": "",
+                           "no_proxy": "", "NO_PROXY": ""]
+        environment.merge(extra) { $1 }
+        return environment
+    }
+
+    func icon(_ arguments: [String], _ extra: [String: String] = [:]) throws -> Run {
+        try run(xdsPath, ["icon"] + arguments, in: work.path, environment: environment(extra))
+    }
+
+    var listURL: String { server.url("/app/appInfo.json", on: .https) }
+
+    @Test("https_proxy: the list and the icon go through the proxy's CONNECT tunnel; NO_PROXY bypasses it")
+    func proxyFromEnvironment() throws {
+        let proxy = try TestProxyServer.start()
+        defer { proxy.stop() }
+        let through = try icon(["--app-info", listURL, "--size", "58", "--no-cache", "-o", "a.png"],
+                               ["https_proxy": proxy.url])
+        #expect(through.status == 0, "\(through)")
+        let tunnelled = try proxy.requests()
+        #expect(tunnelled.first == "CONNECT 127.0.0.1:\(server.httpsPort)", "\(tunnelled)")
+        let before = try proxy.requests().count
+        let direct = try icon(["--app-info", listURL, "--size", "58", "--no-cache", "-o", "b.png"],
+                              ["HTTPS_PROXY": proxy.url, "NO_PROXY": "127.0.0.1"])
+        #expect(direct.status == 0, "\(direct)")
+        #expect(try proxy.requests().count == before, "NO_PROXY: no request reached the proxy")
+        #expect(try Data(contentsOf: work.appendingPathComponent("a.png")) == Data(contentsOf: work.appendingPathComponent("b.png")))
+    }
+
+    @Test("a proxy that refuses connections: 69, one line naming the proxy")
+    func refusedProxy() throws {
+        let port = try FreeTCPPort.take()
+        let result = try icon(["--app-info", listURL, "--size", "58", "--no-cache", "-o", "a.png"],
+                              ["https_proxy": "http://127.0.0.1:\(port)"])
+        #expect(result.status == 69, "\(result)")
+        #expect(result.errorLines.count == 1)
+        #expect(result.stderr.contains("could not connect to the proxy 127.0.0.1 port \(port): connection refused"), "\(result)")
+    }
+
+    @Test("SSL_CERT_FILE as a FIFO, missing, or garbage: 69 in words naming the variable and the file, no hang")
+    func badCertificateFile() throws {
+        let fifo = work.appendingPathComponent("ca.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let garbage = work.appendingPathComponent("garbage.pem").path
+        try Data("garbage\n".utf8).write(to: URL(fileURLWithPath: garbage))
+        let missing = work.appendingPathComponent("missing.pem").path
+        for (path, words) in [(fifo, "is a named pipe"), (missing, "does not exist"), (garbage, "holds no usable certificate")] {
+            let result = try icon(["--app-info", listURL, "--size", "58", "--no-cache", "-o", "a.png"], ["SSL_CERT_FILE": path])
+            #expect(result.status == 69, "\(result)")
+            #expect(result.stderr == "xds: \(listURL): SSL_CERT_FILE names \(path), which \(words)\(path == fifo ? ", not a file of certificates" : "")\n",
+                    "\(result)")
+        }
+    }
+
+    /// Hides both of Debian's libcurl builds behind an empty file in a private mount namespace
+    /// (root only: `unshare --mount`), then runs xds there.
+    static func withoutLibcurl(_ command: String, in folder: String, environment: [String: String]) throws -> Run {
+        let hide = ["libcurl.so.4", "libcurl-gnutls.so.4"].map { name in
+            "for f in /usr/lib/*/\(name) /usr/lib/\(name); do [ -e \"$f\" ] && mount --bind /dev/null \"$(readlink -f \"$f\")\"; done"
+        }.joined(separator: "; ")
+        return try run("/usr/bin/unshare", ["--mount", "sh", "-c", "\(hide); \(command)"], in: folder, environment: environment)
+    }
+
+    static let canHideLibraries: Bool = {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
+        return (try? run("/usr/bin/unshare", ["--mount", "true"]).status) == 0
+    }()
+
+    @Test("libcurl missing at run time: a request is one line naming the package (69); the cache, --offline and other commands work",
+          .enabled(if: canHideLibraries, "needs root and unshare --mount"))
+    func withoutCurl() throws {
+        // Fill the cache first, with libcurl there.
+        let fill = try icon(["--app-info", listURL, "--size", "58", "-o", "cached.png"])
+        try #require(fill.status == 0, "\(fill)")
+        let quoted = { (text: String) in "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let other = server.url("/app/appInfo.json?other", on: .https)
+        let missing = try Self.withoutLibcurl("\(quoted(xdsPath)) icon --app-info \(quoted(other)) --size 58 -o n.png",
+                                              in: work.path, environment: environment())
+        #expect(missing.status == 69, "\(missing)")
+        #expect(missing.stderr == "xds: \(other): libcurl is not installed (Debian: apt-get install libcurl4)\n", "\(missing)")
+        let offline = try Self.withoutLibcurl(
+            "\(quoted(xdsPath)) icon --app-info \(quoted(listURL)) --size 58 --offline -o o.png && "
+            + "\(quoted(xdsPath)) icon --app-info \(quoted(listURL)) --size 58 -o f.png && "
+            + ": > doc.txt && \(quoted(xdsPath)) set doc.txt --id com.example.app --name Example 2>&1 && \(quoted(xdsPath)) show doc.txt",
+            in: work.path, environment: environment())
+        #expect(offline.status == 0, "cache (offline and fresh) and other commands need no libcurl: \(offline)")
+        #expect(offline.stdout.contains("com.example.app"), "\(offline)")
+        #expect(try Data(contentsOf: work.appendingPathComponent("o.png")) == Data(contentsOf: work.appendingPathComponent("cached.png")))
+    }
+}
+
+/// A TCP port on 127.0.0.1 that nothing listens on: bound, then closed.
+enum FreeTCPPort {
+    static func take() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
