@@ -9,6 +9,10 @@ SPEC: {"out": PATH, "format": "zip" | "tar" | "tar.gz",
        "front_hex": HEX (zip: bytes in front, as a self-extracting zip has; offsets stay those of
                          the zip alone, as `cat stub a.zip` makes them),
        "cut": N (zip: only the first N bytes are written; negative: all but the last -N)}
+   or {"out": PATH, "format": "tar.bz2" | "tar.gz", "entries": [ENTRY...], "zeros": N}:
+       a decompression bomb, cheap to make: a GNU tar of the entries then a member `zeros.bin`
+       of N zero bytes, as concatenated bzip2 streams (gzip members) of one small compressed
+       block repeated (N = 64 GiB takes under a second and about 800 KB as bzip2).
 ENTRY: {"name": TEXT} or {"name_hex": HEX} (exact bytes), plus one of
   "data": TEXT                      plain member contents
   "appledouble": {"value": {...}}   an AppleDouble file (INTEROP 3) whose x-document-source
@@ -24,7 +28,7 @@ without the UTF-8 flag, as old tools write it).
 
 The zip writer is our own (not zipfile) so names can be any bytes and headers can lie.
 """
-import io, json, plistlib, struct, sys, tarfile, zlib
+import bz2, gzip, io, json, plistlib, struct, sys, tarfile, zlib
 
 
 def appledouble(value_bytes, empty_attribute=False):
@@ -134,10 +138,39 @@ def many(spec):
             yield b"__MACOSX/" + name.rsplit(b"/", 1)[0] + b"/._" + name.rsplit(b"/", 1)[-1] if b"/" in name else b"__MACOSX/._" + name, blob, True
 
 
+def tar_member(name, data, size=None):
+    info = tarfile.TarInfo(name.decode("utf-8", "surrogateescape"))
+    info.size, info.mode, info.mtime = len(data) if size is None else size, 0o644, 1700000000
+    header = info.tobuf(tarfile.GNU_FORMAT, "utf-8", "surrogateescape")
+    return header + data + bytes(-len(data) % 512) if size is None else header
+
+
+def zero_bomb(spec):
+    """Entries, then a member of spec["zeros"] zero bytes: see the module's doc."""
+    size, fmt = spec["zeros"], spec["format"]
+    if fmt == "tar.bz2":
+        compress, chunk = (lambda data: bz2.compress(data, 9)), 4 << 20
+    else:
+        compress, chunk = (lambda data: gzip.compress(data, 9, mtime=0)), 16 << 20
+    head = b"".join(tar_member(name_of(e), entry_bytes(e)) for e in spec.get("entries", []))
+    head += tar_member(b"zeros.bin", b"", size)
+    whole, rest = divmod(size, chunk)
+    block = compress(bytes(chunk)) if whole else b""
+    tail = bytes(rest) + bytes(-size % 512) + bytes(1024)
+    with open(spec["out"], "wb") as f:
+        f.write(compress(head))
+        for _ in range(whole):
+            f.write(block)
+        f.write(compress(tail))
+
+
 def main():
     spec = json.load(open(sys.argv[1]) if len(sys.argv) > 1 else sys.stdin)
     fmt = spec.get("format", "zip")
     entries = spec.get("entries", [])
+    if "zeros" in spec:
+        zero_bomb(spec)
+        return
     if fmt == "zip":
         with open(spec["out"], "wb") as f:
             writer = ZipWriter(f, bytes.fromhex(spec.get("front_hex", "")))

@@ -118,7 +118,20 @@ struct ArchiveReader {
         // One decoder, chosen by the name, with bidding bypassed: nothing is stacked on it, and
         // nothing else runs (no external programs, no recursion into nested compressed data).
         let compression = Self.tarCompression(scanner.path.bytes)
-        if let compression {
+        if let compression, source.size > 0 {
+            // Without bidding, libarchive would read other data as an empty stream: check the
+            // format's magic number first (an empty file stays an empty archive, as tar says).
+            let start = try source.bytes(at: 0, count: 6, path: archivePath)
+            let magic: [UInt8] = switch compression.code {
+            case ARCHIVE_FILTER_GZIP: [0x1F, 0x8B]
+            case ARCHIVE_FILTER_BZIP2: Array("BZh".utf8)
+            case ARCHIVE_FILTER_XZ: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]
+            default: [0x28, 0xB5, 0x2F, 0xFD]
+            }
+            guard start.starts(with: magic) else {
+                throw ArchiveError(.malformed, path: archivePath,
+                                   message: "not a readable archive (tar): not \(compression.name) data, as its name says")
+            }
             guard archive_read_append_filter(archive, compression.code) == ARCHIVE_OK else {
                 let words = archive_error_string(archive).map { String(cString: $0) } ?? "unknown error"
                 throw ArchiveError(.unreadable, path: archivePath,
@@ -141,6 +154,7 @@ struct ArchiveReader {
             archive, Unmanaged.passUnretained(source).toOpaque(), nil, archiveRead, archiveSkip, nil)
         guard opened == ARCHIVE_OK || opened == ARCHIVE_WARN else { throw failure(archive, while: "not a readable archive") }
 
+        let compressed = compression != nil && source.size > 0
         var entry: OpaquePointer?
         while true {
             if summary.entries >= scanner.limits.maximumEntries {
@@ -149,7 +163,7 @@ struct ArchiveReader {
                 summary.stopped = true
                 break
             }
-            if compression != nil { try checkDecompressed(archive) }
+            if compressed { try checkDecompressed(archive) }
             let status = archive_read_next_header(archive, &entry)
             if status == ARCHIVE_EOF { break }
             if status == ARCHIVE_RETRY {
@@ -160,12 +174,12 @@ struct ArchiveReader {
                 throw failure(archive, while: summary.entries == 0 ? "not a readable archive" : "damaged archive")
             }
             summary.entries += 1
-            if compression != nil { try checkDecompressed(archive) }
+            if compressed { try checkDecompressed(archive) }
             examine(archive, entry)
             if summary.stopped { break }
             // Skipping a member of a compressed tar decompresses it: done here in steps, the
             // bound checked at each (libarchive would skip it whole in the next header call).
-            if compression != nil { try skipData(archive) }
+            if compressed { try skipData(archive) }
         }
     }
 
