@@ -47,7 +47,7 @@ let package = Package(
 
         .target(
             name: "XDocSource",
-            dependencies: ["CPlist", "CXattr", "CArchive", "XDSSystem"]
+            dependencies: ["CPlist", "CXattr", "CArchive", "CZlib", "XDSSystem"]
         ),
         // The HTTP transport over the system's libcurl, in its own target so that a program using
         // only XDocSource (attributes) builds no HTTP code (SPEC §6).

@@ -12,8 +12,8 @@ let scratch: String = {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    // The same bytes as a zip, a textpack and a tar (the tar kind tries every filter).
-    for suffix in [".zip", ".textpack", ".tar"] {
+    // The same bytes as a zip, a textpack, a tar and a gzipped tar (the decoder is the name's).
+    for suffix in [".zip", ".textpack", ".tar", ".tgz"] {
         let path = scratch + suffix
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         precondition(fd >= 0, "cannot write \(path)")
@@ -26,10 +26,11 @@ public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         close(fd)
         defer { unlink(path) }
 
-        let limits = ArchiveScanner.Limits(maximumEntries: 5_000, maximumAppleDoubleSize: 1 << 20, maximumInfoJSONSize: 65_536)
+        let limits = ArchiveScanner.Limits(maximumEntries: 5_000, maximumAppleDoubleSize: 1 << 20, maximumInfoJSONSize: 65_536,
+                                           maximumDecompressedSize: 16 << 20)
         let scanner = ArchiveScanner(path: path, limits: limits)!
         var members = 0, problems = 0
-        let store: DocumentSourceStore = suffix == ".tar" ? .tar : .zip
+        let store: DocumentSourceStore = suffix.hasPrefix(".t") && suffix != ".textpack" ? .tar : .zip
         do {
             let summary = try scanner.scan { event in
                 switch event {

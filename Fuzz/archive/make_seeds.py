@@ -26,6 +26,16 @@ make("bundle.textpack", {"entries": [
     {"name": "T.textbundle/._text.md", "appledouble": {"value": value}}]})
 make("mac.tar.gz", {"format": "tar.gz", "entries": [
     {"name": "./._x", "appledouble": {"value": value}}, {"name": "./x", "data": "x"}]})
+# Issue 16: a self-extracting zip (bytes in front, offsets of the zip alone), NFD names (zip
+# with and without the UTF-8 flag, pax), an empty attribute at offset 0 (Apple's bsdtar).
+make("sfx.zip", {"front_hex": "7f454c46" * 16, "entries": [
+    {"name": "__MACOSX/._s", "appledouble": {"value": value}, "method": "stored"}]})
+make("nfd.zip", {"entries": [
+    {"name": "._Cafe\u0301", "appledouble": {"value": value}, "method": "stored"},
+    {"name": "._Cafe\u0301-raw", "appledouble": {"value": value}, "method": "stored", "utf8_flag": False}]})
+make("nfd.tar", {"format": "tar", "entries": [{"name": "._Cafe\u0301", "appledouble": {"value": value}}]})
+make("empty-attribute.zip", {"entries": [
+    {"name": "._e", "appledouble": {"value": value, "empty_attribute": True}, "method": "stored"}]})
 with open(os.path.join(corpus, "pax-xattr.tar"), "wb") as f:
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:

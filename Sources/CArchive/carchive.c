@@ -45,7 +45,6 @@ void carchive_set_error(struct archive *archive, int code, const char *message) 
     if (real != NULL) real(archive, code, "%s", message);
 }
 
-
 struct archive * archive_read_new(void) {
     static struct archive * (*real)(void);
     if (real == NULL) real = (struct archive * (*)(void))symbol("archive_read_new");
@@ -55,12 +54,6 @@ struct archive * archive_read_new(void) {
 int archive_read_free(struct archive *a) {
     static int (*real)(struct archive *a);
     if (real == NULL) real = (int (*)(struct archive *a))symbol("archive_read_free");
-    return real != NULL ? real(a) : ARCHIVE_FATAL;
-}
-
-int archive_read_support_format_zip_streamable(struct archive *a) {
-    static int (*real)(struct archive *a);
-    if (real == NULL) real = (int (*)(struct archive *a))symbol("archive_read_support_format_zip_streamable");
     return real != NULL ? real(a) : ARCHIVE_FATAL;
 }
 
@@ -79,42 +72,6 @@ int archive_read_support_format_gnutar(struct archive *a) {
 int archive_read_support_format_empty(struct archive *a) {
     static int (*real)(struct archive *a);
     if (real == NULL) real = (int (*)(struct archive *a))symbol("archive_read_support_format_empty");
-    return real != NULL ? real(a) : ARCHIVE_FATAL;
-}
-
-int archive_read_support_filter_zstd(struct archive *a) {
-    static int (*real)(struct archive *a);
-    if (real == NULL) real = (int (*)(struct archive *a))symbol("archive_read_support_filter_zstd");
-    return real != NULL ? real(a) : ARCHIVE_FATAL;
-}
-
-int archive_read_support_filter_xz(struct archive *a) {
-    static int (*real)(struct archive *a);
-    if (real == NULL) real = (int (*)(struct archive *a))symbol("archive_read_support_filter_xz");
-    return real != NULL ? real(a) : ARCHIVE_FATAL;
-}
-
-int archive_read_support_filter_lzma(struct archive *a) {
-    static int (*real)(struct archive *a);
-    if (real == NULL) real = (int (*)(struct archive *a))symbol("archive_read_support_filter_lzma");
-    return real != NULL ? real(a) : ARCHIVE_FATAL;
-}
-
-int archive_read_support_filter_gzip(struct archive *a) {
-    static int (*real)(struct archive *a);
-    if (real == NULL) real = (int (*)(struct archive *a))symbol("archive_read_support_filter_gzip");
-    return real != NULL ? real(a) : ARCHIVE_FATAL;
-}
-
-int archive_read_support_filter_compress(struct archive *a) {
-    static int (*real)(struct archive *a);
-    if (real == NULL) real = (int (*)(struct archive *a))symbol("archive_read_support_filter_compress");
-    return real != NULL ? real(a) : ARCHIVE_FATAL;
-}
-
-int archive_read_support_filter_bzip2(struct archive *a) {
-    static int (*real)(struct archive *a);
-    if (real == NULL) real = (int (*)(struct archive *a))symbol("archive_read_support_filter_bzip2");
     return real != NULL ? real(a) : ARCHIVE_FATAL;
 }
 
@@ -206,4 +163,22 @@ __LA_MODE_T archive_entry_filetype(struct archive_entry *e) {
     static __LA_MODE_T (*real)(struct archive_entry *e);
     if (real == NULL) real = (__LA_MODE_T (*)(struct archive_entry *e))symbol("archive_entry_filetype");
     return real != NULL ? real(e) : 0;
+}
+
+int archive_read_append_filter(struct archive *a, int code) {
+    static int (*real)(struct archive *a, int code);
+    if (real == NULL) real = (int (*)(struct archive *a, int code))symbol("archive_read_append_filter");
+    return real != NULL ? real(a, code) : ARCHIVE_FATAL;
+}
+
+la_int64_t archive_filter_bytes(struct archive *a, int n) {
+    static la_int64_t (*real)(struct archive *a, int n);
+    if (real == NULL) real = (la_int64_t (*)(struct archive *a, int n))symbol("archive_filter_bytes");
+    return real != NULL ? real(a, n) : -1;
+}
+
+int archive_read_data_block(struct archive *a, const void **b, size_t *s, la_int64_t *o) {
+    static int (*real)(struct archive *a, const void **b, size_t *s, la_int64_t *o);
+    if (real == NULL) real = (int (*)(struct archive *a, const void **b, size_t *s, la_int64_t *o))symbol("archive_read_data_block");
+    return real != NULL ? real(a, b, s, o) : ARCHIVE_FATAL;
 }

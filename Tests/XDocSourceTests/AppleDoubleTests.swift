@@ -31,6 +31,19 @@ struct AppleDoubleTests {
         #expect(parsed.value(named: "missing") == nil)
     }
 
+    /// Apple's bsdtar writes an empty attribute as offset 0, length 0 (libarchive's
+    /// test_compat_mac-2.tar.Z, INTEROP §3): valid, and the values after it are still read.
+    @Test func emptyAttributeAtOffsetZeroIsValid() throws {
+        let value = try sampleSource().binaryPropertyList()
+        // appleDoubleBytes puts the empty value at data_start; Apple writes offset 0.
+        let bytes = set32(appleDoubleBytes(attributes: [("com.opcoders.c_empty", []), ("x-document-source", value)]), 120, 0)
+        #expect(BigEndianReader(bytes).u32(120) == 0 && BigEndianReader(bytes).u32(124) == 0)
+        let parsed = try AppleDouble(bytes: bytes)
+        #expect(parsed.attributes.map(\.name) == ["com.opcoders.c_empty", "x-document-source"])
+        #expect(parsed.value(named: "com.opcoders.c_empty") == [])
+        #expect(parsed.value(named: "x-document-source") == value)
+    }
+
     @Test func finderInfoOnlyHasNoAttributes() throws {
         var bytes = Array(appleDoubleBytes(attributes: []).prefix(26))
         bytes[25] = 1  // one entry
@@ -120,6 +133,7 @@ struct AppleDoubleTests {
         ("absurd attribute count", { set16($0, 118, 5000) }),
         ("too many attributes for the area", { set16($0, 118, 40) }),
         ("value offset before data", { set32($0, 120, 90) }),
+        ("value at offset 0 with a length", { set32($0, 120, 0) }),
         ("value length past the area", { set32($0, 124, 0xFFFF_FFF0) }),
         ("empty name", { set8($0, 130, 0) }),
         ("name too long", { set8($0, 130, 200) }),

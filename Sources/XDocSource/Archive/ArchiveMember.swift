@@ -43,7 +43,7 @@ public struct ArchiveProblem: Sendable, Equatable {
         case malformedValue
         /// A `._NAME` entry is not a valid AppleDouble file.
         case malformedAppleDouble
-        /// A `._NAME` entry (or a `.textpack`'s `info.json`) is larger than the scan reads.
+        /// A `._NAME` entry is larger than the scan reads.
         case tooLarge
         /// A `._NAME` entry is encrypted: it cannot be read without a password.
         case encrypted
@@ -80,6 +80,9 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
         case unreadable
         /// Not an archive of a supported format, or a corrupt or truncated one (65).
         case malformed
+        /// The scan stopped at ``ArchiveScanner/Limits/maximumDecompressedSize`` (65): members
+        /// reported before it stay reported.
+        case limitReached
     }
 
     /// What kind of failure this is.
@@ -88,12 +91,15 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
     public let path: DocumentSourceTreePath
     /// One line in words, without the path.
     public let message: String
+    /// For ``Kind/limitReached``: the limit, in bytes.
+    public let limit: Int64?
 
     /// Creates an error.
-    public init(_ kind: Kind, path: DocumentSourceTreePath, message: String) {
+    public init(_ kind: Kind, path: DocumentSourceTreePath, message: String, limit: Int64? = nil) {
         self.kind = kind
         self.path = path
         self.message = message
+        self.limit = limit
     }
 
     /// "PATH: message", the path escaped.

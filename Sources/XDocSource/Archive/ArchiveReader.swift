@@ -34,12 +34,11 @@ struct ArchiveReader {
 
     let scanner: ArchiveScanner
     let visit: (Event) -> DocumentSourceTree.Decision
-    private let source: ArchiveSource
-    private var summary = ArchiveScanner.Summary()
+    let source: ArchiveSource
+    var summary = ArchiveScanner.Summary()
     private var rootInfoFound = false
-    private var data: [UInt8] = []
 
-    private var archivePath: DocumentSourceTreePath { scanner.path }
+    var archivePath: DocumentSourceTreePath { scanner.path }
     private var store: DocumentSourceStore { scanner.kind == .zip ? .zip : .tar }
 
     /// The attribute names read from tar headers: Linux's, and the plain name of a tar made on macOS.
@@ -79,6 +78,30 @@ struct ArchiveReader {
 
     mutating func run() throws(ArchiveError) -> ArchiveScanner.Summary {
         defer { SystemCall.close(source.descriptor) }
+        switch scanner.kind {
+        case .zip:
+            // Our own reader of the central directory (ZipReader.swift): members are skipped by
+            // offset, never inflated, and names stay the exact bytes stored.
+            try runZip()
+        case .tar:
+            try runTar()
+        }
+        return summary
+    }
+
+    /// The decompression a tar's name calls for (never chosen by sniffing: libarchive's bidding
+    /// stacks filters, and a gzip inside a gzip would be decompressed again and again).
+    static func tarCompression(_ name: [UInt8]) -> (code: Int32, name: String)? {
+        let lower = name.suffix(9).map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
+        func ends(_ suffix: String) -> Bool { lower.count >= suffix.utf8.count && lower.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) }
+        if ends(".tgz") || ends(".tar.gz") { return (ARCHIVE_FILTER_GZIP, "gzip") }
+        if ends(".tbz") || ends(".tbz2") || ends(".tar.bz2") { return (ARCHIVE_FILTER_BZIP2, "bzip2") }
+        if ends(".txz") || ends(".tar.xz") { return (ARCHIVE_FILTER_XZ, "xz") }
+        if ends(".tzst") || ends(".tar.zst") { return (ARCHIVE_FILTER_ZSTD, "zstd") }
+        return nil
+    }
+
+    private mutating func runTar() throws(ArchiveError) {
         guard carchive_available() != 0 else {
             throw ArchiveError(.unreadable, path: archivePath,
                                message: "archives need libarchive, which could not be loaded (\(String(cString: carchive_load_error())))")
@@ -87,21 +110,51 @@ struct ArchiveReader {
             throw ArchiveError(.unreadable, path: archivePath, message: "out of memory")
         }
         defer { archive_read_free(archive) }
-        configure(archive)
+        archive_read_support_format_tar(archive)
+        archive_read_support_format_gnutar(archive)
+        archive_read_support_format_empty(archive)  // an empty file is an empty tar, as tar says
+        // Keep `._NAME` entries as entries (on macOS libarchive folds them into metadata).
+        archive_read_set_format_option(archive, "tar", "mac-ext", nil)
+        // One decoder, chosen by the name, with bidding bypassed: nothing is stacked on it, and
+        // nothing else runs (no external programs, no recursion into nested compressed data).
+        let compression = Self.tarCompression(scanner.path.bytes)
+        if let compression, source.size > 0 {
+            // Without bidding, libarchive would read other data as an empty stream: check the
+            // format's magic number first (an empty file stays an empty archive, as tar says).
+            let start = try source.bytes(at: 0, count: 6, path: archivePath)
+            let magic: [UInt8] = switch compression.code {
+            case ARCHIVE_FILTER_GZIP: [0x1F, 0x8B]
+            case ARCHIVE_FILTER_BZIP2: Array("BZh".utf8)
+            case ARCHIVE_FILTER_XZ: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]
+            default: [0x28, 0xB5, 0x2F, 0xFD]
+            }
+            guard start.starts(with: magic) else {
+                throw ArchiveError(.malformed, path: archivePath,
+                                   message: "not a readable archive (tar): not \(compression.name) data, as its name says")
+            }
+            guard archive_read_append_filter(archive, compression.code) == ARCHIVE_OK else {
+                let words = archive_error_string(archive).map { String(cString: $0) } ?? "unknown error"
+                throw ArchiveError(.unreadable, path: archivePath,
+                                   message: "cannot decompress \(compression.name) with this libarchive (\(Self.sentence(words)))")
+            }
+        }
 
-        // Names in UTF-8 come back unchanged (libarchive converts header names to the current
-        // locale's charset, and the C locale would refuse anything but ASCII). Per thread only.
-        let utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
-        let previous = utf8.map { uselocale($0) }
+        // Names are the bytes the archive stores. libarchive converts a UTF-8 name (pax, a
+        // zip's UTF-8 flag) to the locale's charset and to Unicode NFC on the way; in the C locale
+        // that conversion fails for anything but ASCII, and libarchive then keeps the name as
+        // stored (ustar and GNU names are never converted). Per thread only.
+        let plain = newlocale(LC_CTYPE_MASK, "C", nil)
+        let previous = plain.map { uselocale($0) }
         defer {
             if let previous { uselocale(previous) }
-            if let utf8 { freelocale(utf8) }
+            if let plain { freelocale(plain) }
         }
 
         let opened = archive_read_open2(
             archive, Unmanaged.passUnretained(source).toOpaque(), nil, archiveRead, archiveSkip, nil)
-        guard opened == ARCHIVE_OK else { throw failure(archive, while: "not a readable archive") }
+        guard opened == ARCHIVE_OK || opened == ARCHIVE_WARN else { throw failure(archive, while: "not a readable archive") }
 
+        let compressed = compression != nil && source.size > 0
         var entry: OpaquePointer?
         while true {
             if summary.entries >= scanner.limits.maximumEntries {
@@ -110,6 +163,7 @@ struct ArchiveReader {
                 summary.stopped = true
                 break
             }
+            if compressed { try checkDecompressed(archive) }
             let status = archive_read_next_header(archive, &entry)
             if status == ARCHIVE_EOF { break }
             if status == ARCHIVE_RETRY {
@@ -120,32 +174,34 @@ struct ArchiveReader {
                 throw failure(archive, while: summary.entries == 0 ? "not a readable archive" : "damaged archive")
             }
             summary.entries += 1
-            try examine(archive, entry)
+            if compressed { try checkDecompressed(archive) }
+            examine(archive, entry)
             if summary.stopped { break }
+            // Skipping a member of a compressed tar decompresses it: done here in steps, the
+            // bound checked at each (libarchive would skip it whole in the next header call).
+            if compressed { try skipData(archive) }
         }
-        return summary
     }
 
-    private func configure(_ archive: OpaquePointer) {
-        switch scanner.kind {
-        case .zip:
-            // The streaming reader: the seekable one loads the whole central directory first
-            // (memory and time in the member count before a single header can be bounded).
-            archive_read_support_format_zip_streamable(archive)
-            // Keep `._NAME` entries as entries (on macOS libarchive folds them into metadata).
-            archive_read_set_format_option(archive, "zip", "mac-ext", nil)
-        case .tar:
-            archive_read_support_format_tar(archive)
-            archive_read_support_format_gnutar(archive)
-            archive_read_support_format_empty(archive)  // an empty file is an empty tar, as tar says
-            archive_read_set_format_option(archive, "tar", "mac-ext", nil)
-            // Built-in decoders only: `support_filter_all` could start external programs.
-            archive_read_support_filter_gzip(archive)
-            archive_read_support_filter_bzip2(archive)
-            archive_read_support_filter_xz(archive)
-            archive_read_support_filter_lzma(archive)
-            archive_read_support_filter_zstd(archive)
-            archive_read_support_filter_compress(archive)
+    /// Throws ``ArchiveError/Kind/limitReached`` once more than the limit has been decompressed.
+    private func checkDecompressed(_ archive: OpaquePointer) throws(ArchiveError) {
+        let limit = scanner.limits.maximumDecompressedSize
+        guard archive_filter_bytes(archive, 0) > limit else { return }
+        throw ArchiveError(.limitReached, path: archivePath,
+                           message: "stopped after decompressing \(ArchiveScanner.Limits.sizeText(limit)) (the archive limit)",
+                           limit: limit)
+    }
+
+    /// Reads (and drops) the rest of the current member's data, a block at a time.
+    private func skipData(_ archive: OpaquePointer) throws(ArchiveError) {
+        var block: UnsafeRawPointer?
+        var size = 0
+        var offset: la_int64_t = 0
+        while true {
+            try checkDecompressed(archive)
+            let status = archive_read_data_block(archive, &block, &size, &offset)
+            if status == ARCHIVE_EOF { return }
+            if status < ARCHIVE_WARN { throw failure(archive, while: "damaged archive") }
         }
     }
 
@@ -160,7 +216,7 @@ struct ArchiveReader {
     }
 
     /// libarchive's message made one line: control characters escaped, no trailing period.
-    private static func sentence(_ words: String) -> String {
+    static func sentence(_ words: String) -> String {
         var text = VisibleText.escaped(words)
         while text.hasSuffix(".") || text.hasSuffix(" ") { text.removeLast() }
         guard let first = text.first else { return "unknown error" }
@@ -171,7 +227,7 @@ struct ArchiveReader {
 
     // MARK: - One entry
 
-    private mutating func examine(_ archive: OpaquePointer, _ entry: OpaquePointer) throws(ArchiveError) {
+    private mutating func examine(_ archive: OpaquePointer, _ entry: OpaquePointer) {
         let name = Self.pathBytes(entry)
         let entryPath = DocumentSourceTreePath(bytes: name)
         let isFile = archive_entry_filetype(entry) & 0o170000 == 0o100000  // AE_IFMT, AE_IFREG (casts in C, not imported)
@@ -201,51 +257,86 @@ struct ArchiveReader {
         }
 
         guard isFile else { return }
-        if let member = Self.appleDoubleMember(name) {
-            if archive_entry_is_data_encrypted(entry) != 0 || archive_entry_is_encrypted(entry) != 0 {
-                report(.encrypted, entryPath, "\(entryPath.visible) is encrypted: skipped")
-                return
-            }
-            guard let bytes = readData(archive, entry, limit: scanner.limits.maximumAppleDoubleSize, entryPath) else { return }
-            appleDouble(bytes, member: DocumentSourceTreePath(bytes: member), entry: entryPath)
-        } else if scanner.isTextPack, let atRoot = Self.infoJSONPlace(name) {
-            guard summary.textBundleInfo == nil || (atRoot && !rootInfoFound) else { return }
-            if archive_entry_is_data_encrypted(entry) != 0 {
-                report(.encrypted, entryPath, "\(entryPath.visible) is encrypted: skipped")
-                return
-            }
-            guard let bytes = readData(archive, entry, limit: scanner.limits.maximumInfoJSONSize, entryPath) else { return }
-            summary.textBundleInfo = bytes
-            rootInfoFound = atRoot
+        let encrypted = archive_entry_is_data_encrypted(entry) == 1 || archive_entry_is_encrypted(entry) == 1
+        let declared = archive_entry_size_is_set(entry) != 0 ? Int64(archive_entry_size(entry)) : nil
+        fileMember(name, encrypted: encrypted, declaredSize: declared) { limit in
+            Self.readData(archive, limit: limit)
         }
     }
 
-    /// Reads an entry's data, at most `limit` bytes; nil (and a problem reported) when it is
-    /// larger or cannot be read. Reading stops at the bound: a bomb is never inflated whole.
-    private mutating func readData(
-        _ archive: OpaquePointer, _ entry: OpaquePointer, limit: Int, _ entryPath: DocumentSourceTreePath
-    ) -> [UInt8]? {
-        if archive_entry_size_is_set(entry) != 0, archive_entry_size(entry) > Int64(limit) {
-            report(.tooLarge, entryPath, "\(entryPath.visible) is \(archive_entry_size(entry)) bytes, more than the \(limit) read: skipped")
-            return nil
+    /// What reading a member's data gave.
+    enum DataRead {
+        /// All of it, within the bound.
+        case bytes([UInt8])
+        /// More than the bound (nil: found while reading; else the size the archive declares).
+        case tooLarge(declared: Int64?)
+        /// It could not be read, in words.
+        case failed(String)
+    }
+
+    /// A regular file member: a `._NAME` entry is read as AppleDouble, a `.textpack`'s
+    /// `info.json` captured; `read(limit)` reads the data, at most `limit` bytes.
+    mutating func fileMember(_ name: [UInt8], encrypted: Bool, declaredSize: Int64?, read: (Int) -> DataRead) {
+        let entryPath = DocumentSourceTreePath(bytes: name)
+        if let member = Self.appleDoubleMember(name) {
+            if encrypted {
+                report(.encrypted, entryPath, "\(entryPath.visible) is encrypted: skipped")
+                return
+            }
+            let limit = scanner.limits.maximumAppleDoubleSize
+            switch Self.bounded(declaredSize, limit, read) {
+            case .bytes(let bytes):
+                appleDouble(bytes, member: DocumentSourceTreePath(bytes: member), entry: entryPath)
+            case .tooLarge(let declared?):
+                report(.tooLarge, entryPath, "\(entryPath.visible) is \(declared) bytes, more than the \(limit) read: skipped")
+            case .tooLarge(nil):
+                report(.tooLarge, entryPath, "\(entryPath.visible) is more than \(limit) bytes: skipped")
+            case .failed(let words):
+                report(.unreadableEntry, entryPath, "\(entryPath.visible) cannot be read: \(words)")
+            }
+        } else if scanner.isTextPack, let atRoot = Self.infoJSONPlace(name) {
+            guard summary.textBundleInfo == nil || (atRoot && !rootInfoFound) else { return }
+            // As for a .textbundle folder, an info.json that cannot be used is a warning
+            // (Summary.textBundleInfoProblem), not a problem of the archive.
+            if encrypted {
+                summary.textBundleInfoProblem = "\(entryPath.visible) is encrypted (not read)"
+                return
+            }
+            let limit = scanner.limits.maximumInfoJSONSize
+            switch Self.bounded(declaredSize, limit, read) {
+            case .bytes(let bytes):
+                summary.textBundleInfo = bytes
+                summary.textBundleInfoProblem = nil
+                rootInfoFound = atRoot
+            case .tooLarge:
+                summary.textBundleInfoProblem = "info.json is larger than \(ArchiveScanner.Limits.sizeText(Int64(limit)))"
+            case .failed(let words):
+                summary.textBundleInfoProblem = "info.json cannot be read (\(words))"
+            }
         }
+    }
+
+    private static func bounded(_ declared: Int64?, _ limit: Int, _ read: (Int) -> DataRead) -> DataRead {
+        if let declared, declared > Int64(limit) { return .tooLarge(declared: declared) }
+        return read(limit)
+    }
+
+    /// Reads the current libarchive entry's data, at most `limit` bytes: a bomb is never
+    /// inflated whole.
+    private static func readData(_ archive: OpaquePointer, limit: Int) -> DataRead {
         var bytes: [UInt8] = []
-        if data.count < 65_536 { data = [UInt8](repeating: 0, count: 65_536) }
+        var block = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = data.withUnsafeMutableBytes { buffer in
+            let count = block.withUnsafeMutableBytes { buffer in
                 archive_read_data(archive, buffer.baseAddress, buffer.count)
             }
-            if count == 0 { return bytes }
+            if count == 0 { return .bytes(bytes) }
             if count < 0 {
                 let words = archive_error_string(archive).map { String(cString: $0) } ?? "its data is damaged"
-                report(.unreadableEntry, entryPath, "\(entryPath.visible) cannot be read: \(Self.sentence(words))")
-                return nil
+                return .failed(sentence(words))
             }
-            guard bytes.count + count <= limit else {
-                report(.tooLarge, entryPath, "\(entryPath.visible) is more than \(limit) bytes: skipped")
-                return nil
-            }
-            bytes += data[0..<count]
+            guard bytes.count + count <= limit else { return .tooLarge(declared: nil) }
+            bytes += block[0..<count]
         }
     }
 
@@ -278,12 +369,12 @@ struct ArchiveReader {
         }
     }
 
-    private mutating func report(_ kind: ArchiveProblem.Kind, _ entry: DocumentSourceTreePath?, _ message: String) {
+    mutating func report(_ kind: ArchiveProblem.Kind, _ entry: DocumentSourceTreePath?, _ message: String) {
         summary.problems += 1
         emit(.problem(ArchiveProblem(kind: kind, entry: entry, message: message)))
     }
 
-    private mutating func emit(_ event: Event) {
+    mutating func emit(_ event: Event) {
         if visit(event) == .stop { summary.stopped = true }
     }
 

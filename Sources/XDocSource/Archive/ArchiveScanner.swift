@@ -19,9 +19,14 @@
 ///   AppleDouble entries (what macOS bsdtar writes before each member).
 ///
 /// The archive is hostile input, so everything is bounded and nothing is written:
-/// - headers are streamed (libarchive's streaming zip reader, which never loads the central
-///   directory), nothing is kept per member, so memory is flat in the member count; at most
-///   ``Limits/maximumEntries`` headers are read;
+/// - a zip is read through its central directory (streamed; members skipped by offset, never
+///   inflated; a self-extracting zip with bytes in front lists as any other; a zip without its
+///   end record, cut short, is refused); a tar's headers are streamed, decompressed with the
+///   one decoder its name calls for, and at most ``Limits/maximumDecompressedSize`` bytes are
+///   decompressed in all; nothing is kept per member, so memory is flat in the member count;
+///   at most ``Limits/maximumEntries`` headers are read;
+/// - member names are the bytes the archive stores (no charset conversion, no Unicode
+///   normalisation);
 /// - no member data is read except `._NAME` entries (at most ``Limits/maximumAppleDoubleSize``
 ///   bytes, so a deflate bomb stops there) and a `.textpack`'s `info.json` (at most
 ///   ``Limits/maximumInfoJSONSize``);
@@ -37,12 +42,53 @@ public struct ArchiveScanner: Sendable {
         /// The most bytes read of a `.textpack`'s `info.json`; a larger one is skipped.
         public var maximumInfoJSONSize: Int
 
-        /// The defaults: one million entries, 1 MiB per `._NAME` entry, 64 KiB of `info.json`.
+        /// The most bytes a compressed tar is decompressed to (headers and skipped data alike);
+        /// the scan ends there with ``ArchiveError/Kind/limitReached``, so a small file that
+        /// decompresses to gigabytes cannot stall a walk. Zip members are never decompressed to
+        /// be skipped (the central directory gives their offsets).
+        public var maximumDecompressedSize: Int64
+
+        /// The default of ``maximumDecompressedSize``: 1 GiB.
+        public static let defaultDecompressedSize: Int64 = 1 << 30
+
+        /// The defaults: one million entries, 1 MiB per `._NAME` entry, 64 KiB of `info.json`,
+        /// 1 GiB decompressed.
         public init(maximumEntries: Int = 1_000_000, maximumAppleDoubleSize: Int = 1 << 20,
-                    maximumInfoJSONSize: Int = 65_536) {
+                    maximumInfoJSONSize: Int = 65_536, maximumDecompressedSize: Int64 = defaultDecompressedSize) {
             self.maximumEntries = maximumEntries
             self.maximumAppleDoubleSize = maximumAppleDoubleSize
             self.maximumInfoJSONSize = maximumInfoJSONSize
+            self.maximumDecompressedSize = maximumDecompressedSize
+        }
+
+        /// A byte count as people read it: "1 GiB", "512 MiB", "64 KiB" when it is a whole
+        /// number of those, else "N bytes".
+        public static func sizeText(_ bytes: Int64) -> String {
+            for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] where bytes >= Int64(1) << shift {
+                if bytes & ((Int64(1) << shift) - 1) == 0 { return "\(bytes >> shift) \(unit)" }
+            }
+            return bytes == 1 ? "1 byte" : "\(bytes) bytes"
+        }
+
+        /// Reads a size as `--archive-limit` takes it: a whole number of bytes, optionally
+        /// followed by `K`, `M`, `G` or `T` (powers of 1024; `KiB`, `MB`… and lower case too).
+        /// Nil for anything else, zero, or a size that does not fit in 64 bits.
+        public static func parseSize(_ text: String) -> Int64? {
+            var digits = Substring(text)
+            var shift: Int64 = 0
+            let lower = digits.lowercased()
+            for (suffixes, value) in [(["k", "kb", "kib"], 10), (["m", "mb", "mib"], 20), (["g", "gb", "gib"], 30),
+                                      (["t", "tb", "tib"], 40), (["b"], 0)] as [([String], Int64)] {
+                if let suffix = suffixes.first(where: { lower.hasSuffix($0) && lower.count > $0.count }) {
+                    digits = digits.dropLast(suffix.count)
+                    shift = value
+                    break
+                }
+            }
+            guard !digits.isEmpty, digits.allSatisfy({ $0 >= "0" && $0 <= "9" }), let number = Int64(digits), number > 0,
+                  number <= Int64.max >> shift
+            else { return nil }
+            return number << shift
         }
     }
 
@@ -68,6 +114,10 @@ public struct ArchiveScanner: Sendable {
         /// exactly one folder down, `NAME.textbundle/info.json`), when it has one of at most
         /// ``Limits/maximumInfoJSONSize`` bytes. Not parsed here.
         public var textBundleInfo: [UInt8]?
+        /// For a `.textpack`: why its `info.json` was not captured (larger than the bound,
+        /// encrypted, damaged), in words naming `info.json`. As for a `.textbundle` folder, this
+        /// is a warning about the bundle's own record, not a problem of the archive.
+        public var textBundleInfoProblem: String?
 
         /// Zero counts.
         public init() {}

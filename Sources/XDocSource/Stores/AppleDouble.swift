@@ -146,7 +146,10 @@ public struct AppleDouble: Sendable {
             guard reader.u8(nameStart + nameLength - 1) == 0 else {
                 throw .badAttributeHeader("the name of attribute entry \(index) is not NUL-terminated")
             }
-            guard offset >= dataStart, offset + length <= totalSize else {
+            // An empty value at offset 0 is how Apple's bsdtar and copyfile write an empty
+            // attribute (libarchive's test_compat_mac-2): valid, and it points at nothing.
+            let emptyAtZero = offset == 0 && length == 0
+            guard emptyAtZero || (offset >= dataStart && offset + length <= totalSize) else {
                 throw .outOfRange("the value of attribute entry \(index) (offset \(offset), length \(length)) lies outside the attribute data")
             }
             let nameBytes = reader.bytes[nameStart..<nameStart + nameLength - 1]

@@ -44,8 +44,10 @@ extension XDS {
         @Flag(help: "Remove the value from the AppleDouble sidecar ._NAME too.")
         var sidecar = false
 
-        /// The options that take a value (none): see ``Set/optionsWithValues``.
-        static let optionsWithValues: Swift.Set<String> = []
+        @OptionGroup var archiveLimit: ArchiveLimitOptions
+
+        /// The options that take a value: see ``Set/optionsWithValues``.
+        static let optionsWithValues: Swift.Set<String> = ["--archive-limit"]
 
         /// Whether to act on a symbolic link itself (`--no-follow`).
         var noFollow: Bool { follow.noFollow }
@@ -56,7 +58,7 @@ extension XDS {
 
         func run() throws {
             if recursive {
-                try Self.removeTree(files, dryRun: dryRun).finish()
+                try Self.removeTree(files, dryRun: dryRun, limits: archiveLimit.limits).finish()
                 return
             }
             var diagnostics = Diagnostics()
@@ -79,7 +81,7 @@ extension XDS {
         /// `remove -r`: walks every folder root and clears each file and folder found (or, dry,
         /// lists it); a root that is not a folder is handled as by `remove` (`--dry-run`: listed
         /// when it has a value in a store `remove` clears).
-        static func removeTree(_ roots: [String], dryRun: Bool) -> Diagnostics {
+        static func removeTree(_ roots: [String], dryRun: Bool, limits: ArchiveScanner.Limits = ArchiveScanner.Limits()) -> Diagnostics {
             var diagnostics = Diagnostics()
             var progress = ProgressLine()
             for root in roots {
@@ -87,7 +89,7 @@ extension XDS {
                 var outputFailed = false
                 let counts = DocumentSourceTree(roots: [root]).walk(archives: { archive in
                     progress.clear()
-                    noteArchive(archive, diagnostics: &diagnostics)
+                    noteArchive(archive, limits: limits, diagnostics: &diagnostics)
                     return .proceed
                 }) { event in
                     switch event {

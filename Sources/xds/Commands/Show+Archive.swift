@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ArgumentParser
 import XDSSystem
 import XDocSource
 
@@ -16,6 +17,31 @@ struct ArchiveShowing {
     var outputFailed = false
     /// A `.textpack`'s `info.json`, as the scan found it (bounded), else nil.
     var textBundleInfo: [UInt8]?
+    /// Why a `.textpack`'s `info.json` was not captured (a warning), else nil.
+    var textBundleInfoProblem: String?
+}
+
+/// `--archive-limit SIZE`: how much of a compressed tar is decompressed (SPEC §2).
+struct ArchiveLimitOptions: ParsableArguments {
+    @Option(name: .customLong("archive-limit"),
+            help: ArgumentHelp("Decompress at most SIZE bytes of each compressed tar (K, M, G, T: powers of 1024; default 1G).",
+                               valueName: "SIZE"))
+    var archiveLimit: ArchiveLimit?
+
+    /// The limits of each archive scan.
+    var limits: ArchiveScanner.Limits {
+        ArchiveScanner.Limits(maximumDecompressedSize: archiveLimit?.bytes ?? ArchiveScanner.Limits.defaultDecompressedSize)
+    }
+}
+
+/// A size such as `512M` or `2G` (``ArchiveScanner/Limits/parseSize(_:)``).
+struct ArchiveLimit: ExpressibleByArgument {
+    let bytes: Int64
+
+    init?(argument: String) {
+        guard let bytes = ArchiveScanner.Limits.parseSize(argument) else { return nil }
+        self.bytes = bytes
+    }
 }
 
 extension XDS.Show {
@@ -24,20 +50,21 @@ extension XDS.Show {
     /// (65), a missing archive is 66, an unreadable one 74, a corrupt one 65. `shown` counts
     /// everything written so far (for the blank line between human records).
     static func showArchive(
-        _ archive: DocumentSourceTreePath, json: Bool, shown: inout Int, diagnostics: inout Diagnostics
+        _ archive: DocumentSourceTreePath, json: Bool, limits: ArchiveScanner.Limits, shown: inout Int,
+        diagnostics: inout Diagnostics
     ) -> ArchiveShowing {
         var result = ArchiveShowing()
-        guard let scanner = ArchiveScanner(path: archive) else { return result }
-        ArchiveTimeZone.settle()
+        guard let scanner = ArchiveScanner(path: archive, limits: limits) else { return result }
         do throws(ArchiveError) {
-            result.textBundleInfo = try scanner.scan { event in
+            let summary = try scanner.scan { event in
                 switch event {
                 case .problem(let problem):
                     diagnostics.fail(visible: archive.visible, problem.message, status: .dataError)
                 case .member(let member):
                     let text = json
                         ? member.jsonLine(archive: archive) + "\n"
-                        : (shown > 0 ? "\n" : "") + humanText(heading: member.path(in: archive).visible, member.stored)
+                        : (shown > 0 ? "\n" : "") + humanText(heading: member.path(in: archive).visible, member.stored,
+                                                              location: member.entry.visible)
                     do throws(Errno) {
                         try StandardOutput.write(text)
                     } catch {
@@ -49,12 +76,21 @@ extension XDS.Show {
                     result.shown += 1
                 }
                 return .proceed
-            }.textBundleInfo
+            }
+            result.textBundleInfo = summary.textBundleInfo
+            result.textBundleInfoProblem = summary.textBundleInfoProblem
         } catch {
-            diagnostics.fail(visible: archive.visible, error.message, status: ExitStatus(error))
+            diagnostics.fail(visible: archive.visible, message(error), status: ExitStatus(error))
             result.failed = true
         }
         return result
+    }
+
+    /// The line for an archive that could not be scanned to its end; the limit names the option
+    /// that raises it (the library's words name no flag).
+    static func message(_ error: ArchiveError) -> String {
+        guard error.kind == .limitReached, let limit = error.limit else { return error.message }
+        return "stopped after decompressing \(ArchiveScanner.Limits.sizeText(limit)) (the archive limit; --archive-limit to raise it)"
     }
 
     /// Whether `file` is read as an archive too: its name is an archive's and it is a regular
@@ -72,8 +108,11 @@ extension XDS.Show {
 extension XDS.Show {
     /// The TextBundle record of a `.textpack` from the `info.json` bytes its scan found; a bad
     /// one is a warning, as for a folder.
-    static func textPackInfo(_ archive: DocumentSourceTreePath, _ bytes: [UInt8]?) -> TextBundleInfo? {
-        guard let bytes else { return nil }
+    static func textPackInfo(_ archive: DocumentSourceTreePath, _ scanned: ArchiveShowing) -> TextBundleInfo? {
+        if let problem = scanned.textBundleInfoProblem {
+            Diagnostics.printError("xds: warning: \(archive.visible): \(VisibleText.escapedMessage(problem)) (ignored)")
+        }
+        guard let bytes = scanned.textBundleInfo else { return nil }
         do {
             return try TextBundleInfo.parse(bytes)
         } catch {
@@ -87,9 +126,8 @@ extension XDS.Remove {
     /// `remove -r` meets an archive: archives are read-only, so only say how many members carry
     /// a value (status unchanged), for users publishing the tree. Problems inside the archive are
     /// not reported here (`xds show` reports them).
-    static func noteArchive(_ archive: DocumentSourceTreePath, diagnostics: inout Diagnostics) {
-        guard let scanner = ArchiveScanner(path: archive) else { return }
-        ArchiveTimeZone.settle()
+    static func noteArchive(_ archive: DocumentSourceTreePath, limits: ArchiveScanner.Limits, diagnostics: inout Diagnostics) {
+        guard let scanner = ArchiveScanner(path: archive, limits: limits) else { return }
         var members = 0
         _ = try? scanner.scan { event in
             if case .member = event { members += 1 }
@@ -108,20 +146,7 @@ extension ExitStatus {
         switch error.kind {
         case .notFound: self = .noInput
         case .unreadable: self = .ioError
-        case .malformed: self = .dataError
+        case .malformed, .limitReached: self = .dataError
         }
-    }
-}
-
-/// libarchive converts every zip entry's DOS time with `mktime`, and glibc's `mktime` stats
-/// /etc/localtime on every call while TZ is unset (to notice a changed zone): one `stat` per
-/// member, half the time of listing a zip. Naming the same zone in TZ (":/etc/localtime", what
-/// an unset TZ means) lets glibc skip that check. Set once, before the first scan, while the
-/// command is single-threaded; a TZ the user set is left alone.
-enum ArchiveTimeZone {
-    static func settle() {
-        #if os(Linux)
-        if getenv("TZ") == nil { setenv("TZ", ":/etc/localtime", 0) }
-        #endif
     }
 }

@@ -39,11 +39,20 @@ extension XDS {
                 "zip"; tar members in extended-attribute headers (GNU tar --xattrs, bsdtar) or \
                 ._NAME entries (macOS), store "tar"; the store line names the entry that held \
                 the value. JSON adds "archive" and "member" after "file". Member names are only \
-                names (nothing is written; absolute and ../ names are shown as they are, escaped). \
-                An archive is hostile input: at most 1000000 entries are read, a ._NAME entry \
-                over 1 MiB or encrypted is skipped with a message (status 65), as is a malformed \
-                value; a file that is not a readable archive, or is damaged, is 65. Status 1 when \
-                neither the archive nor any member has a value.
+                names (nothing is written; absolute and ../ names are shown as they are, escaped), \
+                and are the bytes the archive stores (no Unicode normalisation). \
+                An archive is hostile input: at most 1000000 entries are read; a zip is read \
+                through its central directory (members are skipped, never inflated; a \
+                self-extracting zip with bytes in front lists like any other); a compressed tar \
+                is decompressed with the decoder its name says (.tgz, .tar.gz: gzip; .tbz, .tbz2, \
+                .tar.bz2: bzip2; .txz, .tar.xz: xz; .tzst, .tar.zst: zstd; .tar: none), and at \
+                most --archive-limit SIZE bytes of it (default 1G; K, M, G, T are powers of 1024, \
+                e.g. 512M, 2G): reaching the limit is one line naming the archive and the limit, \
+                status 65, and the walk goes on. A ._NAME entry over 1 MiB, encrypted or not \
+                AppleDouble is reported with its name (status 65), as is a malformed value, and \
+                the listing goes on; a file that is not a readable archive, or is damaged (a zip \
+                cut short has no end record), is 65. Status 1 when neither the archive nor any \
+                member has a value.
 
                 -r walks each folder and lists every file and folder under it that carries the \
                 attribute in any store, as it finds them (the same output per file; a FILE that \
@@ -80,21 +89,24 @@ extension XDS {
 
         @OptionGroup var follow: FollowOptions
 
-        /// The options that take a value (none): see ``Set/optionsWithValues``.
-        static let optionsWithValues: Swift.Set<String> = []
+        @OptionGroup var archiveLimit: ArchiveLimitOptions
+
+        /// The options that take a value: see ``Set/optionsWithValues``.
+        static let optionsWithValues: Swift.Set<String> = ["--archive-limit"]
 
         func run() throws {
             if recursive {
-                try Self.showTree(files, json: json).finish()
+                try Self.showTree(files, json: json, limits: archiveLimit.limits).finish()
             } else {
-                try Self.show(files, json: json, followSymlinks: follow.followSymlinks).finish()
+                try Self.show(files, json: json, followSymlinks: follow.followSymlinks, limits: archiveLimit.limits).finish()
             }
         }
 
         /// Writes every file's attribute to standard output as soon as it is read (one write per
         /// file) and returns the diagnostics (shared with the fast path). Stops at the first
         /// failed write: the rest could not be shown either.
-        static func show(_ files: [String], json: Bool, followSymlinks: Bool) -> Diagnostics {
+        static func show(_ files: [String], json: Bool, followSymlinks: Bool,
+                         limits: ArchiveScanner.Limits = ArchiveScanner.Limits()) -> Diagnostics {
             var diagnostics = Diagnostics()
             var shown = 0
             for file in files {
@@ -123,10 +135,10 @@ extension XDS {
                     continue
                 }
                 // An archive's members too (zip, tar: by name), after its own attribute.
-                let scanned = showArchive(path, json: json, shown: &shown, diagnostics: &diagnostics)
+                let scanned = showArchive(path, json: json, limits: limits, shown: &shown, diagnostics: &diagnostics)
                 if scanned.outputFailed { break }
                 if textPack {
-                    bundle = textPackInfo(path, scanned.textBundleInfo)
+                    bundle = textPackInfo(path, scanned)
                     guard writeOwnRecord(file, found, bundle, json: json, shown: &shown, diagnostics: &diagnostics) else { break }
                 }
                 if found == nil && scanned.shown == 0 && !scanned.failed {
@@ -177,14 +189,14 @@ extension XDS {
 
         /// `show -r`: walks every folder root and writes each file and folder found as soon as it
         /// is found (one write each); a root that is not a folder goes through ``show(_:json:followSymlinks:)``.
-        static func showTree(_ roots: [String], json: Bool) -> Diagnostics {
+        static func showTree(_ roots: [String], json: Bool, limits: ArchiveScanner.Limits) -> Diagnostics {
             var diagnostics = Diagnostics()
             var progress = ProgressLine()
             var shown = 0
             for root in roots {
                 guard diagnostics.accepts(root) else { continue }
                 guard Recursive.isFolder(root) else {
-                    let single = show([root], json: json, followSymlinks: true)
+                    let single = show([root], json: json, followSymlinks: true, limits: limits)
                     diagnostics.record(single.worst)
                     if single.worst == .success { shown += 1 }
                     continue
@@ -193,7 +205,7 @@ extension XDS {
                 var members = 0
                 let counts = DocumentSourceTree(roots: [root]).walk(archives: { archive in
                     progress.clear()
-                    let scanned = showArchive(archive, json: json, shown: &shown, diagnostics: &diagnostics)
+                    let scanned = showArchive(archive, json: json, limits: limits, shown: &shown, diagnostics: &diagnostics)
                     members += scanned.shown
                     if scanned.outputFailed {
                         outputFailed = true
@@ -201,7 +213,7 @@ extension XDS {
                     }
                     // A .textpack that carries values: its info.json record after its members.
                     if scanned.shown > 0, ArchiveKind.isTextPack(archive.bytes),
-                       let bundle = textPackInfo(archive, scanned.textBundleInfo)
+                       let bundle = textPackInfo(archive, scanned)
                     {
                         let text = json
                             ? bundle.jsonLine(path: archive) + "\n"
@@ -251,14 +263,16 @@ extension XDS {
             humanText(heading: VisibleText.escaped(file), found)
         }
 
-        /// The human text under `heading`, a file name already made visible.
-        static func humanText(heading: String, _ found: StoredDocumentSource) -> String {
+        /// The human text under `heading`, a file name already made visible; `location`, when
+        /// given, is the store's location already made visible (an archive entry's exact bytes).
+        static func humanText(heading: String, _ found: StoredDocumentSource, location: String? = nil) -> String {
             let source = found.source
             var rows: [(String, String)] = []
             for (key, value) in zip(DocumentSource.keys, [source.identifier, source.name, source.path, source.appInfoURL]) {
                 if let value { rows.append((key, VisibleText.escaped(value))) }
             }
-            let storeText = found.store == .xattr ? found.store.rawValue : "\(found.store.rawValue) (\(VisibleText.escaped(found.location)))"
+            let storeText = found.store == .xattr ? found.store.rawValue
+                : "\(found.store.rawValue) (\(location ?? VisibleText.escaped(found.location)))"
             rows.append(("store", storeText))
             let other = source.otherKeys.sorted { $0.key < $1.key }
             let width = rows.map { $0.0.count }.max()! + 1

@@ -1,0 +1,357 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+internal import CZlib
+internal import XDSSystem
+
+/// A zip archive read through its central directory (APPNOTE 4.3.12–4.3.16), our own reader:
+/// - the directory is streamed in bounded chunks and nothing is kept per member, so memory is
+///   flat in the member count, and members are skipped by their offsets, never inflated
+///   (libarchive's streaming reader inflates every member whose size follows its data);
+/// - names are the exact bytes stored (libarchive turns a UTF-8-flagged name into the locale's
+///   charset and Unicode NFC, and gives nothing at all in the C locale);
+/// - a self-extracting zip (bytes in front, offsets written for the zip alone) lists like any
+///   other: the directory is found from the end record, and the offsets corrected by where it
+///   really starts, as `unzip` does;
+/// - a zip without an end record (cut short, inside its directory or before it) is refused.
+/// Only `._NAME` entries and a `.textpack`'s `info.json` are read, stored or deflated, bounded.
+extension ArchiveReader {
+    mutating func runZip() throws(ArchiveError) {
+        let directory = try ZipDirectory.locate(source, path: archivePath)
+        var reader = ZipChunkReader(source: source, start: directory.start, end: directory.end, path: archivePath)
+        var index: Int64 = 0
+        while reader.position < directory.end {
+            if summary.entries >= scanner.limits.maximumEntries {
+                report(.tooManyEntries, nil,
+                       "has more than \(scanner.limits.maximumEntries) entries: the scan stopped there")
+                summary.stopped = true
+                return
+            }
+            guard let fixed = try reader.take(46), LittleEndian.le32(fixed, 0) == 0x0201_4B50 else {
+                throw directory.damaged("entry \(index + 1) of its central directory is damaged")
+            }
+            let madeBy = LittleEndian.le16(fixed, 4), flags = LittleEndian.le16(fixed, 8)
+            let method = Int(LittleEndian.le16(fixed, 10)), crc = LittleEndian.le32(fixed, 16)
+            var compressed = Int64(LittleEndian.le32(fixed, 20)), uncompressed = Int64(LittleEndian.le32(fixed, 24))
+            let nameLength = Int(LittleEndian.le16(fixed, 28)), extraLength = Int(LittleEndian.le16(fixed, 30))
+            let commentLength = Int(LittleEndian.le16(fixed, 32))
+            let external = LittleEndian.le32(fixed, 38)
+            var local = Int64(LittleEndian.le32(fixed, 42))
+            guard let variable = try reader.take(nameLength + extraLength + commentLength) else {
+                throw directory.damaged("entry \(index + 1) of its central directory runs past its end")
+            }
+            index += 1
+            summary.entries += 1
+            let name = Array(variable.prefix(nameLength))
+            // Zip64 extended information: the fields that are 0xFFFFFFFF, in this order.
+            var extra = variable.dropFirst(nameLength).prefix(extraLength)
+            while extra.count >= 4 {
+                let id = LittleEndian.le16(extra, 0), size = Int(LittleEndian.le16(extra, 2))
+                let body = extra.dropFirst(4).prefix(size)
+                if id == 0x0001 {
+                    var at = 0
+                    for field in [0, 1, 2] {
+                        let value: Int64
+                        switch field {
+                        case 0: value = uncompressed
+                        case 1: value = compressed
+                        default: value = local
+                        }
+                        guard value == 0xFFFF_FFFF, at + 8 <= body.count else { continue }
+                        let wide = Int64(bitPattern: LittleEndian.le64(body, at))
+                        at += 8
+                        switch field {
+                        case 0: uncompressed = wide
+                        case 1: compressed = wide
+                        default: local = wide
+                        }
+                    }
+                }
+                extra = extra.dropFirst(4 + size)
+            }
+
+            // Folders and links carry nothing xds reads (their AppleDouble entries are files).
+            let mode = external >> 16
+            let unixType = madeBy >> 8 == 3 ? mode & 0o170000 : 0
+            guard name.last != UInt8(ascii: "/"), unixType == 0 || unixType == 0o100000 else { continue }
+            let encrypted = flags & 0x41 != 0  // traditional or strong encryption
+            let member = ZipMember(local: local &+ directory.correction, compressed: compressed,
+                                   uncompressed: uncompressed, method: method, crc: crc)
+            let source = self.source
+            fileMember(name, encrypted: encrypted, declaredSize: uncompressed) { limit in
+                member.read(source, before: directory.start, limit: limit)
+            }
+            if summary.stopped { return }
+        }
+        if let expected = directory.entryCount, expected != index {
+            throw directory.damaged("its central directory holds \(index) entries, its end record says \(expected)")
+        }
+    }
+}
+
+/// Where the central directory lies, from the end record.
+struct ZipDirectory {
+    /// The directory's first byte and the end (the zip64 or classic end record).
+    let start: Int64
+    let end: Int64
+    /// Added to every offset the directory records: the bytes in front of the zip (0 for a
+    /// plain zip; a self-extracting one has its program there).
+    let correction: Int64
+    /// The entry count the end record gives, when it can be trusted (not the 16-bit field
+    /// saturated or wrapped by a writer with more entries).
+    let entryCount: Int64?
+    let path: DocumentSourceTreePath
+
+    func damaged(_ words: String) -> ArchiveError {
+        ArchiveError(.malformed, path: path, message: "damaged archive (zip): \(words)")
+    }
+
+    static func locate(_ source: ArchiveSource, path: DocumentSourceTreePath) throws(ArchiveError) -> ZipDirectory {
+        func refused(_ words: String) -> ArchiveError {
+            ArchiveError(.malformed, path: path, message: "not a readable archive (zip): \(words)")
+        }
+        let size = source.size
+        guard size >= 22 else {
+            throw refused(size == 0 ? "the file is empty" : "the file is too short to be a zip (\(size) bytes)")
+        }
+        // The end record: 22 bytes and a comment of up to 65535, the last one in the file.
+        let tailCount = Int(min(size, 22 + 65_535))
+        let tailStart = size - Int64(tailCount)
+        let tail = try source.bytes(at: tailStart, count: tailCount, path: path)
+        guard tail.count == tailCount else { throw refused("the file ended while it was read") }
+        var at = tail.count - 22
+        var found: Int?
+        while at >= 0 {
+            if tail[at] == 0x50, tail[at + 1] == 0x4B, tail[at + 2] == 5, tail[at + 3] == 6,
+               at + 22 + Int(LittleEndian.le16(tail, at + 20)) <= tail.count
+            {
+                found = at
+                break
+            }
+            at -= 1
+        }
+        guard let eocd = found else {
+            throw refused("no end-of-central-directory record (not a zip, or cut short)")
+        }
+        let eocdPosition = tailStart + Int64(eocd)
+        let disk = LittleEndian.le16(tail, eocd + 4), directoryDisk = LittleEndian.le16(tail, eocd + 6)
+        let onDisk = LittleEndian.le16(tail, eocd + 8), total = LittleEndian.le16(tail, eocd + 10)
+        var directorySize = Int64(LittleEndian.le32(tail, eocd + 12))
+        var directoryOffset = Int64(LittleEndian.le32(tail, eocd + 16))
+        guard disk == 0, directoryDisk == 0, onDisk == total else {
+            throw refused("a zip split across several files (multi-volume) is not read")
+        }
+        var end = eocdPosition
+        var entryCount: Int64? = total == 0xFFFF ? nil : Int64(total)
+
+        // Zip64: a locator just before the end record points at the zip64 end record.
+        if eocdPosition >= 20 + 56 {
+            let locator = try source.bytes(at: eocdPosition - 20, count: 20, path: path)
+            if locator.count == 20, LittleEndian.le32(locator, 0) == 0x0706_4B50 {
+                // Where it is (an extensible-data-free record just before the locator), else
+                // where the locator says (offsets of a self-extracting zip are too small).
+                let recorded = Int64(bitPattern: LittleEndian.le64(locator, 8))
+                var record: [UInt8] = []
+                var recordPosition: Int64 = 0
+                for candidate in [eocdPosition - 20 - 56, recorded] where candidate >= 0 && candidate <= eocdPosition - 20 - 56 {
+                    let bytes = try source.bytes(at: candidate, count: 56, path: path)
+                    if bytes.count == 56, LittleEndian.le32(bytes, 0) == 0x0606_4B50 {
+                        record = bytes
+                        recordPosition = candidate
+                        break
+                    }
+                }
+                guard !record.isEmpty else { throw refused("its zip64 end record is missing or damaged") }
+                let count = LittleEndian.le64(record, 32)
+                directorySize = Int64(clamping: LittleEndian.le64(record, 40))
+                directoryOffset = Int64(clamping: LittleEndian.le64(record, 48))
+                entryCount = count <= UInt64(Int64.max) ? Int64(count) : nil
+                end = recordPosition
+            }
+        }
+        let start = end - directorySize
+        guard directorySize >= 0, start >= 0, directoryOffset >= 0, start - directoryOffset >= 0 else {
+            throw refused("its end record places the central directory outside the file")
+        }
+        return ZipDirectory(start: start, end: end, correction: start - directoryOffset,
+                            entryCount: entryCount, path: path)
+    }
+}
+
+/// The central directory, read forward in chunks of at least 256 KiB.
+struct ZipChunkReader {
+    let source: ArchiveSource
+    let end: Int64
+    let path: DocumentSourceTreePath
+    private(set) var position: Int64
+    private var buffer: [UInt8] = []
+    private var bufferStart: Int64
+
+    init(source: ArchiveSource, start: Int64, end: Int64, path: DocumentSourceTreePath) {
+        self.source = source
+        self.end = end
+        self.path = path
+        position = start
+        bufferStart = start
+    }
+
+    /// The next `count` bytes, or nil when they would run past the directory's end.
+    mutating func take(_ count: Int) throws(ArchiveError) -> [UInt8]? {
+        guard position + Int64(count) <= end else { return nil }
+        if position + Int64(count) > bufferStart + Int64(buffer.count) {
+            let wanted = Int(min(end - position, Int64(max(count, 262_144))))
+            buffer = try source.bytes(at: position, count: wanted, path: path)
+            bufferStart = position
+            guard buffer.count >= count else {
+                throw ArchiveError(.malformed, path: path, message: "damaged archive (zip): the file ended inside its central directory")
+            }
+        }
+        let from = Int(position - bufferStart)
+        position += Int64(count)
+        return Array(buffer[from..<from + count])
+    }
+}
+
+/// One member's data, as its central-directory entry describes it.
+struct ZipMember {
+    /// The local header's offset in the file (corrected).
+    let local: Int64
+    let compressed: Int64
+    let uncompressed: Int64
+    let method: Int
+    let crc: UInt32
+
+    /// Reads the data (stored or deflated), at most `limit` bytes once inflated, checking the
+    /// size and the CRC the directory records.
+    func read(_ source: ArchiveSource, before directoryStart: Int64, limit: Int) -> ArchiveReader.DataRead {
+        let header: [UInt8]
+        do throws(ArchiveError) {
+            header = try source.bytes(at: local, count: 30, path: DocumentSourceTreePath(bytes: []))
+        } catch {
+            return .failed(error.message)
+        }
+        guard header.count == 30, LittleEndian.le32(header, 0) == 0x0403_4B50 else {
+            return .failed("its local header is missing or damaged")
+        }
+        let dataStart = local + 30 + Int64(LittleEndian.le16(header, 26)) + Int64(LittleEndian.le16(header, 28))
+        guard compressed >= 0, dataStart + compressed <= directoryStart else {
+            return .failed("its data runs into the central directory")
+        }
+        var output: [UInt8] = []
+        switch method {
+        case 0:
+            guard compressed == uncompressed else { return .failed("stored data whose two sizes differ") }
+            guard uncompressed <= Int64(limit) else { return .tooLarge(declared: uncompressed) }
+            do throws(ArchiveError) {
+                output = try source.bytes(at: dataStart, count: Int(compressed), path: DocumentSourceTreePath(bytes: []))
+            } catch {
+                return .failed(error.message)
+            }
+            guard output.count == Int(compressed) else { return .failed("the file ends inside its data") }
+        case 8:
+            switch inflate(source, from: dataStart, limit: limit) {
+            case .bytes(let bytes): output = bytes
+            case let other: return other
+            }
+        default:
+            return .failed("it uses compression method \(method), which xds does not read")
+        }
+        guard Int64(output.count) == uncompressed else {
+            return .failed("its data is \(output.count) bytes, not the \(uncompressed) its directory entry says")
+        }
+        let sum = output.withUnsafeBufferPointer { buffer in
+            UInt32(crc32(0, buffer.baseAddress, uInt(buffer.count)))
+        }
+        guard sum == crc else { return .failed("CRC mismatch (damaged data)") }
+        return .bytes(output)
+    }
+
+    private func inflate(_ source: ArchiveSource, from start: Int64, limit: Int) -> ArchiveReader.DataRead {
+        var stream = z_stream()
+        guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            return .failed("zlib could not start")
+        }
+        defer { inflateEnd(&stream) }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var position = start
+        let end = start + compressed
+        var input: [UInt8] = []
+        while true {
+            if stream.avail_in == 0 {
+                guard position < end else { return .failed("its compressed data ends early") }
+                do throws(ArchiveError) {
+                    input = try source.bytes(at: position, count: Int(min(65_536, end - position)),
+                                             path: DocumentSourceTreePath(bytes: []))
+                } catch {
+                    return .failed(error.message)
+                }
+                guard !input.isEmpty else { return .failed("the file ends inside its data") }
+                position += Int64(input.count)
+            }
+            let (code, produced) = input.withUnsafeMutableBufferPointer { inputBuffer in
+                chunk.withUnsafeMutableBufferPointer { out -> (Int32, Int) in
+                    if stream.avail_in == 0 {
+                        stream.next_in = inputBuffer.baseAddress
+                        stream.avail_in = uInt(inputBuffer.count)
+                    } else {
+                        // Continue where zlib stopped in this same buffer.
+                        stream.next_in = inputBuffer.baseAddress! + (inputBuffer.count - Int(stream.avail_in))
+                    }
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = uInt(out.count)
+                    let code = CZlib.inflate(&stream, Z_NO_FLUSH)
+                    return (code, out.count - Int(stream.avail_out))
+                }
+            }
+            guard output.count + produced <= limit else { return .tooLarge(declared: nil) }
+            output += chunk[0..<produced]
+            switch code {
+            case Z_STREAM_END: return .bytes(output)
+            case Z_OK, Z_BUF_ERROR: continue
+            default:
+                let why = stream.msg.map { String(cString: $0) } ?? "code \(code)"
+                return .failed("its compressed data is damaged (\(why))")
+            }
+        }
+    }
+}
+
+extension ArchiveSource {
+    /// Up to `count` bytes at `offset` (fewer at the end of the file).
+    func bytes(at offset: Int64, count: Int, path: DocumentSourceTreePath) throws(ArchiveError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                SystemCall.retrying { pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            }
+            if n < 0 {
+                throw ArchiveError(.unreadable, path: path, message: "cannot read the archive: " + Errno.current.words)
+            }
+            if n == 0 { break }
+            done += n
+        }
+        if done < count { bytes.removeLast(count - done) }
+        return bytes
+    }
+}
+
+/// Little-endian reads (zip's byte order), over any collection of bytes indexed from its start;
+/// callers check the length first.
+enum LittleEndian {
+    static func le16<C: Collection<UInt8>>(_ bytes: C, _ at: Int) -> UInt16 {
+        let i = bytes.index(bytes.startIndex, offsetBy: at)
+        return UInt16(bytes[i]) | UInt16(bytes[bytes.index(after: i)]) << 8
+    }
+
+    static func le32<C: Collection<UInt8>>(_ bytes: C, _ at: Int) -> UInt32 {
+        UInt32(le16(bytes, at)) | UInt32(le16(bytes, at + 2)) << 16
+    }
+
+    static func le64<C: Collection<UInt8>>(_ bytes: C, _ at: Int) -> UInt64 {
+        UInt64(le32(bytes, at)) | UInt64(le32(bytes, at + 2 + 2)) << 32
+    }
+}
