@@ -18,7 +18,7 @@ APT_BUILD  := libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngchec
 APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine time curl
 BREW_BUILD := libplist libdeflate zlib pkg-config libarchive
 
-.PHONY: all build setup setup-test setup-bench demo test bench fuzz-plist fuzz-png fuzz-appledouble fuzz-icns fuzz-archive clean
+.PHONY: all build build-info man completions install uninstall deb test-deb setup setup-test setup-bench demo test bench fuzz-plist fuzz-png fuzz-appledouble fuzz-icns fuzz-archive clean
 
 all: build
 
@@ -34,13 +34,72 @@ setup-test: setup
 setup-bench: setup-test
 	@sh scripts/setup.sh bench $(APT_BENCH) --
 
-build: setup
+build: setup build-info
 	$(SWIFT) build -c $(CONFIG) --product xds $(if $(filter release,$(CONFIG)),$(RELEASE_FLAGS))
+
+# The commit `xds --version` names (Sources/CBuildInfo/commit.h, rewritten only when it changes).
+build-info:
+	@sh scripts/build-info.sh
+
+# The man page, generated from the command-line parser by swift-argument-parser's generate-manual
+# plugin. The date is fixed (the version's release date) so the page is reproducible; the plugin
+# builds the package in debug mode (the text does not depend on the build).
+MAN_DATE   ?= 2026-11-24
+MAN_DIR    := $(BUILD_DIR)/man
+man: setup build-info
+	$(SWIFT) package plugin generate-manual --configuration debug --date $(MAN_DATE) --section 1 \
+	  --authors 'the xds authors' >/dev/null
+	@mkdir -p $(MAN_DIR)
+	cp $(BUILD_DIR)/plugins/GenerateManual/outputs/xds/xds.1 $(MAN_DIR)/xds.1
+	@echo "man: $(MAN_DIR)/xds.1"
+
+# Shell completions, written by the built binary itself (ArgumentParser generates them).
+COMPLETIONS_DIR := $(BUILD_DIR)/completions
+completions: build
+	@mkdir -p $(COMPLETIONS_DIR)
+	$(XDS) --generate-completion-script bash > $(COMPLETIONS_DIR)/xds.bash
+	$(XDS) --generate-completion-script zsh > $(COMPLETIONS_DIR)/_xds
+	$(XDS) --generate-completion-script fish > $(COMPLETIONS_DIR)/xds.fish
+
+# make install PREFIX=/usr/local DESTDIR=…: the stripped binary, the man page and the bash, zsh
+# and fish completions where each shell looks for them; make uninstall removes exactly those.
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BINDIR     := $(PREFIX)/bin
+MAN1DIR    := $(PREFIX)/share/man/man1
+BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
+# Debian's zsh reads vendor completions under /usr and site functions under /usr/local.
+ZSHCOMPDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
+FISHCOMPDIR := $(PREFIX)/share/fish/vendor_completions.d
+INSTALLED  := $(BINDIR)/xds $(MAN1DIR)/xds.1 $(BASHCOMPDIR)/xds $(ZSHCOMPDIR)/_xds $(FISHCOMPDIR)/xds.fish
+
+install: build man completions
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	install -m 755 -s $(XDS) $(DESTDIR)$(BINDIR)/xds
+	install -m 644 $(MAN_DIR)/xds.1 $(DESTDIR)$(MAN1DIR)/xds.1
+	install -m 644 $(COMPLETIONS_DIR)/xds.bash $(DESTDIR)$(BASHCOMPDIR)/xds
+	install -m 644 $(COMPLETIONS_DIR)/_xds $(DESTDIR)$(ZSHCOMPDIR)/_xds
+	install -m 644 $(COMPLETIONS_DIR)/xds.fish $(DESTDIR)$(FISHCOMPDIR)/xds.fish
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+
+# make deb: .build/deb/xds_VERSION_ARCH.deb, built with dpkg-deb from a `make install` into a
+# staging folder (PREFIX=/usr). See scripts/make-deb.sh for the control file and dependencies.
+DEB_STAGE  := $(BUILD_DIR)/deb/root
+deb: build man completions
+	rm -rf $(DEB_STAGE)
+	@$(MAKE) --no-print-directory install DESTDIR=$(DEB_STAGE) PREFIX=/usr >/dev/null
+	@sh scripts/make-deb.sh $(DEB_STAGE) $(BUILD_DIR)/deb
+
+# Installs the package on this machine (root), checks it and removes it (scripts/test-deb.sh).
+test-deb: deb
+	@sh scripts/test-deb.sh
 
 demo: build
 	@sh scripts/demo.sh $(XDS)
 
-test: setup-test
+test: setup-test build-info
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 

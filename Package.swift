@@ -40,6 +40,8 @@ let package = Package(
         // libarchive's headers are needed to build (Debian libarchive-dev); the library itself is
         // loaded with dlopen when an archive is first read (see Sources/CArchive/include/carchive.h).
         .target(name: "CArchive"),
+        // The commit `xds --version` names (written by scripts/build-info.sh before `make build`).
+        .target(name: "CBuildInfo"),
 
         // The POSIX and text plumbing shared by XDocSource and xds (package access only): one
         // EINTR policy, errno in words, a big-endian reader, the escaper for text shown to people.
@@ -80,6 +82,7 @@ let package = Package(
                 "IconMask",
                 "XDSPublish",
                 "XDSSystem",
+                "CBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -80,21 +80,34 @@ extension XDS {
 
         @OptionGroup var follow: FollowOptions
 
+        @Flag(help: ArgumentHelp("In a terminal that shows images (kitty, iTerm2), draw each app's masked icon above its fields, from the cache.",
+                                 discussion: "Nothing is drawn when standard output is not such a terminal."))
+        var icon = false
+
+        @Flag(help: "With --icon, fetch icons that are not cached (https only).")
+        var fetch = false
+
         /// The options that take a value (none): see ``Set/optionsWithValues``.
         static let optionsWithValues: Swift.Set<String> = []
 
+        func validate() throws {
+            if json && icon { throw ValidationError("--icon draws beside the human output; it cannot go with --json.") }
+            if fetch && !icon { throw ValidationError("--fetch fetches icons for --icon; give --icon too.") }
+        }
+
         func run() throws {
+            let icons = IconDisplay(requested: icon, fetch: fetch)
             if recursive {
-                try Self.showTree(files, json: json).finish()
+                try Self.showTree(files, json: json, icons: icons).finish()
             } else {
-                try Self.show(files, json: json, followSymlinks: follow.followSymlinks).finish()
+                try Self.show(files, json: json, followSymlinks: follow.followSymlinks, icons: icons).finish()
             }
         }
 
         /// Writes every file's attribute to standard output as soon as it is read (one write per
         /// file) and returns the diagnostics (shared with the fast path). Stops at the first
         /// failed write: the rest could not be shown either.
-        static func show(_ files: [String], json: Bool, followSymlinks: Bool) -> Diagnostics {
+        static func show(_ files: [String], json: Bool, followSymlinks: Bool, icons: IconDisplay? = nil) -> Diagnostics {
             var diagnostics = Diagnostics()
             var shown = 0
             for file in files {
@@ -113,7 +126,8 @@ extension XDS {
                 var bundle: TextBundleInfo?
                 if !textPack {
                     bundle = textBundleInfo(path, isFolder: Recursive.isFolder(file))
-                    guard writeOwnRecord(file, found, bundle, json: json, shown: &shown, diagnostics: &diagnostics) else { break }
+                    guard writeOwnRecord(file, found, bundle, json: json, icons: icons, shown: &shown,
+                                         diagnostics: &diagnostics) else { break }
                 }
                 guard archive else {
                     if found == nil {
@@ -142,14 +156,15 @@ extension XDS {
         /// TextBundle record alone; nothing when it has neither. False when the output failed.
         static func writeOwnRecord(
             _ file: String, _ found: StoredDocumentSource?, _ bundle: TextBundleInfo?, json: Bool,
-            shown: inout Int, diagnostics: inout Diagnostics
+            icons: IconDisplay? = nil, shown: inout Int, diagnostics: inout Diagnostics
         ) -> Bool {
             let text: String
             switch (found, bundle) {
             case (let found?, _):
                 text = json
                     ? found.jsonLine(file: file, textBundle: bundle) + "\n"
-                    : (shown > 0 ? "\n" : "") + humanText(file: file, found) + (bundle.map(humanText) ?? "")
+                    : (shown > 0 ? "\n" : "") + (icons?.sequence(for: found.source) ?? "")
+                        + humanText(file: file, found) + (bundle.map(humanText) ?? "")
             case (nil, let bundle?):
                 // No attribute, but the bundle's own record is worth showing; the status still
                 // says the attribute is absent.
@@ -177,14 +192,14 @@ extension XDS {
 
         /// `show -r`: walks every folder root and writes each file and folder found as soon as it
         /// is found (one write each); a root that is not a folder goes through ``show(_:json:followSymlinks:)``.
-        static func showTree(_ roots: [String], json: Bool) -> Diagnostics {
+        static func showTree(_ roots: [String], json: Bool, icons: IconDisplay? = nil) -> Diagnostics {
             var diagnostics = Diagnostics()
             var progress = ProgressLine()
             var shown = 0
             for root in roots {
                 guard diagnostics.accepts(root) else { continue }
                 guard Recursive.isFolder(root) else {
-                    let single = show([root], json: json, followSymlinks: true)
+                    let single = show([root], json: json, followSymlinks: true, icons: icons)
                     diagnostics.record(single.worst)
                     if single.worst == .success { shown += 1 }
                     continue
@@ -224,7 +239,8 @@ extension XDS {
                         let bundle = textBundleInfo(found.path, isFolder: found.isFolder)
                         let text = json
                             ? found.jsonLine(textBundle: bundle) + "\n"
-                            : (shown > 0 ? "\n" : "") + humanText(heading: found.path.visible, found.stored)
+                            : (shown > 0 ? "\n" : "") + (icons?.sequence(for: found.stored.source) ?? "")
+                                + humanText(heading: found.path.visible, found.stored)
                                 + (bundle.map(humanText) ?? "")
                         guard write(text, &diagnostics) else {
                             outputFailed = true
