@@ -18,7 +18,7 @@ APT_BUILD  := libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngchec
 APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine time curl
 BREW_BUILD := libplist libdeflate zlib pkg-config libarchive
 
-.PHONY: all build build-info man completions install uninstall deb test-deb setup setup-test setup-bench demo test bench fuzz-plist fuzz-png fuzz-appledouble fuzz-icns fuzz-archive clean
+.PHONY: all build build-info man completions install uninstall deb test-deb setup setup-test setup-bench demo test bench fuzz $(addprefix fuzz-,$(FUZZ_TARGETS)) clean
 
 all: build
 
@@ -111,7 +111,13 @@ bench: setup-bench
 clean:
 	rm -rf $(BUILD_DIR) Fuzz/bin
 
-# libFuzzer targets: make fuzz-plist FUZZ_SECONDS=600 (see Fuzz/README.md).
+# libFuzzer targets, address sanitizer on: make fuzz-plist FUZZ_SECONDS=600, or make fuzz for
+# every target in turn (FUZZ_SECONDS each; see Fuzz/README.md).
 FUZZ_SECONDS ?= 60
-fuzz-plist fuzz-png fuzz-appledouble fuzz-icns fuzz-archive: setup
+FUZZ_TARGETS := plist png appledouble icns archive appinfo urlref
+fuzz: setup
+	@for t in $(FUZZ_TARGETS); do echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
+	  sh Fuzz/run.sh $$t $(FUZZ_SECONDS) > .build/fuzz-$$t.log 2>&1 || { tail -40 .build/fuzz-$$t.log; exit 1; }; \
+	  grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|cov:" .build/fuzz-$$t.log | tail -3; done
+$(addprefix fuzz-,$(FUZZ_TARGETS)): setup
 	sh Fuzz/run.sh $(@:fuzz-%=%) $(FUZZ_SECONDS)

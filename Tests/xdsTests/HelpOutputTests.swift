@@ -6,9 +6,10 @@ import XDSTestSupport
 /// output: a failed write is status 74, as for every other result (SPEC §5).
 @Suite("Help, version and completions: printed in full or reported")
 struct HelpOutputTests {
-    @Test("xds --help, a command's --help, --version and a completion script to /dev/full: 74 in words", arguments: [
-        "--help", "show --help", "help set", "--version", "--generate-completion-script bash",
-    ])
+    static let printing = ["--help", "show --help", "help set", "--version", "--generate-completion-script bash"]
+
+    @Test("xds --help, a command's --help, --version and a completion script to /dev/full: 74 in words",
+          arguments: printing)
     func fullDisk(_ arguments: String) throws {
         let result = try sh("'\(xdsPath)' \(arguments) > /dev/full")
         #expect(result.status == 74, "\(result)")

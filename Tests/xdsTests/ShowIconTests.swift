@@ -32,7 +32,7 @@ final class ShowIconTests: @unchecked Sendable {
         try #require(set.status == 0, "\(set)")
         // Fills the cache the way a user's earlier `xds icon` run would.
         let icon = try run(xdsPath, ["icon", "doc.txt", "--size", "32", "--scale", "2", "-o", "expected.png"],
-                           in: work.path, environment: environment([:]))
+                           in: work.path, environment: Self.environment([:], server: server, home: home))
         try #require(icon.status == 0, "\(icon)")
         png = try Data(contentsOf: work.appendingPathComponent("expected.png"))
         let show = try xds(["show", "doc.txt"], in: work.path)
@@ -48,6 +48,10 @@ final class ShowIconTests: @unchecked Sendable {
 
     /// A private home and cache, the test CA, no proxy, no terminal variables but `extra`.
     func environment(_ extra: [String: String]) -> [String: String] {
+        Self.environment(extra, server: server, home: home)
+    }
+
+    static func environment(_ extra: [String: String], server: TestHTTPServer, home: URL) -> [String: String] {
         var environment = ["SSL_CERT_FILE": server.caCertificatePath, "HOME": home.path,
                            "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
                            "https_proxy": "", "HTTPS_PROXY": "", "all_proxy": "", "ALL_PROXY": "",
