@@ -18,7 +18,7 @@ APT_BUILD  := libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngchec
 APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine time curl
 BREW_BUILD := libplist libdeflate zlib pkg-config libarchive
 
-.PHONY: all build build-info man completions install uninstall deb test-deb setup setup-test setup-bench demo test bench fuzz $(addprefix fuzz-,$(FUZZ_TARGETS)) clean
+.PHONY: all build build-info docs man completions install uninstall deb test-deb setup setup-test setup-bench demo test bench fuzz $(addprefix fuzz-,$(FUZZ_TARGETS)) clean
 
 all: build
 
@@ -60,6 +60,15 @@ completions: build
 	$(XDS) --generate-completion-script bash > $(COMPLETIONS_DIR)/xds.bash
 	$(XDS) --generate-completion-script zsh > $(COMPLETIONS_DIR)/_xds
 	$(XDS) --generate-completion-script fish > $(COMPLETIONS_DIR)/xds.fish
+
+# DocC for the three libraries into .build/docs/MODULE.doccarchive; a warning (a broken symbol
+# link, an undocumented topic) fails the build, so `make test` runs it too.
+DOCC_TARGETS := XDocSource IconMask XDSPublish
+docs: setup
+	@mkdir -p $(BUILD_DIR)/docs; for t in $(DOCC_TARGETS); do rm -rf $(BUILD_DIR)/docs/$$t.doccarchive; \
+	  $(SWIFT) package --disable-sandbox generate-documentation --target $$t --warnings-as-errors \
+	    --output-path $(BUILD_DIR)/docs/$$t.doccarchive > $(BUILD_DIR)/docs/$$t.log 2>&1 || { grep -E "warning|error" $(BUILD_DIR)/docs/$$t.log; exit 1; }; \
+	  echo "docs: $(BUILD_DIR)/docs/$$t.doccarchive"; done
 
 # make install PREFIX=/usr/local DESTDIR=…: the stripped binary, the man page and the bash, zsh
 # and fish completions where each shell looks for them; make uninstall removes exactly those.

@@ -13,6 +13,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `make docs`: the DocC catalogs of XDocSource, IconMask and XDSPublish.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Already in AsyncHTTPClient's graph; named here because XDocSourceHTTP imports them.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
