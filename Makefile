@@ -18,7 +18,7 @@ APT_BUILD  := libcurl4-openssl-dev libplist-dev libplist-utils zlib1g-dev libdef
 APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine time curl
 BREW_BUILD := libplist libdeflate zlib pkg-config libarchive
 
-.PHONY: all build setup setup-test setup-bench demo test bench fuzz-plist fuzz-png fuzz-appledouble fuzz-icns fuzz-archive clean
+.PHONY: all build build-info docs man completions install uninstall deb test-deb setup setup-test setup-bench demo test bench fuzz $(addprefix fuzz-,$(FUZZ_TARGETS)) clean
 
 all: build
 
@@ -34,13 +34,81 @@ setup-test: setup
 setup-bench: setup-test
 	@sh scripts/setup.sh bench $(APT_BENCH) --
 
-build: setup
+build: setup build-info
 	$(SWIFT) build -c $(CONFIG) --product xds $(if $(filter release,$(CONFIG)),$(RELEASE_FLAGS))
+
+# The commit `xds --version` names (Sources/CBuildInfo/commit.h, rewritten only when it changes).
+build-info:
+	@sh scripts/build-info.sh
+
+# The man page, generated from the command-line parser by swift-argument-parser's generate-manual
+# plugin. The date is fixed (the version's release date) so the page is reproducible; the plugin
+# builds the package in debug mode (the text does not depend on the build).
+MAN_DATE   ?= 2026-11-24
+MAN_DIR    := $(BUILD_DIR)/man
+man: setup build-info
+	$(SWIFT) package plugin generate-manual --configuration debug --date $(MAN_DATE) --section 1 \
+	  --authors 'the xds authors' >/dev/null
+	@mkdir -p $(MAN_DIR)
+	cp $(BUILD_DIR)/plugins/GenerateManual/outputs/xds/xds.1 $(MAN_DIR)/xds.1
+	@echo "man: $(MAN_DIR)/xds.1"
+
+# Shell completions, written by the built binary itself (ArgumentParser generates them).
+COMPLETIONS_DIR := $(BUILD_DIR)/completions
+completions: build
+	@mkdir -p $(COMPLETIONS_DIR)
+	$(XDS) --generate-completion-script bash > $(COMPLETIONS_DIR)/xds.bash
+	$(XDS) --generate-completion-script zsh > $(COMPLETIONS_DIR)/_xds
+	$(XDS) --generate-completion-script fish > $(COMPLETIONS_DIR)/xds.fish
+
+# DocC for the three libraries into .build/docs/MODULE.doccarchive; a warning (a broken symbol
+# link, an undocumented topic) fails the build, so `make test` runs it too.
+DOCC_TARGETS := XDocSource IconMask XDSPublish
+docs: setup
+	@mkdir -p $(BUILD_DIR)/docs; for t in $(DOCC_TARGETS); do rm -rf $(BUILD_DIR)/docs/$$t.doccarchive; \
+	  $(SWIFT) package --disable-sandbox generate-documentation --target $$t --warnings-as-errors \
+	    --output-path $(BUILD_DIR)/docs/$$t.doccarchive > $(BUILD_DIR)/docs/$$t.log 2>&1 || { grep -E "warning|error" $(BUILD_DIR)/docs/$$t.log; exit 1; }; \
+	  echo "docs: $(BUILD_DIR)/docs/$$t.doccarchive"; done
+
+# make install PREFIX=/usr/local DESTDIR=…: the stripped binary, the man page and the bash, zsh
+# and fish completions where each shell looks for them; make uninstall removes exactly those.
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BINDIR     := $(PREFIX)/bin
+MAN1DIR    := $(PREFIX)/share/man/man1
+BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
+# Debian's zsh reads vendor completions under /usr and site functions under /usr/local.
+ZSHCOMPDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
+FISHCOMPDIR := $(PREFIX)/share/fish/vendor_completions.d
+INSTALLED  := $(BINDIR)/xds $(MAN1DIR)/xds.1 $(BASHCOMPDIR)/xds $(ZSHCOMPDIR)/_xds $(FISHCOMPDIR)/xds.fish
+
+install: build man completions
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	install -m 755 -s $(XDS) $(DESTDIR)$(BINDIR)/xds
+	install -m 644 $(MAN_DIR)/xds.1 $(DESTDIR)$(MAN1DIR)/xds.1
+	install -m 644 $(COMPLETIONS_DIR)/xds.bash $(DESTDIR)$(BASHCOMPDIR)/xds
+	install -m 644 $(COMPLETIONS_DIR)/_xds $(DESTDIR)$(ZSHCOMPDIR)/_xds
+	install -m 644 $(COMPLETIONS_DIR)/xds.fish $(DESTDIR)$(FISHCOMPDIR)/xds.fish
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+
+# make deb: .build/deb/xds_VERSION_ARCH.deb, built with dpkg-deb from a `make install` into a
+# staging folder (PREFIX=/usr). See scripts/make-deb.sh for the control file and dependencies.
+DEB_STAGE  := $(BUILD_DIR)/deb/root
+deb: build man completions
+	rm -rf $(DEB_STAGE)
+	@$(MAKE) --no-print-directory install DESTDIR=$(DEB_STAGE) PREFIX=/usr >/dev/null
+	@sh scripts/make-deb.sh $(DEB_STAGE) $(BUILD_DIR)/deb
+
+# Installs the package on this machine (root), checks it and removes it (scripts/test-deb.sh).
+test-deb: deb
+	@sh scripts/test-deb.sh
 
 demo: build
 	@sh scripts/demo.sh $(XDS)
 
-test: setup-test
+test: setup-test build-info
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 
@@ -52,7 +120,13 @@ bench: setup-bench
 clean:
 	rm -rf $(BUILD_DIR) Fuzz/bin
 
-# libFuzzer targets: make fuzz-plist FUZZ_SECONDS=600 (see Fuzz/README.md).
+# libFuzzer targets, address sanitizer on: make fuzz-plist FUZZ_SECONDS=600, or make fuzz for
+# every target in turn (FUZZ_SECONDS each; see Fuzz/README.md).
 FUZZ_SECONDS ?= 60
-fuzz-plist fuzz-png fuzz-appledouble fuzz-icns fuzz-archive: setup
+FUZZ_TARGETS := plist png appledouble icns archive appinfo urlref
+fuzz: setup
+	@for t in $(FUZZ_TARGETS); do echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
+	  sh Fuzz/run.sh $$t $(FUZZ_SECONDS) > .build/fuzz-$$t.log 2>&1 || { tail -40 .build/fuzz-$$t.log; exit 1; }; \
+	  grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|cov:" .build/fuzz-$$t.log | tail -3; done
+$(addprefix fuzz-,$(FUZZ_TARGETS)): setup
 	sh Fuzz/run.sh $(@:fuzz-%=%) $(FUZZ_SECONDS)

@@ -13,6 +13,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `make docs`: the DocC catalogs of XDocSource, IconMask and XDSPublish.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // C libraries, each reached from one Swift file only.
@@ -40,6 +42,8 @@ let package = Package(
         // headers are needed to build (Debian libcurl4-openssl-dev); the library itself is loaded
         // with dlopen on the first request (see Sources/CCurl/include/ccurl.h).
         .target(name: "CCurl"),
+        // The commit `xds --version` names (written by scripts/build-info.sh before `make build`).
+        .target(name: "CBuildInfo"),
 
         // The POSIX and text plumbing shared by XDocSource and xds (package access only): one
         // EINTR policy, errno in words, a big-endian reader, the escaper for text shown to people.
@@ -70,6 +74,7 @@ let package = Package(
                 "IconMask",
                 "XDSPublish",
                 "XDSSystem",
+                "CBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

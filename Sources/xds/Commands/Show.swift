@@ -91,14 +91,28 @@ extension XDS {
 
         @OptionGroup var archiveLimit: ArchiveLimitOptions
 
+        @Flag(help: ArgumentHelp("In a terminal that shows images (kitty, iTerm2), draw each app's masked icon above its fields, from the cache.",
+                                 discussion: "Nothing is drawn when standard output is not such a terminal."))
+        var icon = false
+
+        @Flag(help: "With --icon, fetch icons that are not cached (https only).")
+        var fetch = false
+
         /// The options that take a value: see ``Set/optionsWithValues``.
         static let optionsWithValues: Swift.Set<String> = ["--archive-limit"]
 
+        func validate() throws {
+            if json && icon { throw ValidationError("--icon draws beside the human output; it cannot go with --json.") }
+            if fetch && !icon { throw ValidationError("--fetch fetches icons for --icon; give --icon too.") }
+        }
+
         func run() throws {
+            let icons = IconDisplay(requested: icon, fetch: fetch)
             if recursive {
-                try Self.showTree(files, json: json, limits: archiveLimit.limits).finish()
+                try Self.showTree(files, json: json, limits: archiveLimit.limits, icons: icons).finish()
             } else {
-                try Self.show(files, json: json, followSymlinks: follow.followSymlinks, limits: archiveLimit.limits).finish()
+                try Self.show(files, json: json, followSymlinks: follow.followSymlinks, limits: archiveLimit.limits,
+                              icons: icons).finish()
             }
         }
 
@@ -106,7 +120,7 @@ extension XDS {
         /// file) and returns the diagnostics (shared with the fast path). Stops at the first
         /// failed write: the rest could not be shown either.
         static func show(_ files: [String], json: Bool, followSymlinks: Bool,
-                         limits: ArchiveScanner.Limits = ArchiveScanner.Limits()) -> Diagnostics {
+                         limits: ArchiveScanner.Limits = ArchiveScanner.Limits(), icons: IconDisplay? = nil) -> Diagnostics {
             var diagnostics = Diagnostics()
             var shown = 0
             for file in files {
@@ -125,7 +139,8 @@ extension XDS {
                 var bundle: TextBundleInfo?
                 if !textPack {
                     bundle = textBundleInfo(path, isFolder: Recursive.isFolder(file))
-                    guard writeOwnRecord(file, found, bundle, json: json, shown: &shown, diagnostics: &diagnostics) else { break }
+                    guard writeOwnRecord(file, found, bundle, json: json, icons: icons, shown: &shown,
+                                         diagnostics: &diagnostics) else { break }
                 }
                 guard archive else {
                     if found == nil {
@@ -154,14 +169,15 @@ extension XDS {
         /// TextBundle record alone; nothing when it has neither. False when the output failed.
         static func writeOwnRecord(
             _ file: String, _ found: StoredDocumentSource?, _ bundle: TextBundleInfo?, json: Bool,
-            shown: inout Int, diagnostics: inout Diagnostics
+            icons: IconDisplay? = nil, shown: inout Int, diagnostics: inout Diagnostics
         ) -> Bool {
             let text: String
             switch (found, bundle) {
             case (let found?, _):
                 text = json
                     ? found.jsonLine(file: file, textBundle: bundle) + "\n"
-                    : (shown > 0 ? "\n" : "") + humanText(file: file, found) + (bundle.map(humanText) ?? "")
+                    : (shown > 0 ? "\n" : "") + (icons?.sequence(for: found.source) ?? "")
+                        + humanText(file: file, found) + (bundle.map(humanText) ?? "")
             case (nil, let bundle?):
                 // No attribute, but the bundle's own record is worth showing; the status still
                 // says the attribute is absent.
@@ -189,14 +205,14 @@ extension XDS {
 
         /// `show -r`: walks every folder root and writes each file and folder found as soon as it
         /// is found (one write each); a root that is not a folder goes through ``show(_:json:followSymlinks:)``.
-        static func showTree(_ roots: [String], json: Bool, limits: ArchiveScanner.Limits) -> Diagnostics {
+        static func showTree(_ roots: [String], json: Bool, limits: ArchiveScanner.Limits, icons: IconDisplay? = nil) -> Diagnostics {
             var diagnostics = Diagnostics()
             var progress = ProgressLine()
             var shown = 0
             for root in roots {
                 guard diagnostics.accepts(root) else { continue }
                 guard Recursive.isFolder(root) else {
-                    let single = show([root], json: json, followSymlinks: true, limits: limits)
+                    let single = show([root], json: json, followSymlinks: true, limits: limits, icons: icons)
                     diagnostics.record(single.worst)
                     if single.worst == .success { shown += 1 }
                     continue
@@ -236,7 +252,8 @@ extension XDS {
                         let bundle = textBundleInfo(found.path, isFolder: found.isFolder)
                         let text = json
                             ? found.jsonLine(textBundle: bundle) + "\n"
-                            : (shown > 0 ? "\n" : "") + humanText(heading: found.path.visible, found.stored)
+                            : (shown > 0 ? "\n" : "") + (icons?.sequence(for: found.stored.source) ?? "")
+                                + humanText(heading: found.path.visible, found.stored)
                                 + (bundle.map(humanText) ?? "")
                         guard write(text, &diagnostics) else {
                             outputFailed = true

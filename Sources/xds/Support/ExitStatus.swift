@@ -30,10 +30,16 @@ enum ExitStatus: Int32, Comparable {
     /// Ends the process with this status (standard output is flushed), for paths that do not
     /// go through ArgumentParser.
     func exitProcess() -> Never {
+        Self.exitProcess(code: rawValue)
+    }
+
+    /// Ends the process with `code`, which need not be one of the statuses above (ArgumentParser's
+    /// codes for help and usage are 0 and 64).
+    static func exitProcess(code: Int32) -> Never {
         #if canImport(Glibc)
-        Glibc.exit(rawValue)
+        Glibc.exit(code)
         #else
-        Darwin.exit(rawValue)
+        Darwin.exit(code)
         #endif
     }
 }
