@@ -28,6 +28,10 @@ public struct FetchError: Error, CustomStringConvertible, Sendable, Equatable {
         /// More than the allowed number of redirects, or a redirect without a usable
         /// `Location`. (69)
         case tooManyRedirects
+        /// A redirect to a URL the policy refuses as a remote URL: a scheme other than https
+        /// (or allowed http) such as `file:`, `data:` or `ftp:`, or a URL without a host. The
+        /// server, not the user, chose it, so it is a failed fetch. (69)
+        case redirectRefused
         /// The body (or a local file) is larger than the limit: 256 KiB for appInfo.json,
         /// 8 MiB for an icon. (69 from a server, 65 for a local file)
         case tooLarge
