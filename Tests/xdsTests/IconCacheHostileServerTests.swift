@@ -171,7 +171,8 @@ final class IconCacheHostileServerTests: @unchecked Sendable {
 
     @Test("FILE without an appInfoURL (or without the attribute): 1, one line naming --app-info, nothing written, ./appInfo.json ignored")
     func fileWithoutAppInfoURL() throws {
-        try Data(Self.list(58).utf8).write(to: work.appendingPathComponent("appInfo.json"))
+        let local = #"[{"width": 58, "height": 58, "src": "\#(https("/app/img/icon-58.png"))"}]"#
+        try Data(local.utf8).write(to: work.appendingPathComponent("appInfo.json"))
         try tag("bare.txt", appInfoURL: nil)
         FileManager.default.createFile(atPath: work.appendingPathComponent("plain.txt").path, contents: Data("x".utf8))
         for file in ["bare.txt", "plain.txt"] {

@@ -316,7 +316,7 @@ public actor AppInfoFetcher {
             throw FetchError(.tooManyRedirects, url: start, message: "more than \(policy.maxRedirects) redirects")
         }
         guard let next = URLReference.resolve(location, against: current) else {
-            throw FetchError(.tooManyRedirects, url: current, message: "a redirect to an unusable Location \(Self.shortened(location))")
+            throw FetchError(.redirectRefused, url: current, message: "the redirect to \(Self.shortened(location)) is refused: not a usable URL")
         }
         let target = URLReference.removingFragment(next)
         if FetcherLocalFiles.scheme(of: current) == "https" && FetcherLocalFiles.scheme(of: target) == "http" {

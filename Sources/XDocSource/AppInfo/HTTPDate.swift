@@ -108,7 +108,7 @@ enum HTTPDate {
     /// with more or fewer digits and do not parse back).
     static func format(_ seconds: Int64) -> String {
         let days = CivilCalendar.floorDivide(seconds, 86_400)
-        let rest = seconds - days * 86_400
+        let rest = CivilCalendar.floorModulo(seconds, 86_400)
         let (y, m, d) = CivilCalendar.civil(fromDays: days)
         let weekday = self.days[Int(CivilCalendar.floorModulo(days + 3, 7))]
         func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
