@@ -177,6 +177,11 @@ struct HTTPCacheHostileTests {
         #expect(CivilCalendar.floorDivide(.min, 86400) == -106_751_991_167_301)
         #expect(CivilCalendar.floorDivide(-1, 86400) == -1 && CivilCalendar.floorDivide(-86400, 86400) == -1)
         #expect(CivilCalendar.floorModulo(.min, 7) >= 0)
+        // The calendar's other user refuses years its arithmetic cannot hold instead of trapping.
+        for year in [Int.min, -1_000_000_001, 1_000_000_001, Int.max] {
+            #expect(PropertyListDate.secondsSince2001(year: year, month: 1, day: 1, hour: 0, minute: 0, second: 0) == nil)
+        }
+        #expect(PropertyListDate.secondsSince2001(year: 2001, month: 1, day: 1, hour: 0, minute: 0, second: 0) == 0)
     }
 
     // MARK: Stored entries: bit flips, impossible entries, old versions
