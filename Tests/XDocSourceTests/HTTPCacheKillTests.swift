@@ -13,7 +13,7 @@ struct HTTPCacheKillTests {
     static let size = 1 << 20
 
     static func entry(_ round: Int) -> HTTPCacheEntry {
-        HTTPCacheEntry(requestURL: url, finalURL: url, headers: [HTTPHeader(name: "ETag", value: "\"\(round)\"")],
+        HTTPCacheEntry(requestURL: url, status: 200, headers: [HTTPHeader(name: "ETag", value: "\"\(round)\"")],
                        requestTime: 0, responseTime: 0, body: [UInt8](repeating: UInt8(truncatingIfNeeded: round), count: size))
     }
 

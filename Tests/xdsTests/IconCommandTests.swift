@@ -149,7 +149,7 @@ final class IconCommandTests: @unchecked Sendable {
         #expect(http.stderr.contains("--allow-http"))
         FileManager.default.createFile(atPath: work.appendingPathComponent("plain.txt").path, contents: nil)
         let none = try icon(["plain.txt", "-o", "a.png"])
-        #expect(none.status == 1 && none.stderr == "xds: plain.txt: no x-document-source attribute\n", "\(none)")
+        #expect(none.status == 1 && none.stderr == "xds: plain.txt: no x-document-source attribute; give the icon list with --app-info\n", "\(none)")
         // A file: URL can only get into an attribute by hand (xds set refuses it).
         let file = work.appendingPathComponent("file.txt").path
         FileManager.default.createFile(atPath: file, contents: nil)

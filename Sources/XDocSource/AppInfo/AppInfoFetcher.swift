@@ -44,18 +44,22 @@ public struct FetchedIcon: Sendable, Equatable {
 /// Remote fetches (`https`, or `http` when allowed):
 /// - Redirects (301, 302, 303, 307, 308) are followed here, at most
 ///   ``FetchPolicy/maxRedirects``, each `Location` resolved against the current URL, never
-///   from https to http and never to another scheme.
+///   from https to http (``FetchError/Kind/insecureRedirect``) and never to a URL the policy
+///   refuses as a remote one: another scheme, a URL without a host
+///   (``FetchError/Kind/redirectRefused``).
 /// - Only 200 is a success (and 304 when revalidating); any other status fails with
 ///   ``FetchError/Kind/httpStatus`` naming it.
 /// - Bodies are bounded by the policy's limits, passed to the transport.
 ///
-/// The cache stores the final 200 response under the URL first asked for (fragment
-/// removed), remembering the URL it came from after redirects; redirects themselves are not
-/// stored, so a fresh entry costs no request at all, and a revalidation follows the redirects
-/// again and sends `If-None-Match` / `If-Modified-Since` to the URL the entry came from.
-/// A failed revalidation (network down) fails the fetch; `--offline` is the way to use a
-/// stale entry. A cache folder that cannot be written is reported once in ``warnings`` and
-/// the fetch goes on without storing.
+/// The cache stores the response of each URL asked for, hop by hop (fragment removed): a
+/// 200 with its body, or a redirect with its `Location`. A fresh entry costs no request; a
+/// stale 200 is revalidated with `If-None-Match` / `If-Modified-Since`; a temporary redirect
+/// (302, 303, 307) is asked again unless its own response gave it explicit freshness,
+/// while the entry of its target may still be fresh. Hop-by-hop and `Proxy-*` headers are
+/// not stored; `Vary: *` is never reused without asking. A failed revalidation (network
+/// down) fails the fetch; ``CacheSettings/Mode/offline`` is the way to use a stale entry.
+/// A cache folder that cannot be written is reported once in ``warnings`` and the fetch
+/// goes on without storing.
 ///
 /// Local files (only from ``AppInfoLocation/commandLine(_:)`` and
 /// ``AppInfoLocation/currentFolder``): the list is read from disk, and each `file:` `src`
@@ -154,7 +158,7 @@ public actor AppInfoFetcher {
             case nil:
                 throw FetchError(.refused, url: text, message: "an attribute's appInfoURL must be an https URL, not a local path")
             case "file":
-                throw FetchError(.refused, url: text, message: "a file: URL from an attribute is refused; give a local appInfo.json with --app-info")
+                throw FetchError(.refused, url: text, message: "a file: URL from an attribute is refused; only a local appInfo.json named by the caller is read")
             default:
                 return (try await remoteAppInfo(text), nil)
             }
@@ -221,54 +225,122 @@ public actor AppInfoFetcher {
         var requests: Int
     }
 
+    /// GETs `requested` through the cache, one hop at a time: each URL asked for has its own
+    /// entry (a 200 or a redirect). A hop's fresh entry is used without a request; a stale
+    /// 200 is revalidated with its validators; anything else is asked for. Redirects, fresh
+    /// or new, are followed under the policy.
     private func fetchRemote(_ requested: String, limit: Int) async throws(FetchError) -> Resource {
-        let key = URLReference.removingFragment(requested)
-        guard let cache, let store, cache.mode != .bypass else {
-            switch try await follow(key, limit: limit, revalidating: nil) {
-            case .ok(let url, let response, let requests):
-                return Resource(body: response.body, url: url, validator: validator(response.headers), fromCache: false, requests: requests)
-            case .notModified:  // follow() only returns it for a conditional request
-                throw FetchError(.httpStatus, url: key, message: "the server answered HTTP 304 to a request that was not conditional", httpStatus: 304)
+        let start = URLReference.removingFragment(requested)
+        let mode = cache?.mode ?? .bypass
+        let store = mode == .bypass ? nil : self.store
+        var current = start
+        var requests = 0
+        var redirects = 0
+        while true {
+            let stored = store?.read(current, maximumBodySize: limit)
+            let answer: HTTPCacheEntry
+            var fromCache = true
+            if mode == .offline {
+                guard let stored else {
+                    throw FetchError(.notCached, url: start, message: "not in the cache, and the cache is used offline (no request)")
+                }
+                guard !stored.variesOnEverything else {
+                    throw FetchError(.notCached, url: start,
+                                     message: "the cached response may not be reused without asking the server (Vary: *), and the cache is used offline (no request)")
+                }
+                answer = stored
+            } else if let stored, stored.isFresh(now: now()) {
+                answer = stored
+            } else {
+                (answer, fromCache) = try await ask(current, stored: stored, limit: limit, store: store)
+                requests += 1
             }
-        }
-        let stored = store.read(key, maximumBodySize: limit)
-        if cache.mode == .offline {
-            guard let stored else {
-                throw FetchError(.notCached, url: key, message: "not in the cache, and --offline allows no request")
+            guard answer.isRedirect else {
+                return Resource(body: answer.body, url: current, validator: answer.validator, fromCache: fromCache, requests: requests)
             }
-            return Resource(body: stored.body, url: stored.finalURL, validator: stored.validator, fromCache: true, requests: 0)
+            current = try redirectTarget(of: answer, from: current, start: start, count: &redirects)
         }
-        if let stored, stored.isFresh(now: now()) {
-            return Resource(body: stored.body, url: stored.finalURL, validator: stored.validator, fromCache: true, requests: 0)
+    }
+
+    /// Makes one request for `url` (conditional when `stored` is a 200 with validators),
+    /// stores what the answer allows, and returns the hop's answer as an entry, with whether
+    /// its body is the stored one (a 304).
+    private func ask(_ url: String, stored: HTTPCacheEntry?, limit: Int,
+                     store: HTTPCacheStore?) async throws(FetchError) -> (HTTPCacheEntry, fromCache: Bool) {
+        guard let transport else {
+            throw FetchError(.network, url: url, message: "no HTTP transport: this program cannot fetch over the network")
         }
+        let conditional = stored.map { $0.isRedirect ? [] : $0.conditionalHeaders } ?? []
         let requestTime = now()
-        let outcome = try await follow(key, limit: limit, revalidating: stored)
-        let responseTime = now()
-        switch outcome {
-        case .notModified(let response, let requests):
-            let entry = stored!.refreshed(by: response, requestTime: requestTime, responseTime: responseTime)
-            if HTTPCacheEntry.mayStore(entry.headers) { save(entry, in: store) } else { store.remove(key) }
-            return Resource(body: entry.body, url: entry.finalURL, validator: entry.validator, fromCache: true, requests: requests)
-        case .ok(let url, let response, let requests):
-            if HTTPCacheEntry.mayStore(response.headers) {
-                save(HTTPCacheEntry(requestURL: key, finalURL: url, headers: response.headers,
-                                    requestTime: requestTime, responseTime: responseTime, body: response.body), in: store)
-            } else if stored != nil {
-                store.remove(key)
+        let response = try await transport.get(HTTPRequest(url: url, headers: conditional), maximumBodySize: limit)
+        let responseTime = max(now(), requestTime)
+        let answer: HTTPCacheEntry
+        switch response.status {
+        case 200:
+            guard response.body.count <= limit else {
+                throw FetchError(.tooLarge, url: url, message: "the body is over the \(FetcherLocalFiles.sizeInWords(limit)) limit")
             }
-            return Resource(body: response.body, url: url, validator: validator(response.headers), fromCache: false, requests: requests)
+            answer = HTTPCacheEntry(requestURL: url, status: 200, headers: HTTPCacheEntry.storable(response.headers),
+                                    requestTime: requestTime, responseTime: responseTime, body: response.body)
+        case 304 where !conditional.isEmpty:
+            answer = stored!.refreshed(by: response, requestTime: requestTime, responseTime: responseTime)
+        case 301, 302, 303, 307, 308:
+            answer = HTTPCacheEntry(requestURL: url, status: response.status, headers: HTTPCacheEntry.storable(response.headers),
+                                    requestTime: requestTime, responseTime: responseTime, body: [])
+        default:
+            throw FetchError(.httpStatus, url: url, message: "the server answered HTTP \(response.status)\(HTTPStatusText.reason(response.status))",
+                             httpStatus: response.status)
         }
+        if let store {
+            // A temporary redirect without explicit freshness is stored too (never fresh: the
+            // next run asks again), so that offline use can follow it.
+            if HTTPCacheEntry.mayStore(answer.headers) && answer.isPossible {
+                save(answer, in: store)
+            } else if stored != nil {
+                store.remove(url)
+            }
+        }
+        return (answer, response.status == 304)
     }
 
-    private func validator(_ headers: [HTTPHeader]) -> String? {
-        let response = HTTPResponse(status: 200, headers: headers, body: [])
-        return response.header("ETag") ?? response.header("Last-Modified")
+    /// The next URL of a redirect `entry` answered for `current`, under the policy: at most
+    /// ``FetchPolicy/maxRedirects`` in all, never from https to http, never to a URL the
+    /// policy refuses (a failed fetch, ``FetchError/Kind/redirectRefused``).
+    private func redirectTarget(of entry: HTTPCacheEntry, from current: String, start: String,
+                                count: inout Int) throws(FetchError) -> String {
+        guard let location = entry.header("Location")?.httpTrimmed, !location.isEmpty else {
+            throw FetchError(.tooManyRedirects, url: current, message: "a redirect (HTTP \(entry.status)) without a Location")
+        }
+        count += 1
+        guard count <= policy.maxRedirects else {
+            throw FetchError(.tooManyRedirects, url: start, message: "more than \(policy.maxRedirects) redirects")
+        }
+        guard let next = URLReference.resolve(location, against: current) else {
+            throw FetchError(.redirectRefused, url: current, message: "the redirect to \(Self.shortened(location)) is refused: not a usable URL")
+        }
+        let target = URLReference.removingFragment(next)
+        if FetcherLocalFiles.scheme(of: current) == "https" && FetcherLocalFiles.scheme(of: target) == "http" {
+            throw FetchError(.insecureRedirect, url: current, message: "a redirect from https to http (\(Self.shortened(target))) is refused")
+        }
+        do throws(FetchError) {
+            try checkRemote(target)
+        } catch {
+            throw FetchError(.redirectRefused, url: current,
+                             message: "the redirect to \(Self.shortened(target)) is refused: \(error.message)")
+        }
+        return target
     }
 
-    /// Stores `entry`, or on failure gives up caching for this fetcher with one warning.
+    /// A URL from a server for a message: at most 200 characters.
+    private static func shortened(_ text: String) -> String {
+        text.count <= 200 ? text : String(text.prefix(200)) + "…"
+    }
+
+    /// Stores `entry`, or on failure gives up caching for this fetcher with one warning that
+    /// names the path the system refused (the cache folder, or the entry's own path).
     private func save(_ entry: HTTPCacheEntry, in store: HTTPCacheStore) {
         guard cacheWritable else { return }
-        do throws(Errno) {
+        do throws(HTTPCacheStore.WriteFailure) {
             try store.write(entry)
             if !cleanedTemporaries {
                 cleanedTemporaries = true
@@ -276,57 +348,7 @@ public actor AppInfoFetcher {
             }
         } catch {
             cacheWritable = false
-            warnings.append("\(store.directory): \(error.words); fetching without caching")
-        }
-    }
-
-    private enum Outcome {
-        case ok(url: String, response: HTTPResponse, requests: Int)
-        case notModified(response: HTTPResponse, requests: Int)
-    }
-
-    /// GETs `start`, following redirects under the policy; when `entry` is given, the request
-    /// to the URL it came from carries its conditional headers.
-    private func follow(_ start: String, limit: Int, revalidating entry: HTTPCacheEntry?) async throws(FetchError) -> Outcome {
-        guard let transport else {
-            throw FetchError(.network, url: start, message: "no HTTP transport: this program cannot fetch over the network")
-        }
-        var current = start
-        var requests = 0
-        var redirects = 0
-        while true {
-            let conditional = entry.map { $0.finalURL == current ? $0.conditionalHeaders : [] } ?? []
-            let response = try await transport.get(HTTPRequest(url: current, headers: conditional), maximumBodySize: limit)
-            requests += 1
-            switch response.status {
-            case 200:
-                guard response.body.count <= limit else {
-                    throw FetchError(.tooLarge, url: current, message: "the body is over the \(FetcherLocalFiles.sizeInWords(limit)) limit")
-                }
-                return .ok(url: current, response: response, requests: requests)
-            case 304 where !conditional.isEmpty:
-                return .notModified(response: response, requests: requests)
-            case 301, 302, 303, 307, 308:
-                guard let location = response.header("Location")?.httpTrimmed, !location.isEmpty else {
-                    throw FetchError(.tooManyRedirects, url: current, message: "a redirect (HTTP \(response.status)) without a Location")
-                }
-                redirects += 1
-                guard redirects <= policy.maxRedirects else {
-                    throw FetchError(.tooManyRedirects, url: start, message: "more than \(policy.maxRedirects) redirects")
-                }
-                guard let next = URLReference.resolve(location, against: current) else {
-                    throw FetchError(.tooManyRedirects, url: current, message: "a redirect to an unusable Location \(location)")
-                }
-                let target = URLReference.removingFragment(next)
-                if FetcherLocalFiles.scheme(of: current) == "https" && FetcherLocalFiles.scheme(of: target) == "http" {
-                    throw FetchError(.insecureRedirect, url: current, message: "a redirect from https to http (\(target)) is refused")
-                }
-                try checkRemote(target)
-                current = target
-            default:
-                throw FetchError(.httpStatus, url: current, message: "the server answered HTTP \(response.status)\(HTTPStatusText.reason(response.status))",
-                                 httpStatus: response.status)
-            }
+            warnings.append("\(error.path): \(error.error.words); fetching without caching")
         }
     }
 }

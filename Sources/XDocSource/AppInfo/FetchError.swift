@@ -25,9 +25,13 @@ public struct FetchError: Error, CustomStringConvertible, Sendable, Equatable {
         /// A redirect from https to plain http, which would drop the protection the first URL
         /// asked for. (69)
         case insecureRedirect
-        /// More than the allowed number of redirects, or a redirect without a usable
-        /// `Location`. (69)
+        /// More than the allowed number of redirects, or a redirect without a `Location`. (69)
         case tooManyRedirects
+        /// A redirect to a URL the policy refuses as a remote URL: a scheme other than https
+        /// (or allowed http) such as `file:`, `data:` or `ftp:`, a URL without a host, or a
+        /// `Location` that is not a URL at all. The server, not the user, chose it, so it is a
+        /// failed fetch. (69)
+        case redirectRefused
         /// The body (or a local file) is larger than the limit: 256 KiB for appInfo.json,
         /// 8 MiB for an icon. (69 from a server, 65 for a local file)
         case tooLarge

@@ -24,8 +24,9 @@ public struct CacheSettings: Sendable, Equatable {
     }
 
     /// The default cache folder: `$XDG_CACHE_HOME/xds` when `XDG_CACHE_HOME` is an absolute
-    /// path (the XDG rule: a relative value is ignored), else `$HOME/.cache/xds`; nil when
-    /// neither is set (then there is no default cache).
+    /// path (the XDG rule: a relative value is ignored), else `$HOME/.cache/xds` when `HOME`
+    /// is an absolute path; nil otherwise (then there is no default cache; see
+    /// ``noDefaultDirectoryReason(environment:)``).
     public static func defaultDirectory(environment: [String: String]) -> String? {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return joined(xdg, "xds")
@@ -34,6 +35,21 @@ public struct CacheSettings: Sendable, Equatable {
             return joined(joined(home, ".cache"), "xds")
         }
         return nil
+    }
+
+    /// Why ``defaultDirectory(environment:)`` finds no folder, in words for a message
+    /// ("HOME is not an absolute path and XDG_CACHE_HOME is not set"); nil when it finds one.
+    /// An empty variable counts as not set; a relative one is ignored, as XDG says.
+    public static func noDefaultDirectoryReason(environment: [String: String]) -> String? {
+        guard defaultDirectory(environment: environment) == nil else { return nil }
+        func relative(_ name: String) -> Bool { !(environment[name] ?? "").isEmpty }
+        let xdgRelative = relative("XDG_CACHE_HOME"), homeRelative = relative("HOME")
+        switch (xdgRelative, homeRelative) {
+        case (false, false): return "neither XDG_CACHE_HOME nor HOME is set"
+        case (true, true): return "neither XDG_CACHE_HOME nor HOME is an absolute path"
+        case (false, true): return "HOME is not an absolute path and XDG_CACHE_HOME is not set"
+        case (true, false): return "XDG_CACHE_HOME is not an absolute path and HOME is not set"
+        }
     }
 
     private static func joined(_ folder: String, _ name: String) -> String {

@@ -24,16 +24,16 @@ struct HTTPCacheStore: Sendable {
     }
 
     /// The entry stored for `url`, or nil when there is none or it is unreadable, corrupt,
-    /// for another URL, or has a body over `maximumBodySize` (all "absent": the next
-    /// successful fetch replaces it).
+    /// impossible (see ``HTTPCacheEntry/decode(_:)``), for another URL, or has a body over
+    /// `maximumBodySize` (all "absent": the next successful fetch replaces it).
     func read(_ url: String, maximumBodySize: Int) -> HTTPCacheEntry? {
         let fd = SystemCall.retrying { open(path(for: url), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW) }
         guard fd >= 0 else { return nil }
         defer { SystemCall.close(fd) }
         var info = stat()
         // Header room: two URLs and the headers; a few hundred KiB is generous.
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-              info.st_size <= off_t(maximumBodySize) + 1024 * 1024 else { return nil }
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 0,
+              Int64(info.st_size) <= Int64(max(0, maximumBodySize)).addingSaturated(1024 * 1024) else { return nil }
         let size = Int(info.st_size)
         var bytes = [UInt8](repeating: 0, count: size)
         let count: Int
@@ -47,11 +47,31 @@ struct HTTPCacheStore: Sendable {
         return entry
     }
 
+    /// A write that failed: the path the system refused (the cache folder, a temporary file,
+    /// or the entry itself, e.g. when a folder stands where the entry goes) and why.
+    struct WriteFailure: Error, Equatable {
+        /// The path the failing call was about.
+        var path: String
+        /// What the system said.
+        var error: Errno
+    }
+
     /// Stores `entry` under its request URL, atomically (temporary file + rename), creating
     /// the folder (mode 0700) if it is missing.
-    func write(_ entry: HTTPCacheEntry) throws(Errno) {
-        let temporary = try writeTemporary(entry)
-        try commit(temporary, as: path(for: entry.requestURL))
+    /// - Throws: ``WriteFailure`` naming the folder, temporary file or entry path that failed.
+    func write(_ entry: HTTPCacheEntry) throws(WriteFailure) {
+        let temporary: String
+        do throws(Errno) {
+            temporary = try writeTemporary(entry)
+        } catch {
+            throw WriteFailure(path: directory, error: error)
+        }
+        let destination = path(for: entry.requestURL)
+        do throws(Errno) {
+            try commit(temporary, as: destination)
+        } catch {
+            throw WriteFailure(path: destination, error: error)
+        }
     }
 
     /// The first half of ``write(_:)``: the entry's bytes in a new temporary file, whose path
@@ -106,7 +126,7 @@ struct HTTPCacheStore: Sendable {
             #else
             let modified = Int64(info.st_mtim.tv_sec)
             #endif
-            if modified < now - age { unlink(path) }
+            if modified < now.subtractingSaturated(age) { unlink(path) }
         }
     }
 

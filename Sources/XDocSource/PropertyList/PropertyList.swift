@@ -315,7 +315,7 @@ public enum PropertyList {
                 }
                 return .dictionary(entries)
             default:
-                throw PropertyListError(.libplist, "property list holds a value of a type xds does not know")
+                throw PropertyListError(.libplist, "property list holds a value of a type this library does not know")
             }
         }
 

@@ -73,7 +73,9 @@ public enum PropertyListDate {
     /// Seconds since 2001-01-01 of a UTC date and time, which must be valid (month 1–12,
     /// day within the month, hour 0–23, minute and second 0–59); nil otherwise.
     public static func secondsSince2001(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64? {
-        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+        // Years beyond ±10^9 are not dates this calendar arithmetic (or Int64 seconds) can hold.
+        guard (-1_000_000_000...1_000_000_000).contains(year),
+              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
               (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { return nil }
         let days = CivilCalendar.daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day))
         return days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - epochOffset

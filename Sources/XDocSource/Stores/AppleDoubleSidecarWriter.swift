@@ -121,7 +121,7 @@ extension DocumentSourceFile {
             guard size <= AppleDouble.maximumFileSize else {
                 throw DocumentSourceFileError(
                     .tooLarge, path: path,
-                    message: "the AppleDouble sidecar \(sidecarPath ?? name) is \(size) bytes, more than the \(AppleDouble.maximumFileSize >> 20) MiB xds rewrites")
+                    message: "the AppleDouble sidecar \(sidecarPath ?? name) is \(size) bytes, more than the \(AppleDouble.maximumFileSize >> 20) MiB this library rewrites")
             }
             // One byte more than the size: a file that grew since the fstat is read again.
             var code: Int32 = 0

@@ -56,7 +56,7 @@ extension AppleDouble {
         _ file: [UInt8], setting name: String, to value: [UInt8]?
     ) throws(AppleDoubleError) -> Edit {
         guard file.count <= maximumFileSize else {
-            throw .tooLarge("the file is \(file.count) bytes, more than the \(maximumFileSize >> 20) MiB xds rewrites")
+            throw .tooLarge("the file is \(file.count) bytes, more than the \(maximumFileSize >> 20) MiB this library rewrites")
         }
         let parsed = try AppleDouble(bytes: file)
         let reader = BigEndianReader(file)
@@ -130,7 +130,7 @@ extension AppleDouble {
         guard let check = try? AppleDouble(bytes: result),
             check.value(named: name) == value,
             check.attributes.count == info.records.count
-        else { throw .badAttributeHeader("the rewritten file would not read back (an xds bug)") }
+        else { throw .badAttributeHeader("the rewritten file would not read back (a bug in this library)") }
         return .replace(result)
     }
 

@@ -12,7 +12,8 @@ extension XDS {
             abstract: "Fetch the icon of the app a file came from and mask it.",
             discussion: """
                 Finds the icon list (appInfo.json): --app-info URL|PATH if given, else the \
-                appInfoURL in FILE's x-document-source attribute, else ./appInfo.json. Picks the \
+                appInfoURL in FILE's x-document-source attribute, else (with no FILE) \
+                ./appInfo.json. A FILE without an appInfoURL is reported (status 1). Picks the \
                 icon for the size asked for (an exact entry, else the smallest larger one, else \
                 the largest), fetches it, masks it like `xds mask` and writes an 8-bit RGBA PNG \
                 to -o or to standard output.
@@ -95,7 +96,7 @@ extension XDS {
                 switch error {
                 case .fetch(let failure, let warnings):
                     for warning in warnings { Diagnostics.printError("xds: warning: " + VisibleText.escapedMessage(warning)) }
-                    diagnostics.fail(failure.url, words(failure), status: ExitStatus(failure, typed: appInfo))
+                    diagnostics.fail(failure.url, words(failure, location: location), status: ExitStatus(failure, typed: appInfo))
                 case .output(let failure):
                     diagnostics.fail(failure.path, failure.reason, status: failure.status)
                 }
@@ -103,21 +104,23 @@ extension XDS {
             try diagnostics.finish()
         }
 
-        /// Where the list comes from (SPEC §3: --app-info, FILE's appInfoURL, ./appInfo.json);
-        /// nil when FILE cannot be read or has no attribute (already reported).
+        /// Where the list comes from (SPEC §3: --app-info, FILE's appInfoURL, ./appInfo.json
+        /// when no FILE is given); nil when FILE cannot be read or has no attribute or no
+        /// appInfoURL (already reported; nothing is written then).
         private func resolveLocation(_ diagnostics: inout Diagnostics) throws -> AppInfoLocation? {
             if let appInfo { return .commandLine(appInfo) }
             guard let file else { return .currentFolder }
             guard diagnostics.accepts(file) else { return nil }
             do {
                 guard let found = try DocumentSourceFile(path: file).read() else {
-                    diagnostics.fail(file, "no x-document-source attribute", status: .absent)
+                    diagnostics.fail(file, "no x-document-source attribute; give the icon list with --app-info", status: .absent)
                     return nil
                 }
                 if let url = found.source.appInfoURL { return .attribute(url) }
-                Diagnostics.printError(
-                    "xds: warning: \(VisibleText.escaped(file)): the attribute has no appInfoURL; using ./appInfo.json")
-                return .currentFolder
+                // SPEC §3: ./appInfo.json is for no FILE only; it says nothing about this file's app.
+                diagnostics.fail(file, "the x-document-source attribute has no appInfoURL; give the icon list with --app-info",
+                                 status: .absent)
+                return nil
             } catch {
                 diagnostics.fail(file, error)
                 return nil
@@ -129,25 +132,28 @@ extension XDS {
             if noCache { return nil }
             let mode: CacheSettings.Mode = offline ? .offline : .normal
             if let cacheDirectory { return CacheSettings(directory: cacheDirectory, mode: mode) }
-            guard let directory = CacheSettings.defaultDirectory(environment: ProcessEnvironment.current()) else {
+            let environment = ProcessEnvironment.current()
+            guard let directory = CacheSettings.defaultDirectory(environment: environment) else {
+                let reason = CacheSettings.noDefaultDirectoryReason(environment: environment) ?? "there is no cache folder"
                 if offline {
-                    diagnostics.fail("--offline", "neither XDG_CACHE_HOME nor HOME is set, so there is no cache to read; give --cache-dir",
-                                     status: .unavailable)
+                    diagnostics.fail("--offline", "\(reason), so there is no cache to read; give --cache-dir", status: .unavailable)
                     return nil
                 }
-                Diagnostics.printError("xds: warning: neither XDG_CACHE_HOME nor HOME is set; fetching without a cache")
+                Diagnostics.printError("xds: warning: \(VisibleText.escapedMessage(reason)); fetching without a cache (--cache-dir to choose one)")
                 return nil
             }
             return CacheSettings(directory: directory, mode: mode)
         }
 
         /// The library's message with this command's flag names where one is the way out.
-        private func words(_ error: FetchError) -> String {
+        private func words(_ error: FetchError, location: AppInfoLocation) -> String {
             switch error.kind {
             case .refused where error.url.lowercased().hasPrefix("http:"):
                 return error.message + " (--allow-http allows it)"
             case .notCached:
-                return error.message + " (run once without --offline)"
+                return error.message + " (--offline; run once without it)"
+            case .refused where location == .attribute(error.url):
+                return error.message + " (give a local appInfo.json with --app-info)"
             default:
                 return error.message
             }

@@ -13,7 +13,8 @@ extension ExitStatus {
         switch error.kind {
         case .refused, .invalidURL:
             self = error.url == typed ? .usage : .dataError
-        case .network, .certificate, .timedOut, .httpStatus, .tooManyRedirects, .insecureRedirect, .notCached:
+        case .network, .certificate, .timedOut, .httpStatus, .tooManyRedirects, .insecureRedirect, .redirectRefused,
+             .notCached:
             self = .unavailable
         case .tooLarge:
             let remote = error.url.lowercased().hasPrefix("https:") || error.url.lowercased().hasPrefix("http:")
