@@ -171,4 +171,23 @@ struct FetcherLocalTests {
         let warnings = await fetcher.warnings
         #expect(warnings.count == 1 && warnings[0].contains("fetching without caching"), "\(warnings)")
     }
+
+    /// Paths are compared as bytes: Swift's String comparison treats "café" (NFC) and
+    /// "cafe\u{301}" (NFD) as equal, but on Linux they are two different folders, so a symlink
+    /// from one to the other leads outside.
+    @Test func aLinkToACanonicallyEquivalentSiblingLeadsOutside() async throws {
+        let root = TemporaryFolder()
+        let inside = root.path + "/caf\u{E9}", sibling = root.path + "/cafe\u{301}"
+        #expect(mkdir(inside, 0o755) == 0 && mkdir(sibling, 0o755) == 0 && mkdir(sibling + "/img", 0o755) == 0)
+        root.file("cafe\u{301}/img/secret.png", contents: "secret")
+        root.file("caf\u{E9}/appInfo.json", contents: #"{"icons": [{"width": 29, "height": 29, "src": "img/secret.png"}]}"#)
+        #expect(symlink("../cafe\u{301}/img", inside + "/img") == 0)
+        let fetcher = AppInfoFetcher(transport: nil, cache: nil)
+        do {
+            let icon = try await fetcher.iconImage(pixelSize: 29, from: .commandLine(inside + "/appInfo.json"))
+            Issue.record("read \(icon.bytes.count) bytes from outside the list's folder")
+        } catch {
+            #expect(error.kind == .refused, "\(error)")
+        }
+    }
 }

@@ -186,9 +186,15 @@ public actor AppInfoFetcher {
     private func insideFolder(_ path: String, folder: String) throws(FetchError) -> String {
         let prefix = folder == "/" ? "/" : folder + "/"
         let outside = FetchError(.refused, url: path, message: "the icon's src leads outside the appInfo.json's folder")
-        guard path.hasPrefix(prefix), !path.split(separator: "/").contains("..") else { throw outside }
+        // Bytes, not String comparison: Swift compares Strings by canonical equivalence and
+        // splits them by grapheme, so a folder "café" (NFC) would "contain" a sibling
+        // "cafe\u{301}" (NFD), and "/" followed by a combining mark would not split.
+        let dotDot = Array("..".utf8)
+        guard Array(path.utf8).starts(with: prefix.utf8),
+              !Array(path.utf8).split(separator: UInt8(ascii: "/")).contains(where: { $0.elementsEqual(dotDot) })
+        else { throw outside }
         let real = try FetcherLocalFiles.realPath(path)
-        guard real.hasPrefix(prefix) else { throw outside }
+        guard Array(real.utf8).starts(with: prefix.utf8) else { throw outside }
         return real
     }
 
