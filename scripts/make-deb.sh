@@ -25,7 +25,17 @@ install -d "$stage/usr/share/doc/xds"
 } > "$stage/usr/share/doc/xds/copyright"
 chmod 644 "$stage/usr/share/doc/xds/copyright"
 
-# Versions: what Debian 12 ships (libplist 2.2, libdeflate 1.14, zlib 1.2.13, glibc 2.36).
+# Depends: the package of every shared library the binary links (ldd → dpkg -S), at least
+# the version installed here (its upstream part). libcurl and libarchive are not linked.
+depends=$(ldd "$stage/usr/bin/xds" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | while read -r lib; do
+  real=$(readlink -f "$lib")
+  { dpkg -S "$real" 2>/dev/null || dpkg -S "$lib" 2>/dev/null || dpkg -S "${real#/usr}" 2>/dev/null; } | head -1 | cut -d: -f1
+done | sort -u | while read -r pkg; do
+  [ -n "$pkg" ] || continue
+  version=$(dpkg-query -W -f='${Version}' "$pkg" | sed 's/-[^-]*$//')
+  printf '%s (>= %s), ' "$pkg" "$version"
+done | sed 's/, $//')
+[ -n "$depends" ] || { echo "make-deb: could not find the packages of the linked libraries" >&2; exit 1; }
 install -d "$stage/DEBIAN"
 size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 cat > "$stage/DEBIAN/control" <<CONTROL
@@ -34,7 +44,7 @@ Version: $version
 Architecture: $arch
 Maintainer: xds authors <xds@invalid>
 Installed-Size: $size
-Depends: libc6 (>= 2.34), libplist3 (>= 2.2.0), libdeflate0 (>= 1.14), zlib1g (>= 1:1.2.11)
+Depends: $depends
 Recommends: libarchive13, libcurl4
 Section: utils
 Priority: optional
