@@ -8,7 +8,7 @@
 /// A root that is the bare array `[{…}, …]` is read the same way. Entries that are not an
 /// object, or miss a field, or hold a field of the wrong type or value are skipped and counted
 /// in ``skippedEntries`` (so `xds` can warn); other members are ignored. `src` is kept as
-/// written: resolve it against the appInfo.json's own URL with ``URLReference/resolve(_:against:)``.
+/// written: resolve it against the appInfo.json's own URL with `URLReference.resolve(_:against:)`.
 public struct AppInfo: Sendable, Equatable {
     /// One entry of the list: an image of `width` × `height` pixels at `src`.
     public struct Icon: Sendable, Equatable {

@@ -236,7 +236,7 @@ public enum URLReference {
     /// * An absolute path (`/x.png`) or a `file:` URL with an empty or `localhost` host →
     ///   ``LocalTarget/path(_:)`` of that path, decoded, dot segments removed.
     /// * An absolute URL with another scheme (`https://…`) → ``LocalTarget/url(_:)``, as
-    ///   ``resolve(_:against:)`` would give it (scheme lower-cased, dot segments removed).
+    ///   `resolve(_:against:)` would give it (scheme lower-cased, dot segments removed).
     ///
     /// - Returns: nil when `src` does not parse; is a network-path reference (`//host/x`: a
     ///   folder has no scheme to lend it); names the appInfo.json itself or the folder (an

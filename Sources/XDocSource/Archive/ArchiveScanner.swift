@@ -133,7 +133,7 @@ public struct ArchiveScanner: Sendable {
     public var limits: Limits
 
     /// A scanner for the archive at `path`, or nil when its name is not an archive's
-    /// (``ArchiveKind/init(fileName:)``).
+    /// (`ArchiveKind(fileName:)`).
     public init?(path: DocumentSourceTreePath, limits: Limits = Limits()) {
         guard let kind = ArchiveKind(fileName: path.bytes) else { return nil }
         self.path = path

@@ -1,7 +1,7 @@
 extension StoredDocumentSource {
     /// One JSON Lines object for the file, as `xds show --json` prints it, without the line
     /// break: `"file"`, then `"identifier"`, `"name"`, `"path"`, `"appInfoURL"` when present,
-    /// `"store"` (``DocumentSourceStore/rawValue``), `"other"` (the other keys, mapped by
+    /// `"store"` (the ``DocumentSourceStore`` case name), `"other"` (the other keys, mapped by
     /// ``JSONText/value(_:)``) and `"warnings"` (only when there are any), in that order.
     ///
     /// - Parameter file: The file name as the user gave it.

@@ -3,7 +3,7 @@ internal import CPlist
 /// Property-list coding over libplist, hardened for values written by someone else.
 ///
 /// This is the only file that calls libplist. Binary input is checked completely by
-/// ``BinaryPlistValidator`` and XML input by ``XMLPlistValidator`` before libplist parses it.
+/// `BinaryPlistValidator` and XML input by `XMLPlistValidator` before libplist parses it.
 ///
 /// Precision, with libplist 2.2 (Debian 12):
 /// * Binary dates round-trip bit for bit. libplist 2.2's date API is lossy: the getter

@@ -48,7 +48,10 @@ extension AppleDouble {
     /// holds the name twice, the first is set and the others dropped, so every reader finds
     /// the new value.
     ///
-    /// - Parameter file: the whole AppleDouble file (not only its start).
+    /// - Parameters:
+    ///   - file: the whole AppleDouble file (not only its start).
+    ///   - name: the attribute's name, as macOS writes it (`x-document-source`).
+    ///   - value: the new value, or nil to remove the attribute.
     /// - Throws: ``AppleDoubleError`` when `file` does not parse (it is never rewritten then)
     ///   or names an entry id twice; ``AppleDoubleError/tooLarge(_:)`` when the result would
     ///   not fit (64 KiB of attributes, 15 entries) or `file` is larger than ``maximumFileSize``.
