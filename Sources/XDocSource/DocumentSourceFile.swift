@@ -25,8 +25,9 @@ public struct StoredDocumentSource: Sendable, Equatable {
 /// The `x-document-source` attribute of one file or folder: read, write, update and remove.
 ///
 /// Reading looks in the stores of SPEC §2 in order: the native extended attribute, Samba's
-/// stream attribute, then an AppleDouble sidecar `._NAME`. Writing always goes to the native
-/// attribute, as a binary property list set in one call, so a concurrent reader sees the old
+/// stream attribute, then an AppleDouble sidecar `._NAME`. Writing goes to the store the value
+/// is found in, a new value to the native attribute unless another store is asked for
+/// (``update(with:replace:store:)``), as a binary property list set in one call, so a concurrent reader sees the old
 /// value or the new one; every check and the encoding happen before that call, so on any
 /// error the old value is left as it was. Writers of one file (``update(with:replace:)``,
 /// ``write(_:)``, ``writeRawValue(_:)``, ``remove()``), in this process or another, are
@@ -160,42 +161,87 @@ public struct DocumentSourceFile: Sendable {
         }
     }
 
-    /// Writes `changes` over the current value and returns what was written.
+    /// ``update(with:replace:store:)`` with `sidecar` true for ``DocumentSourceStore/appleDouble``
+    /// (the store of a new value; a value found elsewhere is updated where it is).
+    @discardableResult
+    public func update(
+        with changes: DocumentSource, replace: Bool = false, sidecar: Bool
+    ) throws(DocumentSourceFileError) -> DocumentSource {
+        try update(with: changes, replace: replace, store: sidecar ? .appleDouble : .xattr)
+    }
+
+    /// Writes `changes` over the current value, in the store where the value is found, and
+    /// returns what was written.
     ///
-    /// With `replace` false (the default) the current value, read from whichever store has it,
-    /// is the base: keys in `changes` replace its keys and every other key is kept as it is,
-    /// other apps' keys of any type included. With `replace` true only `changes` is written.
-    /// The result must have a string `identifier` and `name` (SPEC §5); when it does not, this
-    /// throws ``DocumentSourceFileError/Kind/incompleteValue`` listing the missing keys, before
+    /// The value is updated where a reader finds it (SPEC §2): a Samba stream stays a Samba
+    /// stream (rewritten with streams_xattr's one trailing NUL byte, under the same attribute
+    /// name), a sidecar stays a sidecar, so there are never two copies that disagree. Only a
+    /// file with no value yet gets it in `store`: ``DocumentSourceStore/xattr`` (the default),
+    /// ``DocumentSourceStore/sambaStream`` (`user.DosStream.x-document-source:$DATA`, value and
+    /// one NUL, exactly as Samba's `vfs_streams_xattr` stores the stream `FILE:x-document-source`,
+    /// so SMB clients read the exact bytes; Linux only) or ``DocumentSourceStore/appleDouble``
+    /// (the sidecar `._NAME`, every other entry in it kept byte-exact).
+    ///
+    /// With `replace` false (the default) the current value is the base: keys in `changes`
+    /// replace its keys and every other key is kept as it is, other apps' keys of any type
+    /// included. With `replace` true only `changes` is written (to the store the current value
+    /// is in, which is found without decoding it). The result must have a string `identifier`
+    /// and `name` (SPEC §5); when it does not, this throws
+    /// ``DocumentSourceFileError/Kind/incompleteValue`` listing the missing keys, before
     /// anything is written.
-    ///
-    /// With `sidecar` true the value is read from and written to the AppleDouble sidecar
-    /// `._NAME` instead (for filesystems without extended attributes), every other entry of
-    /// the sidecar kept byte-exact; the native attribute is neither read nor changed. See
-    /// `writeSidecarLocked` for how the sidecar is written.
     ///
     /// - Throws: ``DocumentSourceFileError``; a malformed current value is reported
     ///   (``DocumentSourceFileError/Kind/malformedValue``) and left untouched rather than
-    ///   overwritten, and so is a malformed sidecar
-    ///   (``DocumentSourceFileError/Kind/malformedSidecar``) with `sidecar`, even with `replace`.
+    ///   overwritten (with `replace` it is overwritten in its store), and so is a malformed
+    ///   sidecar (``DocumentSourceFileError/Kind/malformedSidecar``) that is to be written.
     @discardableResult
     public func update(
-        with changes: DocumentSource, replace: Bool = false, sidecar: Bool = false
+        with changes: DocumentSource, replace: Bool = false, store: DocumentSourceStore = .xattr
     ) throws(DocumentSourceFileError) -> DocumentSource {
+        guard store == .xattr || store == .sambaStream || store == .appleDouble else {
+            throw DocumentSourceFileError(
+                .unsupportedFileType, path: path, message: "values are not written to the \(store) store")
+        }
+        if store == .sambaStream && SambaStream.attributeNames.isEmpty {
+            throw DocumentSourceFileError(
+                .notSupported, path: path,
+                message: "Samba stream attributes are written on Linux only (macOS's SMB client maps streams to attributes itself)")
+        }
         try checkFileType()
         // Held from before the read until after the write: another writer's keys cannot be
         // lost between the two.
         return try FileLock.holding(path, followSymlinks: followSymlinks) {
             () throws(DocumentSourceFileError) -> DocumentSource in
-            try mergeAndWrite(changes, replace: replace, sidecar: sidecar)
+            try mergeAndWrite(changes, replace: replace, store: store)
         }
     }
 
+    /// Where the current value is (not decoded): its store and attribute name; nil when no
+    /// store has one. A malformed sidecar holds no value here.
+    private func locateValue() throws(DocumentSourceFileError) -> (store: DocumentSourceStore, name: String)? {
+        switch try lookUp(Self.attributeName) {
+        case .found(let bytes) where bytes != [0]:
+            return (.xattr, Self.attributeName)
+        case .found, .absent:
+            for name in SambaStream.attributeNames {
+                if case .found(let bytes) = try lookUp(name), !bytes.isEmpty, bytes != [0] { return (.sambaStream, name) }
+            }
+        case .unsupported:
+            break
+        }
+        if let location = sidecarValueLocation() { return (.appleDouble, location) }
+        return nil
+    }
+
     private func mergeAndWrite(
-        _ changes: DocumentSource, replace: Bool, sidecar: Bool
+        _ changes: DocumentSource, replace: Bool, store requested: DocumentSourceStore
     ) throws(DocumentSourceFileError) -> DocumentSource {
         var result = changes
-        if !replace, let current = try sidecar ? readSidecar() : read() {
+        var place: (store: DocumentSourceStore, name: String)?
+        if replace {
+            place = try locateValue()
+        } else if let current = try read() {
+            place = (current.store, current.location)
             result = current.source
             result.merge(changes)
         }
@@ -209,14 +255,25 @@ public struct DocumentSourceFile: Sendable {
                 missingFields: missing)
         }
         let bytes = try encode(result)
-        if sidecar {
+        switch place?.store ?? requested {
+        case .appleDouble:
             guard bytes.count <= Self.maximumValueSize else {
                 throw DocumentSourceFileError(
                     .tooLarge, path: path, message: "the value is \(bytes.count) bytes, more than 64 KiB")
             }
             try writeSidecarLocked(bytes)
-        } else {
-            try writeUnlocked(bytes)
+        case .sambaStream:
+            // streams_xattr keeps every stream with one NUL byte after it (INTEROP §1.3).
+            try writeUnlocked(bytes + [0], named: place?.name ?? SambaStream.attributeNames[0])
+        default:
+            // Netatalk's `ea = samba` keeps the native name with Samba's trailing NUL: kept so.
+            var value = bytes
+            if case .found(let raw) = try lookUp(Self.attributeName), raw.last == 0,
+                (try? DocumentSource(propertyList: raw)) == nil
+            {
+                value.append(0)
+            }
+            try writeUnlocked(value)
         }
         return result
     }
@@ -231,7 +288,7 @@ public struct DocumentSourceFile: Sendable {
     }
 
     /// The one `setxattr` call of every write; the caller holds the lock.
-    private func writeUnlocked(_ bytes: [UInt8]) throws(DocumentSourceFileError) {
+    private func writeUnlocked(_ bytes: [UInt8], named name: String = attributeName) throws(DocumentSourceFileError) {
         guard bytes.count <= Self.maximumValueSize else {
             throw DocumentSourceFileError(
                 .tooLarge, path: path,
@@ -239,7 +296,7 @@ public struct DocumentSourceFile: Sendable {
         }
         do {
             try ExtendedAttributes.setValue(
-                bytes, named: Self.attributeName, atPath: path, followSymlinks: followSymlinks)
+                bytes, named: name, atPath: path, followSymlinks: followSymlinks)
         } catch {
             throw writeError(error)
         }

@@ -160,6 +160,40 @@ struct AppBundleTests {
         #expect(try AppBundle(path: folder.path("L.app")).iconFiles().map(\.fileName) == ["AppIcon.png"])
     }
 
+    @Test("a symbolic link for Contents/Resources, Contents or Info.plist inside a bundle is not followed")
+    func symlinkedFoldersAreNotFollowed() throws {
+        let folder = try BundleFolder()
+        let info: [String: PropertyListValue] = ["CFBundleIdentifier": .string("m.m"), "CFBundleIconFile": .string("AppIcon.png")]
+        // Outside the bundles: a Resources folder with the icon, a Contents folder, an Info.plist.
+        try folder.plist("outside/Contents/Info.plist", info)
+        try folder.touch("outside/Resources/AppIcon.png", "outside/Contents/Resources/AppIcon.png")
+        try folder.plist("R.app/Contents/Info.plist", info)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("R.app/Contents/Resources"), withDestinationPath: "../../outside/Resources")
+        let resources = bundleError { _ = try AppBundle(path: folder.path("R.app")).iconFiles() }
+        #expect(resources?.kind == .unreadable)
+        #expect(resources?.file == folder.path("R.app/Contents/Resources"))
+        #expect(resources?.message.contains("symbolic link") == true)
+        // The same through Contents/Info.plist named directly.
+        let named = bundleError { _ = try AppBundle(path: folder.path("R.app/Contents/Info.plist")).iconFiles() }
+        #expect(named?.kind == .unreadable)
+        // A symlinked Contents: the bundle is refused before anything in it is read.
+        try FileManager.default.createDirectory(atPath: folder.path("C.app"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("C.app/Contents"), withDestinationPath: "../outside/Contents")
+        let contents = bundleError { _ = try AppBundle(path: folder.path("C.app")) }
+        #expect(contents?.kind == .unreadable)
+        #expect(contents?.file == folder.path("C.app/Contents"))
+        // A symlinked Info.plist in an iOS bundle.
+        try FileManager.default.createDirectory(atPath: folder.path("I.app"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("I.app/Info.plist"), withDestinationPath: "../outside/Contents/Info.plist")
+        let plist = bundleError { _ = try AppBundle(path: folder.path("I.app")) }
+        #expect(plist?.kind == .unreadable)
+        #expect(plist?.file == folder.path("I.app/Info.plist"))
+        // A real Resources folder still works.
+        try folder.plist("G.app/Contents/Info.plist", info)
+        try folder.touch("G.app/Contents/Resources/AppIcon.png")
+        #expect(try AppBundle(path: folder.path("G.app")).iconFiles().map(\.fileName) == ["AppIcon.png"])
+    }
+
     @Test("asset-catalog-only app: its own error kind naming Assets.car and the keys looked at")
     func assetCatalogOnly() throws {
         let folder = try BundleFolder()

@@ -159,6 +159,19 @@ struct AppInfoJSONReaderTests {
         #expect(try parse(#"{"a":{"a":1},"b":{"a":2}}"#) != .null, "the same key in two objects is fine")
     }
 
+    @Test("keys are compared as code points (RFC 8259): precomposed and decomposed are two keys")
+    func keysCompareCodePoints() throws {
+        // "é" as U+00E9 and as "e" + U+0301: canonically equivalent, so Swift's == says equal,
+        // but two different member names for JSON.
+        let text = "{\"\u{E9}\":1,\"e\u{301}\":2}"
+        #expect(error(text) == nil, "not duplicates")
+        let value = try parse(text)
+        #expect(value["\u{E9}"] == .number("1"))
+        #expect(value["e\u{301}"] == .number("2"))
+        #expect(error(#"{"\u00e9":1,"\u00E9":2}"#) != nil, "the same code point twice is a duplicate")
+        #expect(JSONValue.string("\u{E9}") != .string("e\u{301}"))
+    }
+
     @Test("whole numbers: integers and reals with a zero fraction, in range")
     func wholeNumbers() {
         let range = 1...Int(Int32.max)

@@ -54,8 +54,12 @@ struct TreeWalkTests {
         let byPath = found(all)
         #expect(Set(byPath.keys) == [
             root + "/a/native.txt", root + "/a/b/samba.txt", root + "/a/b/c/side.txt",
-            root + "/tagged-dir", root + "/sidecar-dir",
+            root + "/tagged-dir", root + "/sidecar-dir", root + "/._orphan",
         ])
+        // A sidecar whose file is gone is reported under its own path (remove -r clears it).
+        #expect(byPath[root + "/._orphan"]?.isOrphanSidecar == true)
+        #expect(byPath[root + "/._orphan"]?.stored.source.name == "orphan")
+        #expect(byPath[root + "/a/native.txt"]?.isOrphanSidecar == false)
         #expect(byPath[root + "/a/native.txt"]?.stored.store == .xattr)
         #expect(byPath[root + "/a/b/samba.txt"]?.stored.store == .sambaStream)
         #expect(byPath[root + "/a/b/samba.txt"]?.stored.source.name == "samba")

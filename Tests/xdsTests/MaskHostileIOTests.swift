@@ -147,14 +147,18 @@ struct MaskHostileIOTests {
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.execv(sys.argv[1], sys.argv[1:])'
             sleep 6 | python3 -c "$RESET" \(xdsPath) mask - -o out.png & pid=$!
-            i=0; while [ -z "$(ls -A | grep xds-)" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
+            i=0; while [ -z "$(ls -l /proc/$pid/fd 2>/dev/null | grep -e '(deleted)' -e xds-)" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
+            ls -l /proc/$pid/fd | grep -c -e '(deleted)' -e xds-
             ls -A | grep -c xds-
             kill -\(signal) $pid; wait $pid; echo "status $?"
             ls -A | grep -c xds-
             """, in: folder.path)
         let lines = r.stdout.split(separator: "\n").map(String.init)
         let code = signal == "TERM" ? 128 + Int(SIGTERM) : 128 + Int(SIGINT)
-        #expect(lines.first == "1", "the temporary file appears before the input is read: \(r)")
+        // On Linux the file has no name while it is written (O_TMPFILE): it shows as an open
+        // descriptor of a deleted file, and no name appears in the folder at all.
+        #expect(lines.first == "1", "the temporary file is made before the input is read: \(r)")
+        #expect(lines.dropFirst().first == "0", "it has no name in the folder: \(r)")
         #expect(lines.contains("status \(code)"), "\(r)")
         #expect(lines.last == "0", "no temporary file is left: \(r)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/out.png"))

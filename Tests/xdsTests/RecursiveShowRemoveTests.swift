@@ -170,6 +170,6 @@ struct RecursiveShowRemoveTests {
 }
 
 /// Runs a Python 3 script with `input` on its standard input.
-private func pythonReading(_ input: Data, _ script: String, in folder: String) throws -> Run {
+func pythonReading(_ input: Data, _ script: String, in folder: String) throws -> Run {
     try run("/usr/bin/env", ["python3", "-c", script], in: folder, input: input)
 }

@@ -17,10 +17,12 @@ enum JSONValue: Equatable, Sendable {
         case (.null, .null): return true
         case let (.bool(x), .bool(y)): return x == y
         case let (.number(x), .number(y)): return x == y
-        case let (.string(x), .string(y)): return x == y
+        case let (.string(x), .string(y)): return x.unicodeScalars.elementsEqual(y.unicodeScalars)
         case let (.array(x), .array(y)): return x == y
         case let (.object(x), .object(y)):
-            return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+            return x.count == y.count && zip(x, y).allSatisfy {
+                $0.key.unicodeScalars.elementsEqual($1.key.unicodeScalars) && $0.value == $1.value
+            }
         default: return false
         }
     }
@@ -28,7 +30,8 @@ enum JSONValue: Equatable, Sendable {
     /// The member `key` of an object, or nil (also when this is not an object).
     subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.first { $0.key == key }?.value
+        // Code points, not Swift's canonical equivalence (RFC 8259 §8.3): "é" is not "e\u{301}".
+        return members.first { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }?.value
     }
 
     /// A number that is a whole value in `range`, written as an integer ("29") or as a
@@ -114,7 +117,9 @@ struct JSONReader {
         guard depth <= maximumDepth else { throw error("nested deeper than \(maximumDepth) levels") }
         index += 1
         var members: [(key: String, value: JSONValue)] = []
-        var keys = Set<String>()
+        // Keys are compared as code points (RFC 8259 §8.3), not with `String`'s `==`, which
+        // takes "é" (U+00E9) and "e\u{301}" for the same key: they are two different members.
+        var keys = Set<[Unicode.Scalar]>()
         skipWhiteSpace()
         if peek(UInt8(ascii: "}")) { index += 1; return .object(members) }
         while true {
@@ -122,7 +127,7 @@ struct JSONReader {
             guard peek(UInt8(ascii: "\"")) else { throw error("expected a string key, found \(found())") }
             let keyStart = index
             let key = try string()
-            guard keys.insert(key).inserted else {
+            guard keys.insert(Array(key.unicodeScalars)).inserted else {
                 throw error("duplicate key \(JSONText.string(key)) in an object", at: keyStart)
             }
             skipWhiteSpace()

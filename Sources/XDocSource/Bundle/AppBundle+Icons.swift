@@ -109,6 +109,12 @@ extension AppBundle {
 
     /// The names in the icon folder, keyed exactly and by ASCII lower case.
     private func folderNames() throws(AppBundleError) -> (exact: Set<String>, folded: [String: [String]]) {
+        // `Contents/Resources` (or `Resources` beside a named `Contents/Info.plist`) is a folder
+        // of the bundle: a symbolic link there could point anywhere and is not followed, as an
+        // icon file that is a link is not. (For an iOS bundle the icon folder is the bundle.)
+        if layout != .iOS, iconFolder != BundleFiles.folder(of: infoPlistPath), BundleFiles.isSymbolicLink(iconFolder) {
+            throw AppBundleError(.unreadable, file: iconFolder, message: "is a symbolic link, which is not followed inside a bundle")
+        }
         let names: [String]
         do {
             names = try BundleFiles.names(in: iconFolder)

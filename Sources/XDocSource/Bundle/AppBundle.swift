@@ -65,14 +65,22 @@ public struct AppBundle: Sendable, Equatable {
         case .folder:
             let macOS = BundleFiles.join(path, "Contents/Info.plist")
             let iOS = BundleFiles.join(path, "Info.plist")
-            if BundleFiles.type(of: macOS) == .regularFile {
+            // Inside the bundle nothing is followed out of it: a symbolic link named Contents
+            // (or Info.plist, below) could point anywhere. The bundle itself was named on purpose.
+            let contents = BundleFiles.join(path, "Contents")
+            if BundleFiles.isSymbolicLink(contents) {
+                throw AppBundleError(.unreadable, file: contents, message: "is a symbolic link, which is not followed inside a bundle")
+            }
+            if BundleFiles.type(of: macOS, followLinks: false) == .regularFile {
                 layout = .macOS
                 infoPlistPath = macOS
                 iconFolder = BundleFiles.join(path, "Contents/Resources")
-            } else if BundleFiles.type(of: iOS) == .regularFile {
+            } else if BundleFiles.type(of: iOS, followLinks: false) == .regularFile {
                 layout = .iOS
                 infoPlistPath = iOS
                 iconFolder = path
+            } else if let link = [macOS, iOS].first(where: BundleFiles.isSymbolicLink) {
+                throw AppBundleError(.unreadable, file: link, message: "is a symbolic link, which is not followed inside a bundle")
             } else {
                 throw AppBundleError(.notFound, file: path,
                                      message: "no Info.plist in this folder (looked for Contents/Info.plist and Info.plist)")
@@ -85,7 +93,7 @@ public struct AppBundle: Sendable, Equatable {
             let folderName = BundleFiles.lastComponent(of: folder)
             // APP/Contents/Info.plist named directly: icons are in Contents/Resources, and
             // the bundle's name is APP's.
-            if folderName == "Contents", BundleFiles.type(of: BundleFiles.join(folder, "Resources")) == .folder {
+            if folderName == "Contents", BundleFiles.type(of: BundleFiles.join(folder, "Resources"), followLinks: false) != .missing {
                 iconFolder = BundleFiles.join(folder, "Resources")
                 bundleFileName = Self.appName(BundleFiles.lastComponent(of: BundleFiles.folder(of: folder)))
             } else {
@@ -93,8 +101,10 @@ public struct AppBundle: Sendable, Equatable {
                 bundleFileName = Self.appName(folderName)
             }
         }
+        // An Info.plist named directly may be a link (named on purpose); one found in a bundle
+        // folder is not followed.
         let bytes = try BundleFiles.read(infoPlistPath, limit: Self.maximumInfoPlistSize, what: "the Info.plist",
-                                         noFollow: false, tooLarge: .malformedInfoPlist)
+                                         noFollow: layout != .infoPlist, tooLarge: .malformedInfoPlist)
         let root: PropertyListValue
         do {
             root = try PropertyList.decode(bytes, maximumSize: Self.maximumInfoPlistSize)

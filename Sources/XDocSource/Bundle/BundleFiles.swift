@@ -31,6 +31,12 @@ enum BundleFiles {
         }
     }
 
+    /// Whether `path` itself is a symbolic link (`lstat`).
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
+    }
+
     /// Reads the regular file at `path` whole, refusing one over `limit` bytes before reading
     /// it. Opened non-blocking and without becoming a controlling terminal, so a FIFO or device
     /// is neither waited on nor read; `noFollow` refuses a symbolic link as the last component.

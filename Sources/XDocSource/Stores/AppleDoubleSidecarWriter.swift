@@ -20,8 +20,11 @@ extension DocumentSourceFile {
     /// A removal that leaves the sidecar holding nothing deletes it (``AppleDouble/Edit/delete``).
     ///
     /// - Returns: whether the sidecar changed (false: a removal found no value there).
+    ///
+    /// With `orphan` (a removal only) the file itself need not exist or may be a symbolic
+    /// link: the sidecar is edited as it is (`remove -r` clearing `._NAME` whose NAME is gone).
     @discardableResult
-    func writeSidecarLocked(_ value: [UInt8]?) throws(DocumentSourceFileError) -> Bool {
+    func writeSidecarLocked(_ value: [UInt8]?, orphan: Bool = false) throws(DocumentSourceFileError) -> Bool {
         guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: self) else {
             throw noSidecarPlace()
         }
@@ -34,7 +37,9 @@ extension DocumentSourceFile {
         }
         // The file itself must exist: a sidecar of nothing would be an orphan.
         var data = stat()
-        if SystemCall.retrying({ fstatat(folder.descriptor, folder.name, &data, AT_SYMLINK_NOFOLLOW) }) != 0 {
+        if !(orphan && value == nil),
+            SystemCall.retrying({ fstatat(folder.descriptor, folder.name, &data, AT_SYMLINK_NOFOLLOW) }) != 0
+        {
             throw DocumentSourceFileError(errno: errno, path: path)
         }
         guard let current = try readWholeSidecar(folder.descriptor, name, writing: value != nil, failure: failure) else {
@@ -142,20 +147,24 @@ extension DocumentSourceFile {
     }
 
     /// Writes `bytes` to a new file in the folder and renames it over `name`; with `old`, the
-    /// new file gets the old one's mode and (where allowed) owner and group.
+    /// new file gets the old one's mode and (where allowed) owner and group. The new file is
+    /// XDSSystem's ``TemporaryFile``: unnamed until it is renamed into place on Linux, so an
+    /// interrupted writer (SIGKILL included) leaves nothing; elsewhere a named file removed
+    /// on failure and on SIGINT, SIGTERM and SIGHUP; leftovers of killed writers are swept by
+    /// the next writer in the folder (SPEC §5).
     private func replaceSidecar(
         _ folder: Int32, _ name: String, with bytes: [UInt8], keeping old: stat?,
         failure: (Int32, String) -> DocumentSourceFileError
     ) throws(DocumentSourceFileError) {
-        // A short name of its own: `._NAME` plus a suffix could pass the 255-byte limit.
-        let temporary = ".xds-sidecar-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         // A new sidecar is made like any new file (0666 less the umask); a replaced one
         // starts private and gets the old mode once written.
-        let fd = SystemCall.retrying {
-            openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, old == nil ? 0o666 : 0o600)
+        var file: TemporaryFile
+        do throws(Errno) {
+            file = try TemporaryFile.create(folder: folder, prefix: "", purpose: "sidecar", mode: old == nil ? 0o666 : 0o600)
+        } catch {
+            throw failure(error.rawValue, "write")
         }
-        guard fd >= 0 else { throw failure(errno, "write") }
-        var code: Int32 = 0
+        let fd = file.descriptor
         do throws(Errno) {
             try SystemCall.writeAll(fd, bytes)
             if let old {
@@ -165,13 +174,13 @@ extension DocumentSourceFile {
             }
             if SystemCall.retrying({ fsync(fd) }) != 0 { throw Errno.current }
         } catch {
-            code = error.rawValue
+            file.discard()
+            throw failure(error.rawValue, "write")
         }
-        SystemCall.close(fd)
-        if code == 0, SystemCall.retrying({ renameat(folder, temporary, folder, name) }) != 0 { code = errno }
-        guard code == 0 else {
-            _ = unlinkat(folder, temporary, 0)
-            throw failure(code, "write")
+        do throws(Errno) {
+            try file.commit(as: name)
+        } catch {
+            throw failure(error.rawValue, "write")
         }
     }
 }

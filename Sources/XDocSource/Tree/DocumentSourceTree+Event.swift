@@ -18,9 +18,11 @@ extension DocumentSourceTree {
         case stop
     }
 
-    /// A file or folder that carries the attribute.
+    /// A file or folder that carries the attribute, or an orphan AppleDouble sidecar that
+    /// holds a value.
     public struct Found: Sendable, Equatable {
-        /// The root as given joined with the path below it (`ROOT/a/b.txt`), exact bytes.
+        /// The root as given joined with the path below it (`ROOT/a/b.txt`), exact bytes. For
+        /// an orphan sidecar (``isOrphanSidecar``), the sidecar's own path `ROOT/a/._b.txt`.
         public let path: DocumentSourceTreePath
         /// Whether it is a folder.
         public let isFolder: Bool
@@ -31,14 +33,20 @@ extension DocumentSourceTree {
         /// The AppleDouble sidecar `._NAME` beside it, when the folder listing has one (whether
         /// or not it holds a value: ``stored`` tells where the value was read from).
         public let sidecar: DocumentSourceTreePath?
+        /// Whether this is a sidecar `._NAME` whose NAME is not a regular file or folder (it was
+        /// deleted or renamed, as often happens on shares, or it is a symbolic link, which
+        /// Linux lets carry no attribute): the value belongs to nothing the walk reports, so
+        /// the sidecar is reported under its own path, and ``remove(sidecar:)`` edits only it.
+        public let isOrphanSidecar: Bool
 
         /// Creates a record.
         public init(path: DocumentSourceTreePath, isFolder: Bool, stored: StoredDocumentSource,
-                    sidecar: DocumentSourceTreePath?) {
+                    sidecar: DocumentSourceTreePath?, isOrphanSidecar: Bool = false) {
             self.path = path
             self.isFolder = isFolder
             self.stored = stored
             self.sidecar = sidecar
+            self.isOrphanSidecar = isOrphanSidecar
         }
 
         /// One JSON Lines object, as ``StoredDocumentSource/jsonLine(file:)`` writes it, with
@@ -79,13 +87,37 @@ extension DocumentSourceTree {
         /// For ``Kind/failed``: the failure, whose ``DocumentSourceFileError/kind`` tells how
         /// serious it is; nil for the other kinds.
         public let error: DocumentSourceFileError?
+        /// For a value that could not be read from a file or folder met in the walk: the entry,
+        /// so that it can still be removed (``removeValue()``); nil otherwise.
+        public let entry: Found.Entry?
 
         /// Creates a record.
-        public init(path: DocumentSourceTreePath, kind: Kind, message: String, error: DocumentSourceFileError? = nil) {
+        public init(path: DocumentSourceTreePath, kind: Kind, message: String, error: DocumentSourceFileError? = nil,
+                    entry: Found.Entry? = nil) {
             self.path = path
             self.kind = kind
             self.message = message
             self.error = error
+            self.entry = entry
+        }
+
+        /// Whether this is a value that does not parse (``DocumentSourceFileError/Kind/malformedValue``)
+        /// on an entry the walk met: `remove -r` removes it, as `xds remove FILE` does (a value
+        /// need not be read to be removed). A sidecar that is not AppleDouble is not one: it
+        /// cannot be edited without losing what is in it.
+        public var isRemovableValue: Bool {
+            entry != nil && error?.kind == .malformedValue
+        }
+
+        /// Removes the value from every store of ``entry``, as ``Found/remove(sidecar:)`` with
+        /// `sidecar` true does.
+        /// - Throws: ``DocumentSourceFileError``; `notFound` when there is no ``entry``.
+        @discardableResult
+        public func removeValue() throws(DocumentSourceFileError) -> DocumentSourceRemoval {
+            guard let entry else {
+                throw DocumentSourceFileError(.notFound, path: path.lossyString, message: "no entry to remove a value from")
+            }
+            return try Found.remove(entry, sidecar: true)
         }
     }
 

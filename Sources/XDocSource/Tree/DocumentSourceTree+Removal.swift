@@ -25,8 +25,48 @@ extension DocumentSourceTree.Found {
     /// - Returns: the stores cleared (empty when none had a value) and what remains.
     /// - Throws: ``DocumentSourceFileError`` when the first store that had to change could not,
     ///   ``DocumentSourceFileError/Kind/notFound`` when the file is gone.
+    ///
+    /// An orphan sidecar (``isOrphanSidecar``) has only the sidecar to clear: with `sidecar`
+    /// true its value is removed (every other entry kept byte-exact; the sidecar deleted when
+    /// nothing else is in it), with `sidecar` false it remains. A symbolic link it may stand
+    /// beside is never touched.
     @discardableResult
     public func remove(sidecar removeSidecar: Bool = false) throws(DocumentSourceFileError) -> DocumentSourceRemoval {
+        try Self.remove(entry, sidecar: removeSidecar)
+    }
+
+    /// The entry this record is about (what a removal needs).
+    public var entry: Entry {
+        Entry(path: path, isFolder: isFolder, sidecar: sidecar, isOrphanSidecar: isOrphanSidecar)
+    }
+
+    /// A file, folder or orphan sidecar met in a walk: what a removal needs to know of it.
+    public struct Entry: Sendable, Equatable {
+        /// As ``Found/path``.
+        public let path: DocumentSourceTreePath
+        /// As ``Found/isFolder``.
+        public let isFolder: Bool
+        /// As ``Found/sidecar``.
+        public let sidecar: DocumentSourceTreePath?
+        /// As ``Found/isOrphanSidecar``.
+        public let isOrphanSidecar: Bool
+
+        /// Creates an entry.
+        public init(path: DocumentSourceTreePath, isFolder: Bool, sidecar: DocumentSourceTreePath?,
+                    isOrphanSidecar: Bool = false) {
+            self.path = path
+            self.isFolder = isFolder
+            self.sidecar = sidecar
+            self.isOrphanSidecar = isOrphanSidecar
+        }
+    }
+
+    /// ``remove(sidecar:)`` for `entry`.
+    static func remove(_ entry: Entry, sidecar removeSidecar: Bool) throws(DocumentSourceFileError) -> DocumentSourceRemoval {
+        if entry.isOrphanSidecar { return try removeOrphan(entry.path, sidecar: removeSidecar) }
+        let path = entry.path
+        let isFolder = entry.isFolder
+        let sidecar = entry.sidecar
         let label = path.lossyString
         var cPath = path.bytes.map { CChar(bitPattern: $0) }
         cPath.append(0)
@@ -89,10 +129,30 @@ extension DocumentSourceTree.Found {
         return result
     }
 
+    /// Clears the orphan sidecar at `path` (`DIR/._NAME`): its value is removed, NAME (gone,
+    /// or a symbolic link) is not touched.
+    private static func removeOrphan(
+        _ path: DocumentSourceTreePath, sidecar removeSidecar: Bool
+    ) throws(DocumentSourceFileError) -> DocumentSourceRemoval {
+        let label = path.lossyString
+        guard removeSidecar else {
+            return DocumentSourceRemoval(removed: [], remaining: [.init(store: .appleDouble, location: label)])
+        }
+        guard let text = path.string, let (folder, name) = SidecarFolder.split(text), name.hasPrefix("._") else {
+            throw DocumentSourceFileError(
+                .ioError, path: label, message: "its name is not UTF-8, so the sidecar is not rewritten",
+                errorNumber: EILSEQ)
+        }
+        // The file the sidecar is for: NAME beside it, never followed (it may be a link).
+        let owner = DocumentSourceFile(path: folder + String(name.dropFirst(2)), followSymlinks: false)
+        let changed = try owner.writeSidecarLocked(nil, orphan: true)
+        return DocumentSourceRemoval(removed: changed ? [.appleDouble] : [])
+    }
+
     /// Takes the writers' exclusive `flock` on `fd`, waiting up to ten seconds for another
     /// writer (as `DocumentSourceFile` does); false when it is still held then. A filesystem that
     /// refuses `flock` is written without it.
-    private static func lock(_ fd: Int32) -> Bool {
+    static func lock(_ fd: Int32) -> Bool {
         for _ in 0..<1000 {
             if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
             guard errno == EWOULDBLOCK || errno == EINTR else { return true }

@@ -72,14 +72,17 @@ struct TreeWalker {
         emit(.problem(.init(path: path, kind: kind, message: message, error: error)))
     }
 
-    private mutating func failed(_ path: DocumentSourceTreePath, _ error: DocumentSourceFileError) {
-        problem(path, .failed, error.message, error)
+    private mutating func failed(
+        _ path: DocumentSourceTreePath, _ error: DocumentSourceFileError, entry: DocumentSourceTree.Found.Entry? = nil
+    ) {
+        counts.problems += 1
+        emit(.problem(.init(path: path, kind: .failed, message: error.message, error: error, entry: entry)))
     }
 
     private mutating func found(_ path: DocumentSourceTreePath, folder: Bool, _ stored: StoredDocumentSource,
-                                sidecar: DocumentSourceTreePath?) {
+                                sidecar: DocumentSourceTreePath?, orphan: Bool = false) {
         counts.tagged += 1
-        emit(.found(.init(path: path, isFolder: folder, stored: stored, sidecar: sidecar)))
+        emit(.found(.init(path: path, isFolder: folder, stored: stored, sidecar: sidecar, isOrphanSidecar: orphan)))
     }
 
     private mutating func tick() {
@@ -100,17 +103,24 @@ struct TreeWalker {
             return
         }
         let isFolder = info.st_mode & S_IFMT == S_IFDIR
-        // The root itself, in every store (its sidecar is in the parent folder).
+        // The root itself, in every store (its sidecar is in the parent folder, and is named
+        // whenever it is there, so that a removal clears it even when another store has the
+        // value a reader sees first).
+        let rootFile = DocumentSourceFile(path: root)
+        let rootSidecar = rootFile.sidecarPath.flatMap { path -> DocumentSourceTreePath? in
+            var sidecarInfo = stat()
+            guard lstat(path, &sidecarInfo) == 0, sidecarInfo.st_mode & S_IFMT == S_IFREG else { return nil }
+            return DocumentSourceTreePath(path)
+        }
         do {
-            if let stored = try DocumentSourceFile(path: root).read() {
-                let sidecar = stored.store == .appleDouble ? DocumentSourceTreePath(stored.location) : nil
-                found(rootPath, folder: isFolder, stored, sidecar: sidecar)
+            if let stored = try rootFile.read() {
+                found(rootPath, folder: isFolder, stored, sidecar: rootSidecar)
             }
         } catch where error.kind == .notSupported {
             // A filesystem without extended attributes (FAT, exFAT, ramfs) and no sidecar: nothing
             // here, as the listing of every entry below reads it, not a failure of the walk.
         } catch {
-            failed(rootPath, error)
+            failed(rootPath, error, entry: .init(path: rootPath, isFolder: isFolder, sidecar: rootSidecar))
         }
         guard isFolder else {
             counts.files += 1
@@ -214,6 +224,9 @@ struct TreeWalker {
             path: path, access: access)
         stack.append(frame)
         let sidecars = listing.sidecarNames()
+        // The names whose sidecar belongs to a regular file or folder here; the others are
+        // orphans (NAME gone, or a link), examined after the files.
+        var owned = Set<[UInt8]>()
         for index in listing.indices {
             if stopped { return }
             let name = listing.name(at: index)
@@ -233,6 +246,7 @@ struct TreeWalker {
                 }
             }
             let hasSidecar = !sidecars.isEmpty && sidecars.contains(Array(name))
+            if hasSidecar && (type == DT_DIR || type == DT_REG) { owned.insert(Array(name)) }
             if type == DT_DIR {
                 frame.subfolders.append((Array(name), hasSidecar))
             } else if type == DT_REG {
@@ -248,6 +262,35 @@ struct TreeWalker {
                 if archive != nil, !stopped { handOver(path.appending(name), name: name) }
             }
             // Symbolic links, FIFOs, sockets and devices: not followed, not reported.
+        }
+        if sidecars.count > owned.count {
+            for name in sidecars.subtracting(owned).sorted(by: { $0.lexicographicallyPrecedes($1) }) where !stopped {
+                examineOrphan(name, in: frame)
+            }
+        }
+    }
+
+    /// Reports the sidecar `._NAME` of `frame` whose NAME is not a regular file or folder
+    /// (gone, or a symbolic link) when it holds a value, under the sidecar's own path.
+    private mutating func examineOrphan(_ name: [UInt8], in frame: TreeFrame) {
+        let sidecarName = [UInt8(ascii: "."), UInt8(ascii: "_")] + name
+        let sidecarPath = frame.path.appending(sidecarName)
+        var access = frame.access
+        for byte in sidecarName { access.append(CChar(bitPattern: byte)) }
+        access.append(0)
+        let reader = TreeEntryReader(path: sidecarPath, access: access, follow: false)
+        let entry = DocumentSourceTree.Found.Entry(
+            path: sidecarPath, isFolder: false, sidecar: sidecarPath, isOrphanSidecar: true)
+        do {
+            if let stored = try reader.sidecarValue(folder: frame.descriptor, name: sidecarName, label: sidecarPath) {
+                found(sidecarPath, folder: false, stored, sidecar: sidecarPath, orphan: true)
+            }
+        } catch {
+            if error.kind == .notFound {
+                problem(sidecarPath, .vanished, "vanished during the walk")
+            } else {
+                failed(sidecarPath, error, entry: entry)
+            }
         }
     }
 
@@ -293,7 +336,7 @@ struct TreeWalker {
             if error.kind == .notFound {
                 problem(path, .vanished, "vanished during the walk")
             } else {
-                failed(path, error)
+                failed(path, error, entry: .init(path: path, isFolder: folder, sidecar: sidecarPath))
             }
         }
     }

@@ -9,10 +9,23 @@ import XDSSystem
 /// Writes what `xds appinfo` publishes into DIR: `img/icon-N.png` for each size, then
 /// `appInfo.json` (last, so a reader that finds the list finds its images). Each file is
 /// written whole through ``AtomicOutput``; nothing else in DIR is touched.
+///
+/// Nothing is written outside DIR (SPEC §5), whatever links DIR holds: a symbolic link where
+/// a file goes (`DIR/appInfo.json`, `DIR/img/icon-29.png`) is replaced by the file, never
+/// followed; a symbolic link named `DIR/img` is refused (status 74) rather than written
+/// through or deleted, since it may lead anywhere and may be someone's on purpose. DIR itself
+/// may be a link: it was named on purpose.
 enum AppInfoOutput {
     static func write(_ publication: AppIconPublication, into folder: String) throws(BinaryFileError) {
         try makeFolder(folder, parents: true)
         let images = join(folder, AppIconPublication.imageFolder)
+        var link = stat()
+        if lstat(images, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK {
+            throw BinaryFileError(
+                path: images,
+                reason: "is a symbolic link; xds appinfo writes nothing outside the folder it is given, so it does not write through it (remove the link or make it a folder)",
+                status: .ioError)
+        }
         try makeFolder(images, parents: false)
         for icon in publication.icons {
             try writeWhole(icon.png, to: join(folder, icon.relativePath))
@@ -21,7 +34,7 @@ enum AppInfoOutput {
     }
 
     private static func writeWhole(_ bytes: [UInt8], to path: String) throws(BinaryFileError) {
-        var output = try AtomicOutput.begin(path)
+        var output = try AtomicOutput.begin(path, replacingLinks: true)
         try output.commit(bytes)
     }
 

@@ -19,8 +19,14 @@ extension XDS {
                 -r walks each folder (as xds show -r does: symbolic links are not followed) and \
                 removes the attribute from every file and folder under it that has one, from \
                 every store it is found in, AppleDouble sidecars included (as with --sidecar: \
-                someone publishing a tree does not want path values to leave with it); files \
-                without it, other attributes and the other entries of sidecars are not touched. \
+                someone publishing a tree does not want path values to leave with it): the \
+                folder's own sidecar, sidecars ._NAME whose NAME is gone or is a symbolic link \
+                (listed under their own path, DIR/._NAME), and values that do not parse (removed \
+                unread, as remove FILE removes them). Afterwards nothing under the folder outside \
+                archives holds a value (xds show -r exits 1). Files without it, other attributes \
+                and the other entries of sidecars are not touched (byte for byte); a sidecar left \
+                with nothing in it is deleted. A ._NAME that is not AppleDouble at all is left \
+                as it is and reported (status 65). \
                 With -n (--dry-run) nothing changes: the paths that would lose their value are \
                 printed, one per line, as xds show -r names them. Status 1 when nothing under a \
                 folder had the attribute. Archives are never rewritten: for an archive under the \
@@ -87,6 +93,8 @@ extension XDS {
             for root in roots {
                 guard diagnostics.accepts(root) else { continue }
                 var outputFailed = false
+                // Values that do not parse: removed as `remove FILE` removes them (SPEC §5).
+                var malformedRemoved = 0
                 let counts = DocumentSourceTree(roots: [root]).walk(archives: { archive in
                     progress.clear()
                     noteArchive(archive, limits: limits, diagnostics: &diagnostics)
@@ -95,6 +103,25 @@ extension XDS {
                     switch event {
                     case .progress(let counts):
                         progress.update(counts)
+                    case .problem(let problem) where problem.isRemovableValue:
+                        progress.clear()
+                        let visible = problem.path.visible
+                        malformedRemoved += 1
+                        guard dryRun else {
+                            do throws(DocumentSourceFileError) {
+                                diagnostics.report(try problem.removeValue(), visible: visible)
+                            } catch {
+                                diagnostics.fail(visible: visible, error.message, status: ExitStatus(error))
+                            }
+                            return .proceed
+                        }
+                        do throws(Errno) {
+                            try StandardOutput.write(visible + "\n")
+                        } catch {
+                            diagnostics.failedOutput(error)
+                            outputFailed = true
+                            return .stop
+                        }
                     case .problem(let problem):
                         progress.clear()
                         diagnostics.report(problem)
@@ -121,7 +148,7 @@ extension XDS {
                 }
                 progress.clear()
                 if outputFailed { break }
-                if counts.tagged == 0 {
+                if counts.tagged == 0 && malformedRemoved == 0 {
                     if Recursive.isFolder(root) {
                         diagnostics.fail(root, "no file or folder in it has an x-document-source attribute", status: .absent)
                     } else if counts.problems == 0 {

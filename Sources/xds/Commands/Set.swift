@@ -19,13 +19,25 @@ extension XDS {
                 app bundle with --from-bundle (CFBundleIdentifier, and CFBundleDisplayName or \
                 CFBundleName); --id and --name given as well win over the bundle's.
 
-                --sidecar writes to the AppleDouble file ._NAME next to each file instead, as \
-                macOS does on filesystems without extended attributes (FAT, exFAT, some network \
-                shares): the current value is read from that sidecar and merged as above, every \
-                other entry in it (Finder info, a resource fork, other attributes) is kept \
-                byte for byte, and the sidecar is written whole to a new file renamed over the \
-                old one. A sidecar that cannot be parsed is left as it is (exit status 65). The \
-                native attribute is not changed, and xds show reads it before a sidecar.
+                A value already there is updated in the store it is found in (the native \
+                attribute, Samba's stream attribute, or the AppleDouble sidecar ._NAME, in the \
+                order xds show reads them), so a file never gets two copies that disagree: a \
+                Samba stream stays a Samba stream, a sidecar a sidecar. --store chooses where a \
+                new value goes:
+                  xattr         the native attribute (the default).
+                  samba-stream  user.DosStream.x-document-source:$DATA, the value followed by \
+                one NUL byte, exactly as Samba's vfs_streams_xattr stores the stream \
+                FILE:x-document-source. Use it on a Samba share with "vfs objects = ... \
+                streams_xattr" (as Mac and iPad clients need, e.g. with fruit): SMB clients then \
+                read the value as that stream, byte for byte. (Linux only.)
+                  sidecar       the AppleDouble file ._NAME next to the file, as macOS writes \
+                on filesystems without extended attributes (FAT, exFAT, some network shares). \
+                --sidecar is short for --store sidecar.
+                A sidecar is written whole to a new file renamed over the old one, every other \
+                entry in it (Finder info, a resource fork, other attributes) kept byte for \
+                byte; a sidecar that cannot be parsed is left as it is (exit status 65). A \
+                write that is interrupted (SIGINT, SIGTERM, SIGHUP, on Linux SIGKILL too) \
+                leaves no temporary file behind.
 
                 Examples:
                   xds set report.pdf --id com.example.editor --name Editor
@@ -65,13 +77,38 @@ extension XDS {
         @Flag(name: .customLong("allow-http"), help: "Accept an http:// --app-info-url.")
         var allowHTTP = false
 
-        @Flag(help: "Write to the AppleDouble sidecar ._NAME instead of the extended attribute.")
+        @Option(help: ArgumentHelp("Where a new value goes: xattr (default), samba-stream (Samba streams_xattr shares) or sidecar (._NAME). A value already there is updated where it is.",
+                                   valueName: "xattr|samba-stream|sidecar"))
+        var store: StoreOption?
+
+        @Flag(help: "Short for --store sidecar: a new value goes to the AppleDouble sidecar ._NAME.")
         var sidecar = false
+
+        /// The stores `--store` names.
+        enum StoreOption: String, ExpressibleByArgument, CaseIterable {
+            case xattr
+            case sambaStream = "samba-stream"
+            case sidecar
+
+            var store: DocumentSourceStore {
+                switch self {
+                case .xattr: .xattr
+                case .sambaStream: .sambaStream
+                case .sidecar: .appleDouble
+                }
+            }
+        }
+
+        /// The store of a new value.
+        var newValueStore: DocumentSourceStore { sidecar ? .appleDouble : (store ?? .xattr).store }
+
+        /// Whether the value goes to a sidecar (for the wording of errors).
+        var sidecarStore: Bool { newValueStore == .appleDouble }
 
         /// The options that take a value, as typed (the argument after one is never a file):
         /// ``FileArguments`` hands the files to the command without ArgumentParser, which
         /// takes time quadratic in their count. A test checks this against the parser's own list.
-        static let optionsWithValues: Swift.Set<String> = ["--id", "--name", "--path", "--app-info-url", "--from-bundle"]
+        static let optionsWithValues: Swift.Set<String> = ["--id", "--name", "--path", "--app-info-url", "--from-bundle", "--store"]
 
         /// Whether to act on a symbolic link itself (`--no-follow`).
         var noFollow: Bool { follow.noFollow }
@@ -90,6 +127,9 @@ extension XDS {
                 let problem = DocumentSourceValidation.appInfoURLProblem(appInfoURL, allowHTTP: allowHTTP)
             {
                 throw ValidationError("--app-info-url \(VisibleText.quoted(appInfoURL)) \(Self.words(problem)).")
+            }
+            if sidecar, let store, store != .sidecar {
+                throw ValidationError("--sidecar is short for --store sidecar; it cannot go with --store \(store.rawValue).")
             }
             if replace && (identifier == nil || name == nil) && fromBundle == nil {
                 throw ValidationError("--replace writes only the keys given, so it needs --id and --name (or --from-bundle).")
@@ -130,17 +170,17 @@ extension XDS {
                 guard diagnostics.accepts(file) else { continue }
                 do {
                     try DocumentSourceFile(path: file, followSymlinks: !noFollow)
-                        .update(with: changes, replace: replace, sidecar: sidecar)
+                        .update(with: changes, replace: replace, store: newValueStore)
                 } catch where error.kind == .incompleteValue {
                     let flags = error.missingFields.map { $0 == "identifier" ? "--id" : "--\($0)" }
                     diagnostics.fail(
                         file, "the file has no \(error.missingFields.joined(separator: " or ")); give \(flags.joined(separator: " and "))",
                         status: .usage)
-                } catch where error.kind == .notSupported && !sidecar {
+                } catch where error.kind == .notSupported && !sidecarStore {
                     diagnostics.fail(
                         file, error.message + "; --sidecar writes the value to an AppleDouble file ._NAME next to it instead",
                         status: ExitStatus(error))
-                } catch where error.kind == .malformedValue || (error.kind == .malformedSidecar && !sidecar) {
+                } catch where error.kind == .malformedValue || (error.kind == .malformedSidecar && !sidecarStore) {
                     // The merge needs the old value; say how to write over it instead.
                     diagnostics.fail(file, error.message + "; --replace writes a new value without reading it", status: ExitStatus(error))
                 } catch {

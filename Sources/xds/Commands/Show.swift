@@ -57,7 +57,10 @@ extension XDS {
                 -r walks each folder and lists every file and folder under it that carries the \
                 attribute in any store, as it finds them (the same output per file; a FILE that \
                 is not a folder is shown as without -r). Symbolic links met in the walk are not \
-                followed and not listed; ._NAME sidecars and .DS_Store are not documents. Paths \
+                followed and not listed; ._NAME sidecars and .DS_Store are not documents, but a \
+                sidecar ._NAME whose NAME is gone (deleted or renamed, common on shares) or is a \
+                symbolic link, and that holds a value, is listed under its own path DIR/._NAME \
+                (store appledouble), as xds remove -r clears it. Paths \
                 are the folder as given joined with the names below it; archives met in the \
                 walk (by name, as above) are listed member by member; bytes that are not UTF-8 \
                 are written \\x{ff} in human output and as the escape \\udcff in JSON (Python's \

@@ -5,59 +5,61 @@ import Darwin
 #endif
 import XDSSystem
 
-/// An output file written whole or not at all: ``begin(_:)`` makes a temporary file in the
-/// target's folder (before any input is read, so a folder that cannot be written fails at once
-/// and an interrupted run can be cleaned up), ``commit(_:)`` writes it and `rename(2)`s it over
-/// the target. The temporary file is removed on failure and on SIGINT/SIGTERM/SIGHUP
-/// (``TemporaryFileCleanup``).
+/// An output file written whole or not at all: ``begin(_:replacingLinks:)`` makes a temporary
+/// file in the target's folder (before any input is read, so a folder that cannot be written
+/// fails at once), ``commit(_:)`` writes it and renames it over the target. The temporary file
+/// is XDSSystem's ``TemporaryFile``: unnamed while it is written on Linux (nothing is left
+/// behind even by SIGKILL), else a named file removed on failure and on SIGINT/SIGTERM/SIGHUP;
+/// what a killed writer left is swept by the next one in that folder (SPEC §5).
 ///
 /// An existing file keeps its permissions and, where allowed, its owner and group (always as
 /// root; otherwise the group when it is one of ours). `-o LINK` writes to the file the link
 /// points to, relative links and links into other folders included, and the link stays a
-/// link; a dangling link creates its target. A target that exists and is not a regular file
-/// (`/dev/null`, a pipe) is written in place.
+/// link; a dangling link creates its target. With `replacingLinks` (`xds appinfo`, which
+/// writes nothing outside its folder) a link is never followed: it is replaced by the file.
+/// A target that exists and is not a regular file (`/dev/null`, a pipe) is written in place
+/// (replaced, with `replacingLinks`).
 struct AtomicOutput {
     /// The path as the user gave it (for messages).
     let requested: String
-    /// The temporary file and its descriptor, or nil when writing in place.
-    private var temp: (path: String, fd: Int32)?
-    /// The final file (links resolved).
+    /// The temporary file, or nil when writing in place.
+    private var temp: TemporaryFile?
+    /// The final file's name in its folder (links resolved unless `replacingLinks`).
+    private let targetName: String
+    /// The final file (links resolved unless `replacingLinks`).
     private let target: String
 
     /// Prepares to write `requested`.
-    static func begin(_ requested: String) throws(BinaryFileError) -> AtomicOutput {
+    static func begin(_ requested: String, replacingLinks: Bool = false) throws(BinaryFileError) -> AtomicOutput {
         var st = stat()
-        if stat(requested, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG {
+        if (replacingLinks ? lstat(requested, &st) : stat(requested, &st)) == 0 && (st.st_mode & S_IFMT) != S_IFREG {
             if (st.st_mode & S_IFMT) == S_IFDIR {
                 throw BinaryFileError(path: requested, reason: "is a folder, not a file", status: .ioError)
             }
-            return AtomicOutput(requested: requested, temp: nil, target: requested)
+            if !replacingLinks {
+                return AtomicOutput(requested: requested, temp: nil, targetName: requested, target: requested)
+            }
         }
-        let target = resolvedLinks(requested)
+        let target = replacingLinks ? requested : resolvedLinks(requested)
         var old = stat()
-        let exists = stat(target, &old) == 0
+        // Only a regular file's mode and owner are worth keeping (a replaced link's are not).
+        let exists = lstat(target, &old) == 0 && (old.st_mode & S_IFMT) == S_IFREG
         let slash = target.lastIndex(of: "/")
         let folder = slash.map { String(target[...$0]) } ?? ""
         let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
-        var template = Array("\(folder).\(base).xds-XXXXXX".utf8CString)
-        let made: (Int32, Errno) = TemporaryFileCleanup.withSignalsBlocked {
-            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            let e = Errno.current
-            if fd >= 0 { TemporaryFileCleanup.protect(String(cString: template)) }
-            return (fd, e)
-        }
-        let fd = made.0
-        if fd < 0 {
-            if made.1.rawValue == ENOENT {
+        var file: TemporaryFile
+        do throws(Errno) {
+            file = try TemporaryFile.create(folder: AT_FDCWD, prefix: folder, purpose: "output", mode: 0o600)
+        } catch {
+            if error.rawValue == ENOENT {
                 throw BinaryFileError(path: requested, reason: "cannot write: the folder does not exist", status: .ioError)
             }
-            throw .writing(made.1, path: requested)
+            throw .writing(error, path: requested)
         }
-        let tempPath = String(cString: template)
-        var output = AtomicOutput(requested: requested, temp: (tempPath, fd), target: target)
-        // mkstemp makes the file 0600 and ours: give it the old file's owner (where the system
-        // lets us; EPERM is expected and ignored) and mode, or what a plain create would give
-        // (0666 less the umask). chown first: it may clear set-id bits that fchmod then restores.
+        let fd = file.descriptor
+        // The file is 0600 and ours: give it the old file's owner (where the system lets us;
+        // EPERM is expected and ignored) and mode, or what a plain create would give (0666
+        // less the umask). chown first: it may clear set-id bits that fchmod then restores.
         var mode: mode_t
         if exists {
             if geteuid() == 0 {
@@ -73,42 +75,39 @@ struct AtomicOutput {
         }
         if fchmod(fd, mode) != 0 {
             let e = Errno.current
-            output.discard()
+            file.discard()
             throw .writing(e, path: requested)
         }
-        return output
+        return AtomicOutput(requested: requested, temp: file, targetName: base, target: target)
     }
 
     /// Writes `bytes` and puts the file in place; on failure removes the temporary file.
     mutating func commit(_ bytes: [UInt8]) throws(BinaryFileError) {
-        guard let temp else {
+        guard var temp else {
             let fd = SystemCall.retrying { open(target, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY) }
             if fd < 0 { throw .writing(.current, path: requested) }
             defer { SystemCall.close(fd) }
             do throws(Errno) { try SystemCall.writeAll(fd, bytes) } catch { throw .writing(error, path: requested) }
             return
         }
-        var failure: Errno?
-        do throws(Errno) { try SystemCall.writeAll(temp.fd, bytes) } catch { failure = error }
-        // close(2) reports late write errors (NFS, quota); its EINTR is not retried.
-        if close(temp.fd) != 0 && failure == nil { failure = .current }
-        self.temp = (temp.path, -1)
-        if failure == nil && rename(temp.path, target) != 0 { failure = .current }
-        if let failure {
-            discard()
-            throw .writing(failure, path: requested)
-        }
-        TemporaryFileCleanup.release()
         self.temp = nil
+        do throws(Errno) {
+            try SystemCall.writeAll(temp.descriptor, bytes)
+        } catch {
+            temp.discard()
+            throw .writing(error, path: requested)
+        }
+        do throws(Errno) {
+            try temp.commit(as: targetName)
+        } catch {
+            throw .writing(error, path: requested)
+        }
     }
 
     /// Removes the temporary file (after a failure elsewhere).
     mutating func discard() {
-        guard let temp else { return }
-        if temp.fd >= 0 { SystemCall.close(temp.fd) }
-        unlink(temp.path)
-        TemporaryFileCleanup.release()
-        self.temp = nil
+        temp?.discard()
+        temp = nil
     }
 
     /// `path` with symbolic links at its end followed, each relative target read against the
