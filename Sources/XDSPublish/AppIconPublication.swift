@@ -49,13 +49,13 @@ public struct AppIconPublication: Sendable {
     /// Images of the bundle that were not used, in words (see ``AppIconSet/skipped``).
     public let skipped: [String]
 
-    /// The appInfo.json text (``AppInfo/jsonText``) as UTF-8 bytes.
+    /// The appInfo.json text (`AppInfo/jsonText`) as UTF-8 bytes.
     public var appInfoJSON: [UInt8] { Array(appInfo.jsonText.utf8) }
 
     /// Reads the bundle's identifier, name and icons and renders `pixelSizes` (duplicates
     /// are published once).
     ///
-    /// - Throws: ``AppIconPublishError``: the bundle's errors (``AppBundleError``, kind kept),
+    /// - Throws: ``AppIconPublishError``: the bundle's errors (`AppBundleError`, kind kept),
     ///   a malformed icon naming its file, or an invalid size.
     public init(bundle: AppBundle, pixelSizes: [Int] = defaultPixelSizes) throws(AppIconPublishError) {
         do {

@@ -3,8 +3,8 @@ import XDocSource
 /// Why an app's icons could not be published.
 ///
 /// ``file`` names the file the problem is about; ``message`` is one line in words without it.
-/// Bundle problems keep the ``AppBundleError/Kind`` they had, so callers map them as they map
-/// ``AppBundleError`` (`xds`: malformed icon 65, no icon 1, …).
+/// Bundle problems keep the `AppBundleError/Kind` they had, so callers map them as they map
+/// `AppBundleError` (`xds`: malformed icon 65, no icon 1, …).
 public struct AppIconPublishError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The groups of failures.
     public enum Kind: Sendable, Hashable {

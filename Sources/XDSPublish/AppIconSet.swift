@@ -3,7 +3,7 @@ import XDocSource
 
 /// The images a bundle's icon files hold, with their sizes, ready to be resized.
 ///
-/// Built from ``AppBundle/iconFiles()``: each PNG file's size is read from its header (the
+/// Built from `AppBundle/iconFiles()`: each PNG file's size is read from its header (the
 /// image is not decoded); each `.icns` is read whole and its PNG elements listed, with their
 /// sizes from their own PNG headers. Legacy and JPEG 2000 elements are not used; they are
 /// listed in ``skipped``. Only the sources chosen by ``renditions(pixelSizes:)`` are ever
@@ -76,7 +76,7 @@ public struct AppIconSet: Sendable {
     }
 
     /// The source an N×N icon is drawn from: the same rule as readers use for appInfo.json
-    /// (``AppInfo/icon(forPixelSize:)``, SPEC §3): an exact N×N image, else the smallest whose
+    /// (`AppInfo/icon(forPixelSize:)`, SPEC §3): an exact N×N image, else the smallest whose
     /// sides are both at least N, else the largest (the first of equals).
     public func source(forPixelSize n: Int) -> AppIconSource {
         sources[sourceIndex(forPixelSize: n)]
@@ -101,10 +101,10 @@ public struct AppIconSet: Sendable {
 
     /// The icon at each of `pixelSizes`, in that order: for each size the source chosen by
     /// ``source(forPixelSize:)``, decoded once however many sizes it serves, resized with
-    /// ``IconRenditions/resized(_:toPixelSizes:)`` (fill and centre-crop, no mask, no stroke).
+    /// `IconRenditions/resized(_:toPixelSizes:)` (fill and centre-crop, no mask, no stroke).
     ///
     /// - Throws: ``AppIconPublishError`` of kind `.invalidPixelSize` for a size outside
-    ///   1…``MaskOptions/maximumPixelSize`` (checked before anything is read), `.bundle(.malformedIcon)`
+    ///   1…`MaskOptions/maximumPixelSize` (checked before anything is read), `.bundle(.malformedIcon)`
     ///   naming the file when a chosen image does not decode, or the bundle's read errors.
     public func renditions(pixelSizes: [Int]) throws(AppIconPublishError) -> [Rendition] {
         if let bad = pixelSizes.first(where: { !(1...MaskOptions.maximumPixelSize).contains($0) }) {

@@ -29,8 +29,8 @@ public struct StoredDocumentSource: Sendable, Equatable {
 /// is found in, a new value to the native attribute unless another store is asked for
 /// (``update(with:replace:store:)``), as a binary property list set in one call, so a concurrent reader sees the old
 /// value or the new one; every check and the encoding happen before that call, so on any
-/// error the old value is left as it was. Writers of one file (``update(with:replace:)``,
-/// ``write(_:)``, ``writeRawValue(_:)``, ``remove()``), in this process or another, are
+/// error the old value is left as it was. Writers of one file (``update(with:replace:store:)``,
+/// ``write(_:)``, ``writeRawValue(_:)``, ``remove(sidecar:)``), in this process or another, are
 /// serialised by an advisory `flock` on the file itself (see `FileLock` for what it does not
 /// cover), so concurrent writers of different keys all keep theirs; readers take no lock.
 ///

@@ -1,7 +1,7 @@
 /// Decodes PNG files, including Apple's CgBI variant, into straight-alpha RGBA8 pixels.
 ///
 /// Chunk parsing, unfiltering, de-interlacing and pixel conversion are Swift; DEFLATE is
-/// libdeflate (see ``Inflater``). Every size is checked against `IHDR` and the caller's limit
+/// libdeflate (see `Inflater`). Every size is checked against `IHDR` and the caller's limit
 /// before anything is allocated for the image, so hostile headers cost nothing.
 ///
 /// Decisions where PNG leaves room: ancillary chunks are skipped without a CRC check, except

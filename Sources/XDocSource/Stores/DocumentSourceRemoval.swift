@@ -1,4 +1,4 @@
-/// What ``DocumentSourceFile/remove()`` did: the stores it cleared, and where a value can
+/// What ``DocumentSourceFile/remove(sidecar:)`` did: the stores it cleared, and where a value can
 /// still be read afterwards, so a caller can say why `show` still finds one.
 public struct DocumentSourceRemoval: Sendable, Equatable {
     /// One place that still holds a value after the removal.

@@ -7,7 +7,7 @@ internal import XDSSystem
 
 extension DocumentSourceTree.Found {
     /// Removes the attribute from the native attribute and Samba's stream attributes of this
-    /// file or folder, as ``DocumentSourceFile/remove()`` does, working on the exact bytes of
+    /// file or folder, as ``DocumentSourceFile/remove(sidecar:)`` does, working on the exact bytes of
     /// ``path`` (names need not be UTF-8): the file is opened without following a symbolic link
     /// (one swapped in since the walk is refused, never followed out of the tree), locked with
     /// the writers' `flock` and cleared through its descriptor. A file that cannot be opened
