@@ -133,7 +133,7 @@ clean:
 # libFuzzer targets, address sanitizer on: make fuzz-plist FUZZ_SECONDS=600, or make fuzz for
 # every target in turn (FUZZ_SECONDS each; see Fuzz/README.md).
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := plist png appledouble icns archive appinfo urlref
+FUZZ_TARGETS := plist png appledouble icns archive appinfo urlref httpcache
 fuzz: setup
 	@for t in $(FUZZ_TARGETS); do echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
 	  sh Fuzz/run.sh $$t $(FUZZ_SECONDS) > .build/fuzz-$$t.log 2>&1 || { tail -40 .build/fuzz-$$t.log; exit 1; }; \

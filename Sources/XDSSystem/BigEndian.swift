@@ -24,10 +24,4 @@ package enum BigEndian {
     package static func uint32(_ bytes: some RandomAccessCollection<UInt8>, at offset: Int) -> UInt32 {
         UInt32(truncatingIfNeeded: unsigned(bytes, at: offset, width: 4))
     }
-
-    /// The 64-bit value at `offset`.
-    @inline(__always)
-    package static func uint64(_ bytes: some RandomAccessCollection<UInt8>, at offset: Int) -> UInt64 {
-        unsigned(bytes, at: offset, width: 8)
-    }
 }

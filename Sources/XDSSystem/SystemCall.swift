@@ -18,13 +18,6 @@ package enum SystemCall {
         }
     }
 
-    /// `call` retried on EINTR, as a `Result` holding the value or the errno.
-    @inline(__always)
-    package static func result<R: BinaryInteger>(_ call: () -> R) -> Result<R, Errno> {
-        let value = retrying(call)
-        return value < 0 ? .failure(.current) : .success(value)
-    }
-
     /// Writes all of `buffer` to `fd`, retrying short writes and EINTR.
     package static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(Errno) {
         var done = 0

@@ -1,16 +1,6 @@
 import Foundation
 import XDSTestSupport
 
-/// The old name of the fixture locator, kept so tests written against it still compile:
-/// "pngsuite/…" and "corpus/cgbi/…" map into Tests/Fixtures. New tests use `Fixtures`.
-enum SharedInputs {
-    static var root: URL { Fixtures.root }
-
-    static func bytes(_ relative: String) throws -> [UInt8] {
-        try Fixtures.bytes(relative.hasPrefix("corpus/cgbi/") ? String(relative.dropFirst("corpus/".count)) : relative)
-    }
-}
-
 /// A tiny, independent PNG writer for tests: stored (uncompressed) deflate blocks, CRC-32 and
 /// Adler-32 written out here, filters applied forwards. It shares no code with the decoder.
 enum TestPNG {

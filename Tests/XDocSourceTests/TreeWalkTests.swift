@@ -117,7 +117,8 @@ struct TreeWalkTests {
         #expect(found(all)[root + "/z/inner/late.txt"] != nil)
     }
 
-    @Test func bindMountLoopIsReportedOnce() throws {
+    @Test(.enabled(if: geteuid() == 0, "mount --bind needs root"))
+    func bindMountLoopIsReportedOnce() throws {
         let tmp = TemporaryFolder()
         let root = tmp.folder("bind")
         let inner = tmp.folder("bind/a/b")
@@ -127,8 +128,7 @@ struct TreeWalkTests {
         mounted.arguments = ["--bind", root, inner]
         try mounted.run()
         mounted.waitUntilExit()
-        // Needs privileges; without them this test checks nothing it could not check elsewhere.
-        try #require(mounted.terminationStatus == 0, "mount --bind needs root")
+        try #require(mounted.terminationStatus == 0, "mount --bind failed as root")
         defer {
             let umount = Process()
             umount.executableURL = URL(fileURLWithPath: "/bin/umount")

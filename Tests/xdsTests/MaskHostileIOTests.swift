@@ -43,13 +43,11 @@ struct MaskHostileIOTests {
         return (Int32(parts[0]), parts[1] * 1024, r.stderr)
     }
 
-    @Test("mask /dev/zero fails at once from the signature: 65 and one line")
+    @Test("mask /dev/zero fails at once from the signature: 65 and one line", .timeLimit(.minutes(1)))
     func devZero() throws {
-        let start = Date()
         let r = try xds("mask", "/dev/zero", "-o", "/dev/null")
         #expect(r.status == 65)
         #expect(r.errorLines == ["xds: /dev/zero: not a PNG file: bad signature at byte 0"])
-        #expect(Date().timeIntervalSince(start) < 5)
     }
 
     @Test("a PNG followed by an endless stream is read only as far as its header justifies")

@@ -256,7 +256,7 @@ struct ZipMember {
             case let other: return other
             }
         default:
-            return .failed("it uses compression method \(method), which xds does not read")
+            return .failed("it uses compression method \(method), which is not read (only stored and deflated entries are)")
         }
         guard Int64(output.count) == uncompressed else {
             return .failed("its data is \(output.count) bytes, not the \(uncompressed) its directory entry says")

@@ -275,10 +275,6 @@ extension XDS {
             return diagnostics
         }
 
-        static func jsonLine(file: String, _ found: StoredDocumentSource) -> String {
-            found.jsonLine(file: file)
-        }
-
         static func humanText(file: String, _ found: StoredDocumentSource) -> String {
             humanText(heading: VisibleText.escaped(file), found)
         }
