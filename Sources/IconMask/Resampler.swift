@@ -33,17 +33,77 @@ public enum Resampler {
         return PremultipliedImage(width: outW, height: outH, pixels: out)
     }
 
+    /// How many times larger than the output the input's shorter side must be for the Lanczos
+    /// path to average the input 2×2 as it reads it (``RowSource/halved(_:)``) and filter the
+    /// half-size image instead: 16, so the halved image still has 8 pixels per output pixel, where
+    /// the box average changes nothing the Lanczos lobes pass (within 0.3/255 of the float
+    /// reference before rounding, on the project's icon; see Benchmarks/RESULTS.md, issue 17).
+    /// It halves the horizontal pass's work, the costliest part of a large reduction.
+    static let halvingRatio = 16
+
     /// ``resampleToFill(_:width:height:filter:)`` handing the result over `bandRows` output rows
     /// at a time, so no whole-output `Float` image is made (16 bytes a pixel: 64 MB at 2048 px).
     /// `body` gets the first row of the band and its premultiplied pixels (rows × width × 4
     /// values, scaled and clamped as the public function's); the buffer is reused for the next band.
+    ///
+    /// Lanczos reductions by ``halvingRatio`` or more (both sides even) read the image averaged
+    /// 2×2, row pair by row pair (no half-size copy is made).
     static func resampleToFill(_ image: RGBAImage, width outW: Int, height outH: Int, filter: ResampleFilter,
                                bandRows: Int, body: (Int, UnsafeMutableBufferPointer<Float>) -> Void) {
+        let source: RowSource = filter == .lanczos3 && RowSource.canHalve(image)
+            && min(image.width, image.height) >= halvingRatio * max(outW, outH, 1) ? .halved(image) : .straight(image)
+        resample(source, width: outW, height: outH, filter: filter, bandRows: bandRows, scaled: true, body: body)
+    }
+
+    /// Where the passes read their premultiplied input rows from.
+    enum RowSource {
+        /// 8-bit straight alpha, premultiplied a row at a time as it is read.
+        case straight(RGBAImage)
+        /// The same, averaged 2×2 as it is read: a `width / 2 × height / 2` image (both even).
+        case halved(RGBAImage)
+        /// Premultiplied pixels already in the passes' units (1/65025: 255·a for alpha), such as
+        /// an earlier unscaled pass's output (``Resampler/level(_:side:)``).
+        case level(width: Int, height: Int, pixels: [Float])
+
+        /// Whether ``halved(_:)`` applies: both sides even and non-zero.
+        static func canHalve(_ image: RGBAImage) -> Bool {
+            image.width > 0 && image.height > 0 && image.width % 2 == 0 && image.height % 2 == 0
+        }
+
+        /// The size of the image the passes see.
+        var size: (width: Int, height: Int) {
+            switch self {
+            case .straight(let image): return (image.width, image.height)
+            case .halved(let image): return (image.width / 2, image.height / 2)
+            case .level(let width, let height, _): return (width, height)
+            }
+        }
+    }
+
+    /// `source` scaled to fill `side × side` (centre crop) with Lanczos-3 and kept unscaled and
+    /// unclamped, in the passes' units, as a source for further reductions: an intermediate that
+    /// several output sizes share (``IconRenditions``).
+    static func level(_ source: RowSource, side: Int) -> RowSource {
+        var pixels = [Float](repeating: 0, count: side * side * 4)
+        pixels.withUnsafeMutableBufferPointer { out in
+            resample(source, width: side, height: side, filter: .lanczos3, bandRows: 64, scaled: false) { top, band in
+                let start = top &* side &* 4
+                UnsafeMutableBufferPointer(rebasing: out[start..<(start &+ band.count)])
+                    .update(fromContentsOf: UnsafeBufferPointer(band))
+            }
+        }
+        return .level(width: side, height: side, pixels: pixels)
+    }
+
+    /// The two passes over `source`, as ``resampleToFill(_:width:height:filter:bandRows:body:)``
+    /// describes; with `scaled` false the bands hold the raw sums (units of 1/65025, not clamped).
+    static func resample(_ source: RowSource, width outW: Int, height outH: Int, filter: ResampleFilter,
+                         bandRows: Int, scaled: Bool, body: (Int, UnsafeMutableBufferPointer<Float>) -> Void) {
         guard outW > 0, outH > 0 else { return }
         let bandRows = min(max(bandRows, 1), outH)
         let rowFloats = outW * 4
         var band = [Float](repeating: 0, count: bandRows * rowFloats)
-        let inW = image.width, inH = image.height
+        let (inW, inH) = source.size
         guard inW > 0, inH > 0 else {
             band.withUnsafeMutableBufferPointer { band in
                 var top = 0
@@ -76,8 +136,15 @@ public enum Resampler {
         var slotRow = [Int](repeating: -1, count: ringRows)
         // Horizontal weights splatted to four lanes once, so the inner loop is load, multiply, add.
         let splat = wx.weights.map { SIMD4<Float>(repeating: $0) }
+        let bytes: [UInt8], floats: [Float], halved: Bool
+        switch source {
+        case .straight(let image): bytes = image.pixels; floats = []; halved = false
+        case .halved(let image): bytes = image.pixels; floats = []; halved = true
+        case .level(_, _, let pixels): bytes = []; floats = pixels; halved = false
+        }
 
-        image.pixels.withUnsafeBufferPointer { src in
+        bytes.withUnsafeBufferPointer { src in
+          floats.withUnsafeBufferPointer { srcFloats in
             row.withUnsafeMutableBufferPointer { row in
                 ring.withUnsafeMutableBufferPointer { ring in
                     band.withUnsafeMutableBufferPointer { out in
@@ -92,8 +159,18 @@ public enum Resampler {
                                             // (windows move down, so each row usually once).
                                             for y in top..<(top &+ taps) where slotRow[y % ringRows] != y {
                                                 let slot = y % ringRows
-                                                premultiply(src: src, row: y, inWidth: inW, xs: xs, into: row)
-                                                horizontalTaps(row: UnsafeBufferPointer(row), x0: xs.lowerBound,
+                                                let input: UnsafeBufferPointer<Float>
+                                                if srcFloats.isEmpty {
+                                                    if halved {
+                                                        premultiplyHalved(src: src, row: y, inWidth: inW &* 2, xs: xs, into: row)
+                                                    } else {
+                                                        premultiply(src: src, row: y, inWidth: inW, xs: xs, into: row)
+                                                    }
+                                                    input = UnsafeBufferPointer(row)
+                                                } else {
+                                                    input = UnsafeBufferPointer(rebasing: srcFloats[((y &* inW &+ xs.lowerBound) &* 4)...].prefix(row.count))
+                                                }
+                                                horizontalTaps(row: input, x0: xs.lowerBound,
                                                                into: UnsafeMutableBufferPointer(rebasing: ring[(slot &* rowFloats)...].prefix(rowFloats)),
                                                                first: first, count: count, weights: weights, maxTaps: wx.maxTaps)
                                                 slotRow[slot] = y
@@ -102,7 +179,8 @@ public enum Resampler {
                                             verticalTaps(ring: UnsafeBufferPointer(ring), rowFloats: rowFloats, ringRows: ringRows,
                                                          firstRow: top,
                                                          weights: UnsafeBufferPointer(rebasing: vWeights[(o &* wy.maxTaps)...].prefix(taps)),
-                                                         into: UnsafeMutableBufferPointer(rebasing: out[(b &* rowFloats)...].prefix(rowFloats)))
+                                                         into: UnsafeMutableBufferPointer(rebasing: out[(b &* rowFloats)...].prefix(rowFloats)),
+                                                         scaled: scaled)
                                             if b &+ 1 == bandRows || o &+ 1 == outH {
                                                 body(bandTop, UnsafeMutableBufferPointer(rebasing: out[..<((b &+ 1) &* rowFloats)]))
                                                 bandTop = o &+ 1
@@ -115,6 +193,51 @@ public enum Resampler {
                     }
                 }
             }
+          }
+        }
+    }
+
+    /// Row `row` of the image averaged 2×2, columns `xs` of the half-width image, premultiplied
+    /// into `dst` in the units of ``premultiply(src:row:inWidth:xs:into:)``: the mean of the four
+    /// premultiplied integers (exact in `Float`). `inWidth` is the full image's width.
+    @inline(__always)
+    private static func premultiplyHalved(src: UnsafeBufferPointer<UInt8>, row: Int, inWidth: Int, xs: Range<Int>,
+                                          into dst: UnsafeMutableBufferPointer<Float>) {
+        var p = (2 &* row &* inWidth &+ 2 &* xs.lowerBound) &* 4
+        let below = inWidth &* 4
+        var i = 0
+        let n = dst.count
+        let raw = UnsafeRawPointer(src.baseAddress!)
+        let out = UnsafeMutableRawPointer(dst.baseAddress!)
+        let colourLanes = SIMD16<Float>(1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0)
+        let alphaLanes = SIMD16<Float>(0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255)
+        @inline(__always) func premultiplied(_ at: Int) -> SIMD16<Float> {
+            let bytes = (raw + at).loadUnaligned(as: SIMD16<UInt8>.self)
+            var f = SIMD16<Float>()
+            for j in 0..<16 { f[j] = Float(bytes[j]) }
+            let a = SIMD16<Float>(f[3], f[3], f[3], f[3], f[7], f[7], f[7], f[7],
+                                  f[11], f[11], f[11], f[11], f[15], f[15], f[15], f[15])
+            return f * (a * colourLanes + alphaLanes)
+        }
+        // Four input pixels of two rows at a time make two output pixels.
+        while i &+ 8 <= n {
+            let s = premultiplied(p) + premultiplied(p &+ below)
+            let lo = SIMD8<Float>(s[0], s[1], s[2], s[3], s[8], s[9], s[10], s[11])
+            let hi = SIMD8<Float>(s[4], s[5], s[6], s[7], s[12], s[13], s[14], s[15])
+            (out + i &* 4).storeBytes(of: (lo + hi) * 0.25, as: SIMD8<Float>.self)
+            p &+= 16
+            i &+= 8
+        }
+        while i < n {
+            var sum = SIMD4<Float>()
+            for q in [p, p &+ 4, p &+ below, p &+ below &+ 4] {
+                let a = Float(src[q &+ 3])
+                sum += SIMD4(Float(src[q]) * a, Float(src[q &+ 1]) * a, Float(src[q &+ 2]) * a, 255 * a)
+            }
+            sum *= 0.25
+            dst[i] = sum.x; dst[i &+ 1] = sum.y; dst[i &+ 2] = sum.z; dst[i &+ 3] = sum.w
+            p &+= 8
+            i &+= 4
         }
     }
 
@@ -191,17 +314,19 @@ public enum Resampler {
     }
 
     /// One output row of the vertical pass over input rows `firstRow ..< firstRow + weights.count`,
-    /// horizontally filtered and held in `ring` (row r in slot r % ringRows), scaled to 0…1
-    /// with alpha clamped to 0…1 and colour to 0…alpha.
+    /// horizontally filtered and held in `ring` (row r in slot r % ringRows); when `scaled`,
+    /// scaled to 0…1 with alpha clamped to 0…1 and colour to 0…alpha.
     @inline(__always)
     private static func verticalTaps(ring: UnsafeBufferPointer<Float>, rowFloats: Int, ringRows: Int, firstRow: Int,
-                                     weights: UnsafeBufferPointer<Float>, into out: UnsafeMutableBufferPointer<Float>) {
+                                     weights: UnsafeBufferPointer<Float>, into out: UnsafeMutableBufferPointer<Float>,
+                                     scaled: Bool) {
         for i in 0..<rowFloats { out[i] = 0 }
         for k in 0..<weights.count {
             let wk = weights[k]
             let base = ((firstRow &+ k) % ringRows) &* rowFloats
             for i in 0..<rowFloats { out[i] += wk * ring[base &+ i] }
         }
+        guard scaled else { return }
         var q = 0
         while q < rowFloats {
             let a0 = out[q &+ 3] / 65025
