@@ -33,6 +33,34 @@ import XDSTestSupport
         #expect(lone.fine == nil && lone.source(for: 180) == nil)  // one such size: no S/2 image
     }
 
+    /// `.halved` (the 2×2 average made in integers while rows are read) gives exactly what the
+    /// passes give on an explicitly averaged, premultiplied half-size image; and the mask path
+    /// takes it for reductions of 16× or more only.
+    @Test func halvedRowsAreThe2x2Average() {
+        let image = ResamplerRingTests.noise(66, 36)
+        let w = 33, h = 18
+        var level = [Float](repeating: 0, count: w * h * 4)
+        for y in 0..<h {
+            for x in 0..<w {
+                for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                    let i = ((2 * y + dy) * 66 + 2 * x + dx) * 4
+                    let a = Float(image.pixels[i + 3])
+                    for c in 0..<3 { level[(y * w + x) * 4 + c] += Float(image.pixels[i + c]) * a / 4 }
+                    level[(y * w + x) * 4 + 3] += 255 * a / 4
+                }
+            }
+        }
+        func run(_ source: Resampler.RowSource) -> [Float] {
+            var out: [Float] = []
+            Resampler.resample(source, width: 5, height: 4, filter: .lanczos3, bandRows: 3, scaled: true) { _, band in
+                out += Array(band)
+            }
+            return out
+        }
+        #expect(run(.halved(image)) == run(.level(width: w, height: h, pixels: level)))
+        #expect(Resampler.RowSource.canHalve(image) && !Resampler.RowSource.canHalve(ResamplerRingTests.noise(5, 4)))
+    }
+
     @Test func theImagesOwnSizeIsReturnedUnchanged() throws {
         var image = TestSupport.syntheticInput()
         image = IconMasker.mask(image, options: MaskOptions(sizePoints: 120, shape: .none, stroke: false), bandRows: 128)
