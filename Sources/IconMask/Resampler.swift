@@ -134,7 +134,8 @@ public enum Resampler {
         // input-rows × output-width intermediate (2.9 MB, every page of it faulted in), and it
         // stays in L2. The ring only changes where a filtered row is kept, not its values.
         let ringRows = max(wy.maxTaps, 1)
-        var row = [Float](repeating: 0, count: xs.count * 4)
+        let rowLength = xs.count * 4
+        var row = [Float](repeating: 0, count: 2 * rowLength)  // two input rows
         var ring = [Float](repeating: 0, count: ringRows * rowFloats)
         var slotRow = [Int](repeating: -1, count: ringRows)
         // Horizontal weights splatted to four lanes once, so the inner loop is load, multiply, add.
@@ -155,28 +156,47 @@ public enum Resampler {
                             wx.count.withUnsafeBufferPointer { count in
                                 splat.withUnsafeBufferPointer { weights in
                                     wy.weights.withUnsafeBufferPointer { vWeights in
+                                        // Input row y premultiplied (into `buffer` unless the source already is).
+                                        @inline(__always) func inputRow(_ y: Int, _ buffer: UnsafeMutableBufferPointer<Float>) -> UnsafeBufferPointer<Float> {
+                                            if !srcFloats.isEmpty {
+                                                return UnsafeBufferPointer(rebasing: srcFloats[((y &* inW &+ xs.lowerBound) &* 4)...].prefix(rowLength))
+                                            }
+                                            if halved {
+                                                premultiplyHalved(src: src, row: y, inWidth: inW &* 2, xs: xs, into: buffer)
+                                            } else {
+                                                premultiply(src: src, row: y, inWidth: inW, xs: xs, into: buffer)
+                                            }
+                                            return UnsafeBufferPointer(buffer)
+                                        }
                                         var bandTop = 0
                                         for o in 0..<outH {
                                             let top = wy.first[o], taps = wy.count[o]
                                             // Filter the rows of this window not yet in the ring
                                             // (windows move down, so each row usually once).
-                                            for y in top..<(top &+ taps) where slotRow[y % ringRows] != y {
+                                            // Two rows at a time when both are missing: the
+                                            // weights are loaded once for both (same sums).
+                                            var y = top
+                                            let end = top &+ taps
+                                            while y < end {
+                                                if slotRow[y % ringRows] == y { y &+= 1; continue }
                                                 let slot = y % ringRows
-                                                let input: UnsafeBufferPointer<Float>
-                                                if srcFloats.isEmpty {
-                                                    if halved {
-                                                        premultiplyHalved(src: src, row: y, inWidth: inW &* 2, xs: xs, into: row)
-                                                    } else {
-                                                        premultiply(src: src, row: y, inWidth: inW, xs: xs, into: row)
-                                                    }
-                                                    input = UnsafeBufferPointer(row)
+                                                let inA = inputRow(y, UnsafeMutableBufferPointer(rebasing: row[..<rowLength]))
+                                                let ringA = UnsafeMutableBufferPointer(rebasing: ring[(slot &* rowFloats)...].prefix(rowFloats))
+                                                let next = y &+ 1, nextSlot = next % ringRows
+                                                if ringRows >= 2 && next < end && slotRow[nextSlot] != next {
+                                                    let inB = inputRow(next, UnsafeMutableBufferPointer(rebasing: row[rowLength...]))
+                                                    horizontalTaps2(rowA: inA, rowB: inB, x0: xs.lowerBound, intoA: ringA,
+                                                                    intoB: UnsafeMutableBufferPointer(rebasing: ring[(nextSlot &* rowFloats)...].prefix(rowFloats)),
+                                                                    first: first, count: count, weights: weights, maxTaps: wx.maxTaps)
+                                                    slotRow[slot] = y
+                                                    slotRow[nextSlot] = next
+                                                    y &+= 2
                                                 } else {
-                                                    input = UnsafeBufferPointer(rebasing: srcFloats[((y &* inW &+ xs.lowerBound) &* 4)...].prefix(row.count))
+                                                    horizontalTaps(row: inA, x0: xs.lowerBound, into: ringA,
+                                                                   first: first, count: count, weights: weights, maxTaps: wx.maxTaps)
+                                                    slotRow[slot] = y
+                                                    y &+= 1
                                                 }
-                                                horizontalTaps(row: input, x0: xs.lowerBound,
-                                                               into: UnsafeMutableBufferPointer(rebasing: ring[(slot &* rowFloats)...].prefix(rowFloats)),
-                                                               first: first, count: count, weights: weights, maxTaps: wx.maxTaps)
-                                                slotRow[slot] = y
                                             }
                                             let b = o &- bandTop
                                             verticalTaps(ring: UnsafeBufferPointer(ring), rowFloats: rowFloats, ringRows: ringRows,
@@ -259,21 +279,22 @@ public enum Resampler {
         var p = (row &* inWidth &+ xs.lowerBound) &* 4
         var i = 0
         let n = dst.count
-        // Four pixels at a time: widen 16 bytes to 16 floats and multiply each pixel by
-        // (a, a, a, 255).
+        // Four pixels at a time: each pixel times (a, a, a, 255).
         let raw = UnsafeRawPointer(src.baseAddress!)
         let out = UnsafeMutableRawPointer(dst.baseAddress!)
-        let colourLanes = SIMD16<Float>(1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0)
-        let alphaLanes = SIMD16<Float>(0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255)
         while i &+ 16 <= n {
             // Element by element, which the optimiser turns into inline widening and
             // conversion (SIMD16<Float>(SIMD16<UInt8>) is an out-of-line call per 4 pixels).
+            // In 16-bit integers (c·a ≤ 65025), then one conversion: the same exact values.
             let bytes = (raw + p).loadUnaligned(as: SIMD16<UInt8>.self)
+            var v = SIMD16<UInt16>()
+            for j in 0..<16 { v[j] = UInt16(bytes[j]) }
+            let a = SIMD16<UInt16>(v[3], v[3], v[3], 255, v[7], v[7], v[7], 255,
+                                   v[11], v[11], v[11], 255, v[15], v[15], v[15], 255)
+            let product = v &* a
             var f = SIMD16<Float>()
-            for j in 0..<16 { f[j] = Float(bytes[j]) }
-            let a = SIMD16<Float>(f[3], f[3], f[3], f[3], f[7], f[7], f[7], f[7],
-                                  f[11], f[11], f[11], f[11], f[15], f[15], f[15], f[15])
-            (out + i &* 4).storeBytes(of: f * (a * colourLanes + alphaLanes), as: SIMD16<Float>.self)
+            for j in 0..<16 { f[j] = Float(product[j]) }
+            (out + i &* 4).storeBytes(of: f, as: SIMD16<Float>.self)
             p &+= 16
             i &+= 16
         }
@@ -318,6 +339,41 @@ public enum Resampler {
             out[q &+ 1] = v.y
             out[q &+ 2] = v.z
             out[q &+ 3] = v.w
+            q &+= 4
+        }
+    }
+
+    /// ``horizontalTaps(row:x0:into:first:count:weights:maxTaps:)`` for two input rows at once,
+    /// each weight loaded once for both; each row's sums are taken in exactly the same order.
+    @inline(__always)
+    private static func horizontalTaps2(
+        rowA: UnsafeBufferPointer<Float>, rowB: UnsafeBufferPointer<Float>, x0: Int,
+        intoA outA: UnsafeMutableBufferPointer<Float>, intoB outB: UnsafeMutableBufferPointer<Float>,
+        first: UnsafeBufferPointer<Int>, count: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<SIMD4<Float>>,
+        maxTaps: Int
+    ) {
+        var q = 0
+        for x in 0..<first.count {
+            var a0 = SIMD4<Float>.zero, a1 = SIMD4<Float>.zero, a2 = SIMD4<Float>.zero, a3 = SIMD4<Float>.zero
+            var b0 = SIMD4<Float>.zero, b1 = SIMD4<Float>.zero, b2 = SIMD4<Float>.zero, b3 = SIMD4<Float>.zero
+            let w = x &* maxTaps, s = first[x] &- x0, c = count[x]
+            var k = 0
+            while k &+ 3 < c {
+                let w0 = weights[w &+ k], w1 = weights[w &+ k &+ 1], w2 = weights[w &+ k &+ 2], w3 = weights[w &+ k &+ 3]
+                a0 += w0 * pixel(rowA, s &+ k); b0 += w0 * pixel(rowB, s &+ k)
+                a1 += w1 * pixel(rowA, s &+ k &+ 1); b1 += w1 * pixel(rowB, s &+ k &+ 1)
+                a2 += w2 * pixel(rowA, s &+ k &+ 2); b2 += w2 * pixel(rowB, s &+ k &+ 2)
+                a3 += w3 * pixel(rowA, s &+ k &+ 3); b3 += w3 * pixel(rowB, s &+ k &+ 3)
+                k &+= 4
+            }
+            while k < c {
+                let wk = weights[w &+ k]
+                a0 += wk * pixel(rowA, s &+ k); b0 += wk * pixel(rowB, s &+ k)
+                k &+= 1
+            }
+            let va = (a0 + a1) + (a2 + a3), vb = (b0 + b1) + (b2 + b3)
+            outA[q] = va.x; outA[q &+ 1] = va.y; outA[q &+ 2] = va.z; outA[q &+ 3] = va.w
+            outB[q] = vb.x; outB[q &+ 1] = vb.y; outB[q &+ 2] = vb.z; outB[q &+ 3] = vb.w
             q &+= 4
         }
     }
