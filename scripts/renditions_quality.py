@@ -7,7 +7,8 @@ reference, beside Pillow's LANCZOS resize of the same input (the quality bound o
 
 For each size N: the reference is reference_mask.py's `--shape none --no-stroke` result (float64
 Lanczos-3 on premultiplied RGBA, fill and centre-crop); a candidate DIR holds `icon-N.png`
-(the names `xds appinfo` writes). Scores are on premultiplied RGBA in 0..255: MAE over all four
+(the names `xds appinfo` writes); INPUT should be square (Pillow's resize does not crop). Scores are
+on premultiplied RGBA in 0..255: MAE over all four
 channels and the largest error. `floor` is the reference itself rounded to straight 8-bit (what a
 perfect 8-bit writer scores); `pillow` is Pillow's `Image.resize(LANCZOS)` (which resizes RGBA
 premultiplied). --f32-dir writes each reference as ref-N.f32 (little-endian float32, 0..1,
