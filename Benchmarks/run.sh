@@ -91,6 +91,10 @@ echo "== appinfo: xds appinfo from a bundle vs xds mask and ImageMagick (Benchma
 XDS="$XDS" OUT="$OUT" RUNS="$((RUNS * 2))" sh Benchmarks/appinfo_bench.sh
 
 elapsed
+echo "== instructions: callgrind counts of mask 58, 60@3x and appinfo per extra size (Benchmarks/instructions.sh)"
+XDS="$XDS" OUT="$OUT" sh Benchmarks/instructions.sh
+
+elapsed
 echo "== tree: xds show -r over a 100 000-file tree (Benchmarks/tree_bench.sh)"
 XDS="$XDS" OUT="$OUT" SHARED="$SHARED" sh Benchmarks/tree_bench.sh
 
@@ -103,3 +107,4 @@ echo
 "$PY" Benchmarks/summary.py "$OUT" | tee "$OUT/summary.md"
 cat "$OUT/icon-summary.md" | tee -a "$OUT/summary.md"
 cat "$OUT/appinfo-summary.md" | tee -a "$OUT/summary.md"
+if [ -f "$OUT/instructions.md" ]; then cat "$OUT/instructions.md" | tee -a "$OUT/summary.md"; fi
