@@ -13,8 +13,9 @@ ifeq ($(UNAME),Linux)
 RELEASE_FLAGS ?= --static-swift-stdlib
 endif
 
-# Debian packages: what building and testing need, then what benchmarks add.
-APT_BUILD  := libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 python3-pip pkg-config openssl libarchive-dev libarchive-tools tar
+# Debian packages: what building and testing need (samba and smbclient: the test against a real
+# smbd with streams_xattr), then what benchmarks add.
+APT_BUILD  := libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 python3-pip pkg-config openssl libarchive-dev libarchive-tools tar samba smbclient
 APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine time curl
 BREW_BUILD := libplist libdeflate zlib pkg-config libarchive
 
