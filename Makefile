@@ -17,8 +17,9 @@ GLIBC_MINOR := $(shell ldd --version 2>/dev/null | sed -n '1s/.* 2\.\([0-9][0-9]
 RELR_FLAGS := $(if $(shell [ "$(GLIBC_MINOR)" -ge 36 ] 2>/dev/null && echo yes),-Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
 endif
 
-# Debian packages: what building and testing need, then what benchmarks add.
-APT_BUILD  := libcurl4-openssl-dev libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 python3-pip pkg-config openssl libarchive-dev libarchive-tools tar
+# Debian packages: what building and testing need (samba and smbclient: the test against a real
+# smbd with streams_xattr), then what benchmarks add.
+APT_BUILD  := libcurl4-openssl-dev libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 python3-pip pkg-config openssl libarchive-dev libarchive-tools tar samba smbclient
 APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine time curl
 BREW_BUILD := libplist libdeflate zlib pkg-config libarchive
 

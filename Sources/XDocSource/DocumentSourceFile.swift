@@ -233,6 +233,16 @@ public struct DocumentSourceFile: Sendable {
         return nil
     }
 
+    /// ``read()``, except that a filesystem without extended attributes is no error when the
+    /// value is to go to a sidecar (``read()`` has looked there already).
+    private func readForUpdate(_ requested: DocumentSourceStore) throws(DocumentSourceFileError) -> StoredDocumentSource? {
+        do {
+            return try read()
+        } catch where error.kind == .notSupported && requested == .appleDouble {
+            return nil
+        }
+    }
+
     private func mergeAndWrite(
         _ changes: DocumentSource, replace: Bool, store requested: DocumentSourceStore
     ) throws(DocumentSourceFileError) -> DocumentSource {
@@ -240,7 +250,7 @@ public struct DocumentSourceFile: Sendable {
         var place: (store: DocumentSourceStore, name: String)?
         if replace {
             place = try locateValue()
-        } else if let current = try read() {
+        } else if let current = try readForUpdate(requested) {
             place = (current.store, current.location)
             result = current.source
             result.merge(changes)

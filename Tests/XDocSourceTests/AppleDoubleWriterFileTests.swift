@@ -42,8 +42,9 @@ struct AppleDoubleWriterFileTests {
         let folder = TemporaryFolder()
         let path = folder.file("a.txt")
         let file = DocumentSourceFile(path: path)
-        try file.write(DocumentSource(identifier: "n.a", name: "Native"))
+        // The sidecar first: a value already in the native attribute would be updated there.
         try file.update(with: DocumentSource(identifier: "s.a", name: "Side"), sidecar: true)
+        try file.write(DocumentSource(identifier: "n.a", name: "Native"))
         // Without --sidecar the sidecar stays and is reported.
         let first = try file.remove()
         #expect(first.removed == [.xattr] && first.remaining.map(\.store) == [.appleDouble])

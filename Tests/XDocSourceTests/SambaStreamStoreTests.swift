@@ -67,8 +67,12 @@ struct SambaStreamStoreTests {
         try file.update(with: DocumentSource(path: "moved.pdf"))
         var expected = sampleSource()
         expected.path = "moved.pdf"
-        #expect(try file.read() == StoredDocumentSource(source: expected, store: .xattr, location: "user.x-document-source"))
-        #expect(try file.remove().removed == [.xattr, .sambaStream])
+        // Updated in the stream it was found in (SPEC §2), with Samba's trailing NUL: no
+        // second copy in the native attribute.
+        #expect(try file.read() == StoredDocumentSource(source: expected, store: .sambaStream, location: Self.names[0]))
+        #expect(try rawAttribute(Self.names[0], on: path)?.last == 0)
+        #expect(try rawAttribute("user.x-document-source", on: path) == nil)
+        #expect(try file.remove().removed == [.sambaStream])
         #expect(try file.read() == nil)
     }
 }

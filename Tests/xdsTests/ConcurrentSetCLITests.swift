@@ -86,12 +86,14 @@ struct ConcurrentSetCLITests {
         let result = try python(script, [xdsPath], in: folder.path)
         #expect(result.status == 0, "\(result)")
         let shown = #"{"file":"a.txt","identifier":"a.b","name":"Deep","store":"appledouble","other":{}}"#
+        // set updates the value in the sidecar, where it is (SPEC §2): no native copy.
+        let updated = #"{"file":"a.txt","identifier":"a.b","name":"Deep","path":"p","store":"appledouble","other":{}}"#
         #expect(result.stdout.split(separator: "\n").map(String.init) == [
             shown, "show 0",
             "set 0",
-            "xds: a.txt: removed from xattr, but the AppleDouble sidecar ._a.txt still holds a value (xds show will find it; xds remove --sidecar removes it too)",
-            "remove 0",
-            shown, "show 0",
+            "xds: a.txt: the attribute is only in the AppleDouble sidecar ._a.txt; xds remove --sidecar removes it",
+            "remove 1",
+            updated, "show 0",
         ], "\(result)")
     }
 
@@ -103,7 +105,8 @@ struct ConcurrentSetCLITests {
         let sidecar = folder.path + "/._Report.pdf"
         try Data(appleDouble([("x-document-source", try plistlib(#"{"identifier": "a.b", "name": "N"}"#))]))
             .write(to: URL(fileURLWithPath: sidecar))
-        #expect(try xds("set", "Report.pdf", "--path", "x", in: folder.path).status == 0)
+        // A native value beside it (set would update the sidecar itself: SPEC §2).
+        try folder.setAttribute(folder.path + "/Report.pdf", try plistlib(#"{"identifier": "a.b", "name": "N", "path": "x"}"#))
         let resolved = URL(fileURLWithPath: sidecar).resolvingSymlinksInPath().path
         let first = try xds("remove", "Report.pdf", in: folder.path)
         #expect(first.status == 0, "\(first)")

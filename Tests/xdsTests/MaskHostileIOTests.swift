@@ -139,14 +139,14 @@ struct MaskHostileIOTests {
         // xds waits on a pipe that stays open (sleep), with its temporary output already made;
         // the shell waits for that file, signals xds and reports how it ended. The test runner's
         // blocked signals and the shell's SIGINT-ignored background job are reset first.
-        let r = try sh("""
+        let r = try unblockedShell("""
             RESET='import os, signal, sys
             signal.pthread_sigmask(signal.SIG_SETMASK, [])
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.execv(sys.argv[1], sys.argv[1:])'
             sleep 6 | python3 -c "$RESET" \(xdsPath) mask - -o out.png & pid=$!
-            i=0; while [ -z "$(ls -l /proc/$pid/fd 2>/dev/null | grep -e '(deleted)' -e xds-)" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
-            ls -l /proc/$pid/fd | grep -c -e '(deleted)' -e xds-
+            i=0; while [ -z "$(ls -l /proc/$pid/fd 2>/dev/null | grep -e '/#[0-9]* (deleted)' -e '/[.]xds-')" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
+            ls -l /proc/$pid/fd | grep -c -e '/#[0-9]* (deleted)' -e '/[.]xds-'
             ls -A | grep -c xds-
             kill -\(signal) $pid; wait $pid; echo "status $?"
             ls -A | grep -c xds-

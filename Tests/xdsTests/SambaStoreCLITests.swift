@@ -114,11 +114,20 @@ struct RealSambaTests {
 
                 """
             try Data(conf.utf8).write(to: URL(fileURLWithPath: t + "/smb.conf"))
+            // Started through Python to undo the test runner's blocked signals (smbd waits
+            // for its children with them), its output in a log file for failures.
             process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/smbd")
-            process.arguments = ["--foreground", "--no-process-group", "--configfile=\(t)/smb.conf"]
-            process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-            process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-c", """
+                import os, signal, sys
+                signal.pthread_sigmask(signal.SIG_SETMASK, [])
+                for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD, signal.SIGPIPE):
+                    signal.signal(s, signal.SIG_DFL)
+                log = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+                os.dup2(log, 1); os.dup2(log, 2)
+                devnull = os.open('/dev/null', os.O_RDONLY); os.dup2(devnull, 0)
+                os.execv('/usr/sbin/smbd', ['smbd', '--foreground', '--no-process-group', '--debug-stdout', '--configfile=' + sys.argv[2]])
+                """, t + "/smbd.log", t + "/smb.conf"]
             try process.run()
             // Ready when a client gets an answer (up to 30 s on a busy machine).
             for _ in 0..<150 {
@@ -126,7 +135,11 @@ struct RealSambaTests {
                 usleep(200_000)
             }
             stop()
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "smbd did not answer on port \(port)"])
+            let log = (try? String(contentsOfFile: t + "/smbd.log", encoding: .utf8)) ?? ""
+            let last = try client("ls")
+            throw CocoaError(.fileReadUnknown, userInfo: [
+                NSLocalizedDescriptionKey: "smbd did not answer on port \(port): \(last.stderr) \(last.stdout) smbd: \(log.suffix(1500))",
+            ])
         }
 
         /// Runs smbclient commands on the share as a guest, in the test folder.

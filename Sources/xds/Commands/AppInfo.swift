@@ -26,7 +26,11 @@ extension XDS {
                 scales it to fill the square and writes it unmasked (readers mask icons) to \
                 DIR/img/icon-N.png, then writes DIR/appInfo.json listing them with relative src. \
                 DIR and DIR/img are made if needed; each file is written whole (a temporary file \
-                renamed into place) and other files in DIR are left alone.
+                renamed into place) and other files in DIR are left alone. Nothing is written \
+                outside DIR: a symbolic link where a file goes (DIR/appInfo.json, \
+                DIR/img/icon-N.png) is replaced, not followed, and a symbolic link named DIR/img \
+                is refused (status 74). Nothing is read outside the bundle: a symbolic link in \
+                it (an icon, Contents, Contents/Resources, Info.plist) is not followed.
 
                 Then it prints the xds set line that labels files with the app. --base-url is \
                 where DIR will be served (https; http with --allow-http): appInfo.json is \
