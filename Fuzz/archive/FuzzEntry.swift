@@ -1,5 +1,6 @@
 // libFuzzer entry for the archive scanner (libarchive underneath: zip, tar, pax, gzip, ...).
-// Built by Fuzz/archive/build.sh with all of Sources/XDocSource compiled in (one module).
+// Built by Fuzz/archive/build.sh against all of Sources/XDocSource (Fuzz/build_xdocsource.sh).
+@testable import XDocSource
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -73,7 +73,7 @@ public enum ProcessRunner {
             process.standardInput = FileHandle.nullDevice
         }
         defer { try? inHandle?.close() }
-        try process.run()
+        try spawnUnblocked(process)
         process.waitUntilExit()
         let stdout = try Data(contentsOf: out)
         return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
@@ -85,4 +85,16 @@ public enum ProcessRunner {
                                  environment: [String: String] = [:]) throws -> Run {
         try run("/usr/bin/env", arguments, in: folder, input: input, environment: environment)
     }
+}
+
+/// Starts `process` with no signal blocked. The child inherits the signal mask of the thread
+/// that spawns it, and the test runner's threads (libdispatch workers) block nearly every
+/// signal: a `sh -c '… kill $pid; wait $pid'` then never sees SIGCHLD and waits forever, and a
+/// program that relies on SIGINT or SIGTERM reaching it does not get them.
+public func spawnUnblocked(_ process: Process) throws {
+    var none = sigset_t(), old = sigset_t()
+    sigemptyset(&none)
+    pthread_sigmask(SIG_SETMASK, &none, &old)
+    defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+    try process.run()
 }

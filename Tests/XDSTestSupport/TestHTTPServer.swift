@@ -89,7 +89,7 @@ public final class TestHTTPServer: @unchecked Sendable {
         process.standardOutput = output
         let errorHandle = try FileHandle(forWritingTo: errors)
         process.standardError = errorHandle
-        try process.run()
+        try spawnUnblocked(process)
         try? errorHandle.close()
 
         // Cert generation takes well under a second; give up (and kill it) after 30 s.

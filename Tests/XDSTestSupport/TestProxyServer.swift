@@ -28,7 +28,7 @@ public final class TestProxyServer: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try spawnUnblocked(process)
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
             let more = output.fileHandleForReading.availableData

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XDSTestSupport
 @testable import XDocSource
 
 /// A run killed (SIGKILL) while it writes cache entries never leaves a torn entry: the test
@@ -38,7 +39,7 @@ struct HTTPCacheKillTests {
             child.environment = ProcessInfo.processInfo.environment.merging([Self.childVariable: store.directory]) { $1 }
             child.standardOutput = FileHandle.nullDevice
             child.standardError = FileHandle.nullDevice
-            try child.run()
+            try spawnUnblocked(child)
             // Wait for a first entry, then let it write a while longer.
             let deadline = Date().addingTimeInterval(60)
             while access(store.path(for: Self.url), F_OK) != 0 && Date() < deadline { usleep(5000) }

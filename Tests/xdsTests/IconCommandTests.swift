@@ -174,7 +174,7 @@ final class IconCommandTests: @unchecked Sendable {
             p.environment = ProcessInfo.processInfo.environment.merging(
                 ["SSL_CERT_FILE": server.caCertificatePath, "HOME": home.path, "XDG_CACHE_HOME": cache]) { $1 }
             p.standardError = FileHandle.nullDevice
-            try p.run()
+            try spawnUnblocked(p)
             return p
         }
         for p in processes { p.waitUntilExit() }
@@ -208,7 +208,7 @@ final class IconCommandTests: @unchecked Sendable {
         p.environment = ProcessInfo.processInfo.environment.merging(
             ["SSL_CERT_FILE": server.caCertificatePath, "HOME": home.path, "XDG_CACHE_HOME": cache]) { $1 }
         p.standardError = FileHandle.nullDevice
-        try p.run()
+        try spawnUnblocked(p)
         _ = try server.requests(to: "/slow/appInfo.json")  // the list is in; the icon is trickling
         Thread.sleep(forTimeInterval: 0.5)
         kill(p.processIdentifier, signal)

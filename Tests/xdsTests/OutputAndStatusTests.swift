@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XDSTestSupport
 import XDocSource
 
 /// SPEC §5: output that cannot be written is an error (74), results leave per file, and
@@ -16,7 +17,7 @@ struct OutputAndStatusTests {
         let err = folder + "/stderr.txt"
         _ = FileManager.default.createFile(atPath: err, contents: nil)
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-        try process.run()
+        try spawnUnblocked(process)
         process.waitUntilExit()
         return (process.terminationStatus, try String(contentsOfFile: err, encoding: .utf8))
     }
@@ -97,7 +98,7 @@ struct OutputAndStatusTests {
         let err = folder.path + "/stderr.txt"
         _ = FileManager.default.createFile(atPath: err, contents: nil)
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-        try process.run()
+        try spawnUnblocked(process)
 
         // Read byte by byte up to the first newline, so the pipe stays nearly full.
         let fd = pipe.fileHandleForReading.fileDescriptor

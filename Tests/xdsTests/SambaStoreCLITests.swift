@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XDSTestSupport
 
 /// `xds set` keeps a value in the store it is found in (SPEC §2): never a second copy.
 @Suite("set: the store a value is found in, --store for a new value")
@@ -128,7 +129,7 @@ struct RealSambaTests {
                 devnull = os.open('/dev/null', os.O_RDONLY); os.dup2(devnull, 0)
                 os.execv('/usr/sbin/smbd', ['smbd', '--foreground', '--no-process-group', '--debug-stdout', '--configfile=' + sys.argv[2]])
                 """, t + "/smbd.log", t + "/smb.conf"]
-            try process.run()
+            try spawnUnblocked(process)
             // Ready when a client gets an answer (up to 30 s on a busy machine).
             for _ in 0..<150 {
                 if try client("ls").status == 0 { return }
