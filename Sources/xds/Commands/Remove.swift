@@ -52,8 +52,10 @@ extension XDS {
 
         @OptionGroup var archiveLimit: ArchiveLimitOptions
 
+        @OptionGroup var jobs: JobsOptions
+
         /// The options that take a value: see ``Set/optionsWithValues``.
-        static let optionsWithValues: Swift.Set<String> = ["--archive-limit"]
+        static let optionsWithValues: Swift.Set<String> = ["--archive-limit", "--jobs", "-j"]
 
         /// Whether to act on a symbolic link itself (`--no-follow`).
         var noFollow: Bool { follow.noFollow }
@@ -64,7 +66,7 @@ extension XDS {
 
         func run() throws {
             if recursive {
-                try Self.removeTree(files, dryRun: dryRun, limits: archiveLimit.limits).finish()
+                try Self.removeTree(files, dryRun: dryRun, limits: archiveLimit.limits, jobs: jobs.count).finish()
                 return
             }
             var diagnostics = Diagnostics()
@@ -87,7 +89,8 @@ extension XDS {
         /// `remove -r`: walks every folder root and clears each file and folder found (or, dry,
         /// lists it); a root that is not a folder is handled as by `remove` (`--dry-run`: listed
         /// when it has a value in a store `remove` clears).
-        static func removeTree(_ roots: [String], dryRun: Bool, limits: ArchiveScanner.Limits = ArchiveScanner.Limits()) -> Diagnostics {
+        static func removeTree(_ roots: [String], dryRun: Bool, limits: ArchiveScanner.Limits = ArchiveScanner.Limits(),
+                           jobs: Int = 1) -> Diagnostics {
             var diagnostics = Diagnostics()
             var progress = ProgressLine()
             for root in roots {
@@ -95,7 +98,7 @@ extension XDS {
                 var outputFailed = false
                 // Values that do not parse: removed as `remove FILE` removes them (SPEC §5).
                 var malformedRemoved = 0
-                let counts = DocumentSourceTree(roots: [root]).walk(archives: { archive in
+                let counts = DocumentSourceTree(roots: [root], jobs: jobs).walk(archives: { archive in
                     progress.clear()
                     noteArchive(archive, limits: limits, diagnostics: &diagnostics)
                     return .proceed

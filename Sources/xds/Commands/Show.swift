@@ -94,6 +94,8 @@ extension XDS {
 
         @OptionGroup var archiveLimit: ArchiveLimitOptions
 
+        @OptionGroup var jobs: JobsOptions
+
         @Flag(help: ArgumentHelp("In a terminal that shows images (kitty, iTerm2), draw each app's masked icon above its fields, from the cache.",
                                  discussion: "Nothing is drawn when standard output is not such a terminal."))
         var icon = false
@@ -102,7 +104,7 @@ extension XDS {
         var fetch = false
 
         /// The options that take a value: see ``Set/optionsWithValues``.
-        static let optionsWithValues: Swift.Set<String> = ["--archive-limit"]
+        static let optionsWithValues: Swift.Set<String> = ["--archive-limit", "--jobs", "-j"]
 
         func validate() throws {
             if json && icon { throw ValidationError("--icon draws beside the human output; it cannot go with --json.") }
@@ -112,7 +114,7 @@ extension XDS {
         func run() throws {
             let icons = IconDisplay(requested: icon, fetch: fetch)
             if recursive {
-                try Self.showTree(files, json: json, limits: archiveLimit.limits, icons: icons).finish()
+                try Self.showTree(files, json: json, limits: archiveLimit.limits, icons: icons, jobs: jobs.count).finish()
             } else {
                 try Self.show(files, json: json, followSymlinks: follow.followSymlinks, limits: archiveLimit.limits,
                               icons: icons).finish()
@@ -208,7 +210,8 @@ extension XDS {
 
         /// `show -r`: walks every folder root and writes each file and folder found as soon as it
         /// is found (one write each); a root that is not a folder goes through ``show(_:json:followSymlinks:)``.
-        static func showTree(_ roots: [String], json: Bool, limits: ArchiveScanner.Limits, icons: IconDisplay? = nil) -> Diagnostics {
+        static func showTree(_ roots: [String], json: Bool, limits: ArchiveScanner.Limits, icons: IconDisplay? = nil,
+                             jobs: Int = 1) -> Diagnostics {
             var diagnostics = Diagnostics()
             var progress = ProgressLine()
             var shown = 0
@@ -222,7 +225,7 @@ extension XDS {
                 }
                 var outputFailed = false
                 var members = 0
-                let counts = DocumentSourceTree(roots: [root]).walk(archives: { archive in
+                let counts = DocumentSourceTree(roots: [root], jobs: jobs).walk(archives: { archive in
                     progress.clear()
                     let scanned = showArchive(archive, json: json, limits: limits, shown: &shown, diagnostics: &diagnostics)
                     members += scanned.shown
