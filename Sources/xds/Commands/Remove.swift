@@ -28,7 +28,9 @@ extension XDS {
                 with nothing in it is deleted. A ._NAME that is not AppleDouble at all is left \
                 as it is and reported (status 65). \
                 With -n (--dry-run) nothing changes: the paths that would lose their value are \
-                printed, one per line, as xds show -r names them. Status 1 when nothing under a \
+                printed, one per line, as xds show -r names them, in walk order (the walk runs \
+                on -j N threads, by default one per processor: pipe through sort for a stable \
+                order; -j 1 keeps a fixed order). Status 1 when nothing under a \
                 folder had the attribute. Archives are never rewritten: for an archive under the \
                 folder (named as xds show --help lists) whose members carry a value, -r says \
                 "xds: ARCHIVE: N members carry x-document-source; xds does not rewrite archives" \

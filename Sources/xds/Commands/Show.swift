@@ -68,7 +68,10 @@ extension XDS {
                 (status 74) and the walk goes on; entries that vanish during the walk and bind-mount \
                 loops are reported without changing the status. Status 1 when nothing under a \
                 folder has the attribute. When standard error is a terminal, a progress line \
-                shows the counts.
+                shows the counts. The walk runs on -j N (--jobs N) threads, by default one per \
+                processor, and records arrive in walk order, which changes from run to run \
+                (pipe through sort for a stable order); -j 1 walks on one thread in a fixed \
+                order (depth first, a folder's files before its subfolders).
 
                 A TextBundle (a NAME.textbundle folder, or a NAME.textpack zip, whose record comes \
                 after its members) also gets its own record of where it came \
