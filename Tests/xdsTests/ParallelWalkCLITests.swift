@@ -43,6 +43,11 @@ struct ParallelWalkCLITests {
 
     func sortedLines(_ text: String) -> [Substring] { text.split(separator: "\n").sorted() }
 
+    /// Human records (blank lines between them), sorted.
+    func humanRecords(_ text: String) -> [String] {
+        text.trimmingCharacters(in: .newlines).components(separatedBy: "\n\n").sorted()
+    }
+
     @Test("-j 4 gives the same records, problems and status as -j 1 (compared sorted)", arguments: [1, 2])
     func sameRecords(seed: Int) throws {
         let folder = Folder()
@@ -56,8 +61,9 @@ struct ParallelWalkCLITests {
             #expect(sortedLines(many.stdout) == sortedLines(one.stdout), "jobs \(jobs)")
             #expect(sortedLines(many.stderr) == sortedLines(one.stderr), "jobs \(jobs)")
             let human = try xds("show", "-r", "-j", jobs, "r", in: folder.path)
-            #expect(human.stdout.components(separatedBy: "\n\n").sorted()
-                    == (try xds("show", "-r", "-j", "1", "r", in: folder.path)).stdout.components(separatedBy: "\n\n").sorted())
+            let humanOne = try xds("show", "-r", "-j", "1", "r", in: folder.path)
+            #expect(humanRecords(human.stdout) == humanRecords(humanOne.stdout), "jobs \(jobs)")
+            #expect(humanRecords(human.stdout).count > 100)
         }
         let dryOne = try xds("remove", "-r", "-n", "-j", "1", "r", in: folder.path)
         let dryMany = try xds("remove", "-r", "-n", "-j", "4", "r", in: folder.path)
