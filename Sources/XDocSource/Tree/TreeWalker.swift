@@ -50,6 +50,7 @@ struct TreeWalker {
     /// The counts already added to the pool's totals.
     private var reported = DocumentSourceTree.Counts()
     private var sinceCheck = 0
+    private var outbox: [TreeWorkPool.Message] = []
 
     init(visit: @escaping (Event) -> DocumentSourceTree.Decision) {
         self.visit = visit
@@ -69,7 +70,26 @@ struct TreeWalker {
     // MARK: - Events
 
     private mutating func emit(_ event: Event) {
+        guard pool == nil else {
+            post(.event(event))
+            return
+        }
         if visit(event) == .stop { stopped = true }
+    }
+
+    /// With a pool: queues a message for the consumer, sent with the next few (a folder's, or
+    /// ``TreeWorkPool/batchSize``) in one go, so the consumer is woken less often.
+    private mutating func post(_ message: TreeWorkPool.Message) {
+        outbox.append(message)
+        if outbox.count >= TreeWorkPool.batchSize { flush() }
+    }
+
+    /// Sends the queued messages (at each folder's end, every few entries, and before the
+    /// worker waits for work).
+    mutating func flush() {
+        guard let pool, !outbox.isEmpty else { return }
+        if !pool.send(outbox) { stopped = true }
+        outbox.removeAll(keepingCapacity: true)
     }
 
     private mutating func problem(
@@ -117,6 +137,8 @@ struct TreeWalker {
     private mutating func checkpoint() {
         guard let pool else { return }
         sinceCheck = 0
+        flush()
+        guard !stopped else { return }
         let (stop, share) = pool.checkpoint()
         if stop {
             stopped = true
@@ -380,7 +402,11 @@ struct TreeWalker {
     /// Gives a regular file whose name is an archive's to ``archive``.
     private mutating func handOver(_ path: DocumentSourceTreePath, name: some Collection<UInt8>) {
         guard let archive, ArchiveKind(fileName: name) != nil else { return }
-        if archive(path) == .stop { stopped = true }
+        if pool != nil {
+            post(.archive(path))
+        } else if archive(path) == .stop {
+            stopped = true
+        }
     }
 
     /// Lists the attributes of one entry (the only call an untagged entry costs), reads the

@@ -54,6 +54,8 @@ final class TreeWorkPool: @unchecked Sendable {
     }
 
     static let channelCapacity = 256
+    /// Messages a worker gathers before sending them (it also sends at each folder's end).
+    static let batchSize = 32
 
     let jobs: Int
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -147,14 +149,19 @@ final class TreeWorkPool: @unchecked Sendable {
         }
     }
 
-    /// Puts a message in the channel, waiting while it is full; false when the walk was
-    /// stopped (the message is dropped).
-    func send(_ message: Message) -> Bool {
+    /// Puts messages in the channel, in order, waiting while it is full; false when the walk
+    /// was stopped (the rest are dropped).
+    func send(_ messages: [Message]) -> Bool {
         locked {
-            while count == ring.count && !stopped { pthread_cond_wait(spaceFree, mutex) }
-            guard !stopped else { return false }
-            ring[(head + count) % ring.count] = message
-            count += 1
+            for message in messages {
+                while count == ring.count && !stopped {
+                    pthread_cond_signal(messageReady)
+                    pthread_cond_wait(spaceFree, mutex)
+                }
+                guard !stopped else { return false }
+                ring[(head + count) % ring.count] = message
+                count += 1
+            }
             pthread_cond_signal(messageReady)
             return true
         }
@@ -313,15 +320,15 @@ private final class WorkerStart {
     }
 
     func run() {
-        let pool = self.pool
-        var walker = TreeWalker(visit: { pool.send(.event($0)) ? .proceed : .stop })
+        // Events go to the pool's channel (TreeWalker.post), never to these closures.
+        var walker = TreeWalker(visit: { _ in .proceed })
         walker.pool = pool
-        if archives {
-            walker.archive = { pool.send(.archive($0)) ? .proceed : .stop }
-        }
+        if archives { walker.archive = { _ in .proceed } }
         if let root { walker.walk(root: root) }
+        walker.flush()
         while !walker.stopped, let task = pool.nextTask() {
             walker.run(task)
+            walker.flush()
         }
         pool.finish(walker.unreportedCounts())
     }
