@@ -20,6 +20,11 @@ import Darwin
 ///   (a stack of descriptors bounded by the depth); a folder's listing is held only while the
 ///   folder is on the stack (its files are examined first, then only its subfolder names are
 ///   kept), so memory grows with the largest folder and the depth, never with the tree.
+/// - **Several threads when asked** (``jobs``): each worker walks depth first as above and
+///   hands a folder (already open, with its ancestors' device and inode for loop detection)
+///   to another worker only when that one is idle, so at most ``jobs`` folders wait; events
+///   reach `visit` on the calling thread through a bounded channel (a worker sends a
+///   folder's events together, at most 32 at a time), in the order they are found.
 /// - **Each folder is read once** (`openat` + `fdopendir` + `readdir`, whose `d_type` tells
 ///   files from folders without a `stat`; only entries of type "unknown" are `fstatat`-ed).
 ///   AppleDouble sidecars `._NAME` are found in that listing, never with a `stat` per file.
