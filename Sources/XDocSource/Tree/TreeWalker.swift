@@ -43,8 +43,8 @@ struct TreeWalker {
     private var fileAccess: [CChar] = []
     private var sinceProgress = 0
     /// For a walk with several threads: the pool this worker shares folders and sends events
-    /// through (events go through ``visit``, which sends them), and the ancestors of the folder
-    /// it took over (the bottom of ``stack``).
+    /// through (gathered in ``outbox``; ``visit`` and ``archive`` are not called then), and the
+    /// ancestors of the folder it took over (below the bottom of ``stack``).
     var pool: TreeWorkPool?
     private var base: TreeAncestor?
     /// The counts already added to the pool's totals.
