@@ -2,9 +2,11 @@
 # `xds show -r` over a whole tree (part of make bench; also runs alone), in one run:
 #   1. correctness: the set of tagged files from `xds show -r --json` equals getfattr -R's and
 #      the Python reader's;
-#   2. speed (hyperfine, warm page cache): xds show -r --json vs getfattr -R -n, getfattr -R -m
-#      (silent for untagged files), the Python reader (xattr_read.py) and find (the floor);
-#      targets: xds <= 0.5x getfattr, <= 2x find;
+#   2. speed (hyperfine, warm page cache): xds show -r --json (default threads, -j 1, -j 2) vs
+#      the floor (tree_floor.c: one thread, getdents64 + one llistxattr per entry + lgetxattr of
+#      tagged ones, writes nothing; built here with cc -O2), getfattr -R -n, getfattr -R -m
+#      (silent for untagged files), the Python reader (xattr_read.py) and find;
+#      targets: xds <= 0.5x getfattr, <= 2x find, xds -j 2 <= 0.8x the floor;
 #   3. memory: peak RSS (/usr/bin/time -f %M) of xds for a tree of FILES/10 and of FILES files
 #      (target: flat).
 # Trees are built by ../shared/bench/make_tree.py (10 % tagged, 1000 leaf folders) under TMP.
@@ -29,6 +31,8 @@ FILES=${FILES:-100000}
 RUNS=${RUNS:-5}
 PY=${PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}
 mkdir -p "$OUT"
+FLOOR=$OUT/tree_floor
+cc -O2 -o "$FLOOR" Benchmarks/tree_floor.c
 WORK=$(mktemp -d "${TMP:-${TMPDIR:-/tmp}}/xds-tree-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT INT TERM
 TREE=$WORK/tree
@@ -51,21 +55,27 @@ fi
 echo "== 2/3 speed: hyperfine, $RUNS runs after 1 warm-up, median s"
 hyperfine --style none -i --warmup 1 --runs "$RUNS" --export-json "$OUT/tree.json" \
   -n find "find '$TREE' -type f | wc -l > /dev/null" \
+  -n floor "'$FLOOR' '$TREE'" \
   -n xds "'$XDS' show -r --json '$TREE' > /dev/null" \
+  -n xds-j1 "'$XDS' show -r --json -j 1 '$TREE' > /dev/null" \
+  -n xds-j2 "'$XDS' show -r --json -j 2 '$TREE' > /dev/null" \
   -n getfattr "getfattr -R -n user.x-document-source --absolute-names -e hex '$TREE' > /dev/null 2>&1" \
   -n getfattr-m "getfattr -R -d -m '^user\\.x-document-source\$' --absolute-names -e hex '$TREE' > /dev/null" \
   -n python "'$PY' '$B/xattr_read.py' '$TREE' > /dev/null" >/dev/null
 "$PY" - "$OUT/tree.json" <<'PYEOF' | tee "$OUT/tree.txt"
 import json, sys
 r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-for n in ["find", "xds", "getfattr", "getfattr-m", "python"]:
+for n in ["find", "floor", "xds", "xds-j1", "xds-j2", "getfattr", "getfattr-m", "python"]:
     t = r[n]["times"]
     print(f"   {n:<11} {r[n]['median']:7.3f}  ({min(t):.3f}-{max(t):.3f})")
 x = r["xds"]["median"]
 print(f"   xds/getfattr {x / r['getfattr']['median']:.2f} (target <= 0.5), xds/find {x / r['find']['median']:.2f} (target <= 2)")
+f = r["floor"]["median"]
+print(f"   xds -j 1/floor {r['xds-j1']['median'] / f:.2f}, xds -j 2/floor {r['xds-j2']['median'] / f:.2f} (target <= 0.8), "
+      f"xds (default threads)/floor {x / f:.2f}")
 PYEOF
 
-echo "== 3/3 memory: peak RSS of xds show -r --json (KiB)"
+echo "== 3/3 memory: peak RSS of xds show -r --json, default threads (KiB)"
 small=$(/usr/bin/time -f %M "$XDS" show -r --json "$SMALL" 2>&1 >/dev/null | tail -1)
 big=$(/usr/bin/time -f %M "$XDS" show -r --json "$TREE" 2>&1 >/dev/null | tail -1)
 echo "   $((FILES / 10)) files: $small KiB; $FILES files: $big KiB" | tee -a "$OUT/tree.txt"

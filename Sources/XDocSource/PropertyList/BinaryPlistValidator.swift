@@ -6,10 +6,13 @@
 /// object is walked here first: marker types, lengths in bounds, references below the object
 /// count, nesting depth, cycles and the size of the expanded tree are all bounded.
 ///
-/// The walk also records, in depth-first order, the exact value of every integer, date and
-/// string: libplist 2.2 cannot report the first two exactly (its date getter gives `int32_t`
-/// seconds plus microseconds, its integer getter only the low 64 bits of a 16-byte integer),
-/// and its UTF-16 conversion had bugs fixed later, so its strings are checked against ours.
+/// The same walk builds the value (``decode(_:scale:)``): a value is read in one pass, with
+/// no second parse by libplist. For libplist's parse (``validate(_:scale:)``, kept for
+/// comparison), the walk records instead, in depth-first order, the exact value of every
+/// integer, date and string: libplist 2.2 cannot report the first two exactly (its date getter
+/// gives `int32_t` seconds plus microseconds, its integer getter only the low 64 bits of a
+/// 16-byte integer), and its UTF-16 conversion had bugs fixed later, so its strings are
+/// checked against ours.
 struct BinaryPlistValidator {
     /// Containers (arrays and dictionaries) nested deeper than this are refused.
     static let maximumDepth = 64
@@ -43,6 +46,8 @@ struct BinaryPlistValidator {
     /// The expansion bounds in force: the static ones times the caller's scale.
     private var visitLimit = maximumVisits
     private var expandedByteLimit = maximumExpandedBytes
+    /// Whether ``scalars`` is kept (for libplist's parse); otherwise only the value is built.
+    private var recordsScalars = true
 
     /// Validates `bytes` and returns the exact integers, dates and strings in depth-first order.
     /// `scale` multiplies the expansion bounds, for inputs larger than an attribute value.
@@ -51,8 +56,19 @@ struct BinaryPlistValidator {
         validator.visitLimit = maximumVisits * max(1, scale)
         validator.expandedByteLimit = maximumExpandedBytes * max(1, scale)
         try validator.checkOffsetTable()
-        try validator.visit(validator.rootIndex, depth: 0)
+        _ = try validator.visit(validator.rootIndex, depth: 0)
         return validator.scalars
+    }
+
+    /// Validates `bytes` as ``validate(_:scale:)`` does and returns the value, built in the
+    /// same walk: the value libplist would read, with exact integers, dates and strings.
+    static func decode(_ bytes: [UInt8], scale: Int = 1) throws(PropertyListError) -> PropertyListValue {
+        var validator = try BinaryPlistValidator(bytes, threeByteSizes: scale > 1)
+        validator.visitLimit = maximumVisits * max(1, scale)
+        validator.expandedByteLimit = maximumExpandedBytes * max(1, scale)
+        validator.recordsScalars = false
+        try validator.checkOffsetTable()
+        return try validator.visit(validator.rootIndex, depth: 0)
     }
 
     /// `threeByteSizes` also accepts offsets and references of 3 bytes, which libplist writes
@@ -179,7 +195,7 @@ struct BinaryPlistValidator {
         }
     }
 
-    private mutating func visit(_ index: Int, depth: Int) throws(PropertyListError) {
+    private mutating func visit(_ index: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
         try spend(1)
         let offset = offset(of: index)
         let marker = bytes[offset]
@@ -187,7 +203,8 @@ struct BinaryPlistValidator {
         switch marker >> 4 {
         case 0x0:
             switch low {
-            case 0x8, 0x9: return
+            case 0x8: return .boolean(false)
+            case 0x9: return .boolean(true)
             case 0x0: throw PropertyListError(.object, "binary plist: object \(index) is a null, which property lists do not allow")
             default: throw PropertyListError(.object, "binary plist: object \(index) has an unknown type (marker 0x\(hex(marker)))")
             }
@@ -198,29 +215,36 @@ struct BinaryPlistValidator {
             let size = 1 << Int(low)
             try require(offset + 1, size, "integer object \(index)")
             let start = offset + 1
+            let value: PropertyListValue
             switch size {
             case 16:
                 let high = Self.readUnsigned(bytes, at: start, size: 8)
                 let lowBits = Self.readUnsigned(bytes, at: start + 8, size: 8)
                 // Sixteen bytes are a signed 128-bit integer: it must fit in UInt64 or Int64.
                 if high == 0 {
-                    scalars.append(.integer(.integer(unsigned: lowBits)))
+                    value = .integer(unsigned: lowBits)
                 } else if high == UInt64.max, lowBits >> 63 == 1 {
-                    scalars.append(.integer(.integer(Int64(bitPattern: lowBits))))
+                    value = .integer(Int64(bitPattern: lowBits))
                 } else {
                     throw PropertyListError(.integer, "binary plist: integer object \(index) does not fit in 64 bits")
                 }
             case 8:
                 // Eight-byte integers are signed; shorter ones unsigned (as CoreFoundation reads them).
-                scalars.append(.integer(.integer(Int64(bitPattern: Self.readUnsigned(bytes, at: start, size: 8)))))
+                value = .integer(Int64(bitPattern: Self.readUnsigned(bytes, at: start, size: 8)))
             default:
-                scalars.append(.integer(.integer(Int64(Self.readUnsigned(bytes, at: start, size: size)))))
+                value = .integer(Int64(Self.readUnsigned(bytes, at: start, size: size)))
             }
+            if recordsScalars { scalars.append(.integer(value)) }
+            return value
         case 0x2:
             guard low == 2 || low == 3 else {
                 throw PropertyListError(.object, "binary plist: real object \(index) has an invalid size (marker 0x\(hex(marker)))")
             }
             try require(offset + 1, 1 << Int(low), "real object \(index)")
+            // A 4-byte real is a float, widened exactly (as libplist reads it).
+            return low == 2
+                ? .real(Double(Float(bitPattern: UInt32(Self.readUnsigned(bytes, at: offset + 1, size: 4)))))
+                : .real(Double(bitPattern: Self.readUnsigned(bytes, at: offset + 1, size: 8)))
         case 0x3:
             guard low == 3 else {
                 throw PropertyListError(.object, "binary plist: date object \(index) has an invalid size (marker 0x\(hex(marker)))")
@@ -231,15 +255,15 @@ struct BinaryPlistValidator {
             guard seconds.isFinite, abs(seconds) < 0x1p62 else {
                 throw PropertyListError(.date, "binary plist: date object \(index) is not a representable time (\(seconds))")
             }
-            scalars.append(.date(seconds))
+            if recordsScalars { scalars.append(.date(seconds)) }
+            return .date(seconds)
         case 0x4:
             let (length, start) = try count(at: offset, lowNibble: low, index: index)
             try require(start, length, "data object \(index)")
             try spend(length)
-        case 0x5:
-            _ = try string(index)
-        case 0x6:
-            _ = try string(index)
+            return .data(Array(bytes[start..<start + length]))
+        case 0x5, 0x6:
+            return .string(try string(index))
         case 0x8:
             // CoreFoundation writes UIDs of 1, 2 or 4 bytes; libplist 2.2 fails on 8-byte ones.
             let size = Int(low) + 1
@@ -247,6 +271,7 @@ struct BinaryPlistValidator {
                 throw PropertyListError(.object, "binary plist: UID object \(index) has a size of \(size) bytes; only 1, 2 or 4 (32-bit UIDs) are supported")
             }
             try require(offset + 1, size, "UID object \(index)")
+            return .uid(Self.readUnsigned(bytes, at: offset + 1, size: size))
         case 0xA, 0xD:
             let isDictionary = marker >> 4 == 0xD
             let kind = isDictionary ? "dictionary" : "array"
@@ -261,25 +286,30 @@ struct BinaryPlistValidator {
             try require(start, references * referenceSize, "\(kind) object \(index)")
             try spend(references * 8)
             onPath[index] = true
+            defer { onPath[index] = false }
             if isDictionary {
-                var keys = Set<String>()
-                keys.reserveCapacity(elements)
+                var entries: [String: PropertyListValue] = [:]
+                entries.reserveCapacity(elements)
                 for i in 0..<elements {
                     let keyIndex = try checkedReference(at: start + i * referenceSize, from: index)
                     let key = try string(keyIndex, asKeyOf: index)
-                    guard keys.insert(key).inserted else {
+                    // Keys compare as Swift strings (canonical equivalence), as they always did.
+                    guard entries[key] == nil else {
                         throw PropertyListError(.duplicateKey, "binary plist: dictionary object \(index) has the key \(PropertyListError.quoted(key)) twice")
                     }
                     let valueIndex = try checkedReference(at: start + (elements + i) * referenceSize, from: index)
-                    try visit(valueIndex, depth: depth + 1)
+                    entries[key] = try visit(valueIndex, depth: depth + 1)
                 }
+                return .dictionary(entries)
             } else {
+                var children: [PropertyListValue] = []
+                children.reserveCapacity(elements)
                 for i in 0..<elements {
                     let child = try checkedReference(at: start + i * referenceSize, from: index)
-                    try visit(child, depth: depth + 1)
+                    children.append(try visit(child, depth: depth + 1))
                 }
+                return .array(children)
             }
-            onPath[index] = false
         default:
             throw PropertyListError(.object, "binary plist: object \(index) has an unsupported type (marker 0x\(hex(marker)))")
         }
@@ -302,7 +332,7 @@ struct BinaryPlistValidator {
             checkedStrings[index] = string
         }
         try spend(string.utf8.count)
-        scalars.append(.string(string))
+        if recordsScalars { scalars.append(.string(string)) }
         return string
     }
 

@@ -3,7 +3,9 @@ internal import CPlist
 /// Property-list coding over libplist, hardened for values written by someone else.
 ///
 /// This is the only file that calls libplist. Binary input is checked completely by
-/// `BinaryPlistValidator` and XML input by `XMLPlistValidator` before libplist parses it.
+/// `BinaryPlistValidator`, which also builds the value of an attribute-sized plist in the same
+/// walk (libplist then does not parse it again); XML input is checked by `XMLPlistValidator`
+/// before libplist parses it (and turns it into binary, read as above); libplist writes.
 ///
 /// Precision, with libplist 2.2 (Debian 12):
 /// * Binary dates round-trip bit for bit. libplist 2.2's date API is lossy: the getter
@@ -71,8 +73,17 @@ public enum PropertyList {
         max(1, (maximumSize + PropertyList.maximumSize - 1) / PropertyList.maximumSize)
     }
 
-    /// Validates, then parses with libplist, then converts.
+    /// Decodes a binary plist: an attribute-sized one (`scale` 1) in the validator's one walk
+    /// (``BinaryPlistValidator/decode(_:scale:)``), a larger document (an app's Info.plist)
+    /// through libplist as before (``decodeBinaryWithLibplist(_:scale:)``). Both give the same
+    /// value for every input (a test compares them on random and damaged property lists).
     private static func decodeBinary(_ bytes: [UInt8], scale: Int) throws(PropertyListError) -> PropertyListValue {
+        guard scale == 1 else { return try decodeBinaryWithLibplist(bytes, scale: scale) }
+        return try BinaryPlistValidator.decode(bytes, scale: scale)
+    }
+
+    /// Validates, then parses with libplist, then converts.
+    static func decodeBinaryWithLibplist(_ bytes: [UInt8], scale: Int = 1) throws(PropertyListError) -> PropertyListValue {
         let scalars = try BinaryPlistValidator.validate(bytes, scale: scale)
         var root: plist_t? = nil
         bytes.withUnsafeBufferPointer { buffer in

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Walks folders and reports every file and folder that carries the `x-document-source`
 /// attribute in any store (SPEC §2: the native attribute, Samba's stream, an AppleDouble
 /// sidecar), as it finds them: what `xds show -r` and `xds remove -r` do, for indexers too.
@@ -14,6 +20,11 @@
 ///   (a stack of descriptors bounded by the depth); a folder's listing is held only while the
 ///   folder is on the stack (its files are examined first, then only its subfolder names are
 ///   kept), so memory grows with the largest folder and the depth, never with the tree.
+/// - **Several threads when asked** (``jobs``): each worker walks depth first as above and
+///   hands a folder (already open, with its ancestors' device and inode for loop detection)
+///   to another worker only when that one is idle, so at most ``jobs`` folders wait; events
+///   reach `visit` on the calling thread through a bounded channel (a worker sends a
+///   folder's events together, at most 32 at a time), in the order they are found.
 /// - **Each folder is read once** (`openat` + `fdopendir` + `readdir`, whose `d_type` tells
 ///   files from folders without a `stat`; only entries of type "unknown" are `fstatat`-ed).
 ///   AppleDouble sidecars `._NAME` are found in that listing, never with a `stat` per file.
@@ -39,12 +50,30 @@ public struct DocumentSourceTree: Sendable {
     /// The files and folders to walk, in order.
     public var roots: [String]
 
+    /// How many threads walk each root folder (at least 1; default 1).
+    ///
+    /// With 1, the walk runs on the calling thread and events come in a fixed order: depth
+    /// first, each folder's files in listing order before its subfolders. With more, that many
+    /// worker threads walk (each depth first, handing a folder to another worker only when that
+    /// one is idle) and send what they find through a bounded channel to the calling thread,
+    /// where `visit` (and the archive callback) still run one event at a time: events come in
+    /// the order they are found, which differs from run to run (sort them for a stable order).
+    /// Every promise above holds at any number of threads (memory bounded, links not followed,
+    /// loops caught, problems reported, ``Decision/stop`` ends every worker soon).
+    public var jobs: Int
+
+    /// The number of processors online (a default for ``jobs``).
+    public static var processorCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
     /// How many entries (files and folders) pass between two ``Event/progress(_:)`` events.
     public static let progressInterval = 512
 
-    /// A walk over `roots`.
-    public init(roots: [String]) {
+    /// A walk over `roots` with `jobs` threads (see ``jobs``).
+    public init(roots: [String], jobs: Int = 1) {
         self.roots = roots
+        self.jobs = max(1, jobs)
     }
 
     /// Walks every root in order, calling `visit` for each event as it happens (on the calling
@@ -53,12 +82,28 @@ public struct DocumentSourceTree: Sendable {
     @discardableResult
     public func walk(_ visit: (Event) -> Decision) -> Counts {
         withoutActuallyEscaping(visit) { visit in
+            walk(archive: nil, visit)
+        }
+    }
+
+    private func walk(
+        archive: ((DocumentSourceTreePath) -> Decision)?, _ visit: @escaping (Event) -> Decision
+    ) -> Counts {
+        guard jobs > 1 else {
             var walker = TreeWalker(visit: visit)
+            walker.archive = archive
             for root in roots where !walker.stopped {
                 walker.walk(root: root)
             }
             return walker.counts
         }
+        var counts = Counts()
+        for root in roots {
+            let walked = TreeWorkPool.walk(root: root, jobs: jobs, archive: archive, visit: visit)
+            counts.add(walked.counts)
+            if walked.stopped { break }
+        }
+        return counts
     }
 
     /// ``walk(_:)``, also handing over every regular file whose name is an archive's
@@ -71,12 +116,7 @@ public struct DocumentSourceTree: Sendable {
     ) -> Counts {
         withoutActuallyEscaping(visit) { visit in
             withoutActuallyEscaping(archive) { archive in
-                var walker = TreeWalker(visit: visit)
-                walker.archive = archive
-                for root in roots where !walker.stopped {
-                    walker.walk(root: root)
-                }
-                return walker.counts
+                walk(archive: archive, visit)
             }
         }
     }

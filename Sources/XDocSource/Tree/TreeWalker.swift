@@ -42,6 +42,15 @@ struct TreeWalker {
     private var listBuffer = [CChar](repeating: 0, count: 4096)
     private var fileAccess: [CChar] = []
     private var sinceProgress = 0
+    /// For a walk with several threads: the pool this worker shares folders and sends events
+    /// through (gathered in ``outbox``; ``visit`` and ``archive`` are not called then), and the
+    /// ancestors of the folder it took over (below the bottom of ``stack``).
+    var pool: TreeWorkPool?
+    private var base: TreeAncestor?
+    /// The counts already added to the pool's totals.
+    private var reported = DocumentSourceTree.Counts()
+    private var sinceCheck = 0
+    private var outbox: [TreeWorkPool.Message] = []
 
     init(visit: @escaping (Event) -> DocumentSourceTree.Decision) {
         self.visit = visit
@@ -61,7 +70,26 @@ struct TreeWalker {
     // MARK: - Events
 
     private mutating func emit(_ event: Event) {
+        guard pool == nil else {
+            post(.event(event))
+            return
+        }
         if visit(event) == .stop { stopped = true }
+    }
+
+    /// With a pool: queues a message for the consumer, sent with the next few (a folder's, or
+    /// ``TreeWorkPool/batchSize``) in one go, so the consumer is woken less often.
+    private mutating func post(_ message: TreeWorkPool.Message) {
+        outbox.append(message)
+        if outbox.count >= TreeWorkPool.batchSize { flush() }
+    }
+
+    /// Sends the queued messages (at each folder's end, every few entries, and before the
+    /// worker waits for work).
+    mutating func flush() {
+        guard let pool, !outbox.isEmpty else { return }
+        if !pool.send(outbox) { stopped = true }
+        outbox.removeAll(keepingCapacity: true)
     }
 
     private mutating func problem(
@@ -89,8 +117,56 @@ struct TreeWalker {
         sinceProgress += 1
         if sinceProgress >= DocumentSourceTree.progressInterval {
             sinceProgress = 0
-            emit(.progress(counts))
+            if let pool {
+                if !pool.progress(unreportedCounts()) { stopped = true }
+            } else {
+                emit(.progress(counts))
+            }
         }
+    }
+
+    /// The counts since the last call (or the start), for the pool's totals.
+    mutating func unreportedCounts() -> DocumentSourceTree.Counts {
+        defer { reported = counts }
+        return counts.subtracting(reported)
+    }
+
+    // MARK: - Sharing (several threads)
+
+    /// With a pool, every few entries: notes a stop, and hands a folder to a waiting worker.
+    private mutating func checkpoint() {
+        guard let pool else { return }
+        sinceCheck = 0
+        flush()
+        guard !stopped else { return }
+        let (stop, share) = pool.checkpoint()
+        if stop {
+            stopped = true
+        } else if share {
+            shareShallowest(pool)
+        }
+    }
+
+    /// Opens the pending subfolder nearest the bottom of the stack (the most work left under
+    /// it) and hands it to the pool.
+    private mutating func shareShallowest(_ pool: TreeWorkPool) {
+        guard let index = stack.firstIndex(where: { $0.next < $0.subfolders.count }) else { return }
+        let frame = stack[index]
+        let (name, sidecar) = frame.subfolders[frame.next]
+        frame.next += 1
+        guard let (fd, path, info) = openSubfolder(name, sidecar: sidecar, parentIndex: index) else { return }
+        var chain = base
+        for ancestor in stack[...index] {
+            chain = TreeAncestor(device: ancestor.device, inode: ancestor.inode, path: ancestor.path, parent: chain)
+        }
+        pool.share(TreeTask(descriptor: fd, path: path, info: info, ancestors: chain))
+    }
+
+    /// Walks a folder handed over by another worker.
+    mutating func run(_ task: TreeTask) {
+        base = task.ancestors
+        enter(opened: task.descriptor, path: task.path, info: task.info)
+        drain()
     }
 
     // MARK: - Walking
@@ -134,7 +210,16 @@ struct TreeWalker {
             return
         }
         enter(opened: fd, path: rootPath, info: info)
+        drain()
+    }
+
+    /// Walks what is on the stack, depth first, until it is empty or the walk stops.
+    private mutating func drain() {
         while !stopped, let top = stack.last {
+            if pool != nil {
+                checkpoint()
+                if stopped { break }
+            }
             if top.next < top.subfolders.count {
                 let (name, sidecar) = top.subfolders[top.next]
                 top.next += 1
@@ -149,6 +234,16 @@ struct TreeWalker {
 
     /// Opens the subfolder `name` of `parent`, reports its own attribute and walks its listing.
     private mutating func enter(_ name: [UInt8], sidecar: Bool, parent: TreeFrame) {
+        guard let (fd, path, info) = openSubfolder(name, sidecar: sidecar, parentIndex: stack.count - 1) else { return }
+        enter(opened: fd, path: path, info: info)
+    }
+
+    /// Opens the subfolder `name` of `stack[parentIndex]` and reports its own attribute; nil
+    /// when it cannot be walked (reported) or the walk stopped.
+    private mutating func openSubfolder(
+        _ name: [UInt8], sidecar: Bool, parentIndex: Int
+    ) -> (fd: Int32, path: DocumentSourceTreePath, info: stat)? {
+        let parent = stack[parentIndex]
         let path = parent.path.appending(name)
         let fd = Self.withCName(name) { cName in
             SystemCall.retrying { openat(parent.descriptor, cName, Self.folderFlags) }
@@ -161,18 +256,21 @@ struct TreeWalker {
             default:
                 failed(path, DocumentSourceFileError(errno: code, path: path.lossyString, context: "cannot read the folder: "))
             }
-            return
+            return nil
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             failed(path, DocumentSourceFileError(errno: errno, path: path.lossyString, context: "cannot read the folder: "))
             SystemCall.close(fd)
-            return
+            return nil
         }
-        if let ancestor = stack.first(where: { $0.device == UInt64(info.st_dev) && $0.inode == UInt64(info.st_ino) }) {
-            problem(path, .loop, "is the same folder as \(ancestor.path.visible), which holds it (a bind mount?): not walked again")
+        let device = UInt64(info.st_dev), inode = UInt64(info.st_ino)
+        let ancestorPath = base?.first(device: device, inode: inode)?.path
+            ?? stack[...parentIndex].first(where: { $0.device == device && $0.inode == inode })?.path
+        if let ancestorPath {
+            problem(path, .loop, "is the same folder as \(ancestorPath.visible), which holds it (a bind mount?): not walked again")
             SystemCall.close(fd)
-            return
+            return nil
         }
         // The folder's own attribute, through its descriptor.
         var access: [CChar]
@@ -188,9 +286,9 @@ struct TreeWalker {
                 sidecarIn: sidecar ? parent : nil, name: name[...])
         guard !stopped else {
             SystemCall.close(fd)
-            return
+            return nil
         }
-        enter(opened: fd, path: path, info: info)
+        return (fd, path, info)
     }
 
     /// Takes over the open folder `fd`: reads its listing, pushes it and examines its files.
@@ -229,6 +327,13 @@ struct TreeWalker {
         var owned = Set<[UInt8]>()
         for index in listing.indices {
             if stopped { return }
+            if pool != nil {
+                sinceCheck += 1
+                if sinceCheck >= 64 {
+                    checkpoint()
+                    if stopped { return }
+                }
+            }
             let name = listing.name(at: index)
             guard !FolderListing.isSkipped(name) else { continue }
             var type = listing.type(at: index)
@@ -297,7 +402,11 @@ struct TreeWalker {
     /// Gives a regular file whose name is an archive's to ``archive``.
     private mutating func handOver(_ path: DocumentSourceTreePath, name: some Collection<UInt8>) {
         guard let archive, ArchiveKind(fileName: name) != nil else { return }
-        if archive(path) == .stop { stopped = true }
+        if pool != nil {
+            post(.archive(path))
+        } else if archive(path) == .stop {
+            stopped = true
+        }
     }
 
     /// Lists the attributes of one entry (the only call an untagged entry costs), reads the

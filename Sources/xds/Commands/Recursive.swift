@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ArgumentParser
 import XDSSystem
 import XDocSource
 
@@ -87,4 +88,19 @@ extension Diagnostics {
             }
         }
     }
+}
+
+/// `--jobs N` (`-j N`) of `show -r` and `remove -r`: how many threads walk.
+struct JobsOptions: ParsableArguments {
+    @Option(name: [.customShort("j"), .long],
+            help: ArgumentHelp("With -r: walk with N threads (default: the number of processors; 1 keeps a fixed order).",
+                               valueName: "N"))
+    var jobs: Int?
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1 (got \(jobs)).") }
+    }
+
+    /// The number of threads to walk with.
+    var count: Int { jobs ?? DocumentSourceTree.processorCount }
 }

@@ -28,7 +28,9 @@ extension XDS {
                 with nothing in it is deleted. A ._NAME that is not AppleDouble at all is left \
                 as it is and reported (status 65). \
                 With -n (--dry-run) nothing changes: the paths that would lose their value are \
-                printed, one per line, as xds show -r names them. Status 1 when nothing under a \
+                printed, one per line, as xds show -r names them, in walk order (the walk runs \
+                on -j N threads, by default one per processor: pipe through sort for a stable \
+                order; -j 1 keeps a fixed order). Status 1 when nothing under a \
                 folder had the attribute. Archives are never rewritten: for an archive under the \
                 folder (named as xds show --help lists) whose members carry a value, -r says \
                 "xds: ARCHIVE: N members carry x-document-source; xds does not rewrite archives" \
@@ -52,8 +54,10 @@ extension XDS {
 
         @OptionGroup var archiveLimit: ArchiveLimitOptions
 
+        @OptionGroup var jobs: JobsOptions
+
         /// The options that take a value: see ``Set/optionsWithValues``.
-        static let optionsWithValues: Swift.Set<String> = ["--archive-limit"]
+        static let optionsWithValues: Swift.Set<String> = ["--archive-limit", "--jobs", "-j"]
 
         /// Whether to act on a symbolic link itself (`--no-follow`).
         var noFollow: Bool { follow.noFollow }
@@ -64,7 +68,7 @@ extension XDS {
 
         func run() throws {
             if recursive {
-                try Self.removeTree(files, dryRun: dryRun, limits: archiveLimit.limits).finish()
+                try Self.removeTree(files, dryRun: dryRun, limits: archiveLimit.limits, jobs: jobs.count).finish()
                 return
             }
             var diagnostics = Diagnostics()
@@ -87,7 +91,8 @@ extension XDS {
         /// `remove -r`: walks every folder root and clears each file and folder found (or, dry,
         /// lists it); a root that is not a folder is handled as by `remove` (`--dry-run`: listed
         /// when it has a value in a store `remove` clears).
-        static func removeTree(_ roots: [String], dryRun: Bool, limits: ArchiveScanner.Limits = ArchiveScanner.Limits()) -> Diagnostics {
+        static func removeTree(_ roots: [String], dryRun: Bool, limits: ArchiveScanner.Limits = ArchiveScanner.Limits(),
+                           jobs: Int = 1) -> Diagnostics {
             var diagnostics = Diagnostics()
             var progress = ProgressLine()
             for root in roots {
@@ -95,7 +100,7 @@ extension XDS {
                 var outputFailed = false
                 // Values that do not parse: removed as `remove FILE` removes them (SPEC §5).
                 var malformedRemoved = 0
-                let counts = DocumentSourceTree(roots: [root]).walk(archives: { archive in
+                let counts = DocumentSourceTree(roots: [root], jobs: jobs).walk(archives: { archive in
                     progress.clear()
                     noteArchive(archive, limits: limits, diagnostics: &diagnostics)
                     return .proceed

@@ -68,7 +68,10 @@ extension XDS {
                 (status 74) and the walk goes on; entries that vanish during the walk and bind-mount \
                 loops are reported without changing the status. Status 1 when nothing under a \
                 folder has the attribute. When standard error is a terminal, a progress line \
-                shows the counts.
+                shows the counts. The walk runs on -j N (--jobs N) threads, by default one per \
+                processor, and records arrive in walk order, which changes from run to run \
+                (pipe through sort for a stable order); -j 1 walks on one thread in a fixed \
+                order (depth first, a folder's files before its subfolders).
 
                 A TextBundle (a NAME.textbundle folder, or a NAME.textpack zip, whose record comes \
                 after its members) also gets its own record of where it came \
@@ -94,6 +97,8 @@ extension XDS {
 
         @OptionGroup var archiveLimit: ArchiveLimitOptions
 
+        @OptionGroup var jobs: JobsOptions
+
         @Flag(help: ArgumentHelp("In a terminal that shows images (kitty, iTerm2), draw each app's masked icon above its fields, from the cache.",
                                  discussion: "Nothing is drawn when standard output is not such a terminal."))
         var icon = false
@@ -102,7 +107,7 @@ extension XDS {
         var fetch = false
 
         /// The options that take a value: see ``Set/optionsWithValues``.
-        static let optionsWithValues: Swift.Set<String> = ["--archive-limit"]
+        static let optionsWithValues: Swift.Set<String> = ["--archive-limit", "--jobs", "-j"]
 
         func validate() throws {
             if json && icon { throw ValidationError("--icon draws beside the human output; it cannot go with --json.") }
@@ -112,7 +117,7 @@ extension XDS {
         func run() throws {
             let icons = IconDisplay(requested: icon, fetch: fetch)
             if recursive {
-                try Self.showTree(files, json: json, limits: archiveLimit.limits, icons: icons).finish()
+                try Self.showTree(files, json: json, limits: archiveLimit.limits, icons: icons, jobs: jobs.count).finish()
             } else {
                 try Self.show(files, json: json, followSymlinks: follow.followSymlinks, limits: archiveLimit.limits,
                               icons: icons).finish()
@@ -208,7 +213,8 @@ extension XDS {
 
         /// `show -r`: walks every folder root and writes each file and folder found as soon as it
         /// is found (one write each); a root that is not a folder goes through ``show(_:json:followSymlinks:)``.
-        static func showTree(_ roots: [String], json: Bool, limits: ArchiveScanner.Limits, icons: IconDisplay? = nil) -> Diagnostics {
+        static func showTree(_ roots: [String], json: Bool, limits: ArchiveScanner.Limits, icons: IconDisplay? = nil,
+                             jobs: Int = 1) -> Diagnostics {
             var diagnostics = Diagnostics()
             var progress = ProgressLine()
             var shown = 0
@@ -222,7 +228,7 @@ extension XDS {
                 }
                 var outputFailed = false
                 var members = 0
-                let counts = DocumentSourceTree(roots: [root]).walk(archives: { archive in
+                let counts = DocumentSourceTree(roots: [root], jobs: jobs).walk(archives: { archive in
                     progress.clear()
                     let scanned = showArchive(archive, json: json, limits: limits, shown: &shown, diagnostics: &diagnostics)
                     members += scanned.shown
