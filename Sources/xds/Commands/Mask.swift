@@ -14,6 +14,11 @@ extension XDS {
                 to fill the square (centre-cropped), masks it to the icon shape with anti-aliased \
                 edges and a 1 pt stroke of 10 % black, and writes an 8-bit RGBA PNG of at most \
                 \(IconOptions.maxPixels) px a side to -o or to standard output.
+
+                Examples:
+                  xds mask icon-1024.png --size 29 --scale 2 -o icon-58.png
+                  xds mask icon-1024.png --size 60 --scale 3 --shape circular -o icon-180.png
+                  curl -s https://example.com/icon.png | xds mask - -o icon.png
                 """
         )
 

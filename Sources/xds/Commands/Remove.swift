@@ -35,6 +35,11 @@ extension XDS {
                 folder (named as xds show --help lists) whose members carry a value, -r says \
                 "xds: ARCHIVE: N members carry x-document-source; xds does not rewrite archives" \
                 (status unchanged). Without -r, remove ARCHIVE removes the archive's own attribute only.
+
+                Examples:
+                  xds remove report.pdf
+                  xds remove -r -n site/        # list what would go
+                  xds remove -r site/
                 """
         )
 

@@ -81,6 +81,11 @@ extension XDS {
                 "warnings"). A bundle without the attribute still shows that record (JSON: "file" \
                 and "textbundle" only), with status 1. An info.json that cannot be read or parsed \
                 is a warning on standard error, not a failure.
+
+                Examples:
+                  xds show report.pdf
+                  xds show --json *.pdf | jq -r .name
+                  xds show -r --json /srv/share | sort
                 """
         )
 
