@@ -2,11 +2,11 @@
 # A/B of whole `xds mask` processes on a busy machine: runs the given binaries alternately N
 # times each on one icon and prints the CPU time (user+sys, from wait4) per run: min, 25th
 # percentile and median. CPU time and the low percentiles resist other jobs far better than wall time.
-# usage: Benchmarks/cpu_compare.py N SIZE XDS_A XDS_B ...   (IN=icon.png, default pa-gimp.png)
+# usage: Benchmarks/cpu_compare.py N SIZE XDS_A XDS_B ...   (IN=icon.png, default the project's
+# own img/icon-1024.png)
 import os, sys, statistics as st
 n, size, bins = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
-shared = os.environ.get('SHARED') or next((d for d in ('../shared', '/work/shared') if os.path.isdir(d + '/corpus')), '../shared')
-inp = os.environ.get('IN', shared + '/corpus/icons/pa-gimp.png')
+inp = os.environ.get('IN', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'img', 'icon-1024.png'))
 res = {b: [] for b in bins}
 devnull = os.open('/dev/null', os.O_WRONLY)
 for i in range(n):

@@ -3,21 +3,18 @@
 # icon, 1024 px inputs), in one run: speed, quality, peak memory, in-process decode throughput.
 # Prints one table at the end (also written to $OUT/summary.md). See Benchmarks/README.md.
 #
-# Environment: SHARED (default ../shared, else /work/shared), OUT (default .build/bench),
+# Environment: CORPUS (a folder of 1024 px PNGs to use instead of the generated corpus),
+# OUT (default .build/bench),
 # RUNS (hyperfine runs per icon, default 10), ROUNDS (xds-bench rounds, default 7),
 # FILTER (reference filter for quality, default lanczos3: the one IconMask implements),
 # ICONS (comma list for the speed run; default time_icons.py's six), BATCH=1 (also time one
-# shell loop over all 34 icons per tool: +5 minutes).
+# shell loop over the whole corpus per tool).
+# Everything it needs is in the repository: the tools in Benchmarks/tools, the corpus made by
+# Benchmarks/make_corpus.sh from the project's own icon (nothing beside the clone is read).
 set -eu
 cd "$(dirname "$0")/.."
 
-if [ -z "${SHARED:-}" ]; then
-  for d in ../shared /work/shared; do [ -d "$d/bench" ] && SHARED=$d && break; done
-fi
-[ -d "${SHARED:-}/bench" ] || { echo "bench: shared/ with bench/ and corpus/ not found; set SHARED=" >&2; exit 66; }
-B=$SHARED/bench
-ICONDIR=$SHARED/corpus/icons
-SYNTH=$SHARED/corpus/synthetic
+B=Benchmarks/tools
 OUT=${OUT:-.build/bench}
 RUNS=${RUNS:-10}
 ROUNDS=${ROUNDS:-7}
@@ -33,6 +30,12 @@ for x in "$XDS" "$BENCH"; do
 done
 rm -rf "$OUT"
 mkdir -p "$OUT"
+sh Benchmarks/make_corpus.sh "$OUT/corpus"
+ICONDIR=${CORPUS:-$OUT/corpus/icons}
+SYNTH=$OUT/corpus/synthetic
+if [ -n "${CORPUS:-}" ] && [ -z "${ICONS:-}" ]; then
+  ICONS=$(ls "$CORPUS" | grep '\.png$' | head -6 | paste -sd, -)
+fi
 
 XDS_CMD="xds=$XDS mask {in} --size {size} --shape circular -o {out}"
 IM="imagemagick=$B/anchors/imagemagick.sh"
@@ -45,12 +48,12 @@ echo "== machine: $(nproc) cores, $(uname -sr); $(date -u "+%Y-%m-%d %H:%M UTC")
 echo "== xds: $XDS ($("$XDS" --version))"
 
 echo "== 1/5 speed: time_icons.py, whole process per icon (hyperfine, $RUNS runs)"
-set -- --sizes 58,180 --runs "$RUNS" --extras --export "$OUT/time"
+set -- --sizes 58,180 --runs "$RUNS" --extras --export "$OUT/time" --corpus "$ICONDIR"
 if [ "${BATCH:-0}" = 1 ]; then set -- "$@" --batch; fi
 if [ -n "${ICONS:-}" ]; then set -- "$@" --icons "$ICONS"; fi
 "$PY" "$B/time_icons.py" "$@" "$XDS_CMD" "$IM" "$VIPS" "$PIL" | tee "$OUT/time.txt"
 # xds's own start-up, and the default (continuous) shape, for the record.
-icon=$ICONDIR/pa-gimp.png
+icon=$ICONDIR/$(ls "$ICONDIR" | grep '\.png$' | head -1)
 hyperfine -N --style none --warmup 3 --runs "$((RUNS * 3))" --export-json "$OUT/time/xds-extras.json" \
   -n "start:xds --version" "$XDS --version" \
   -n "xds mask 58 circular" "$XDS mask $icon --size 58 --shape circular -o $OUT/x.png" \
@@ -59,7 +62,7 @@ hyperfine -N --style none --warmup 3 --runs "$((RUNS * 3))" --export-json "$OUT/
 
 elapsed
 echo "== 2/5 quality: quality_all.py on the corpus, circular shape, reference filter $FILTER"
-"$PY" "$B/quality_all.py" --sizes 58,180 --filter "$FILTER" --json "$OUT/quality.jsonl" \
+"$PY" "$B/quality_all.py" --sizes 58,180 --filter "$FILTER" --corpus "$ICONDIR" --json "$OUT/quality.jsonl" \
   "$XDS_CMD" "$IM" "$VIPS" "$PIL" | tee "$OUT/quality.txt"
 
 elapsed
@@ -74,9 +77,9 @@ for f in "$ICONDIR"/*.png; do
   /usr/bin/time -f "xds $(basename "$f") %M" -a -o "$OUT/memory.txt" \
     "$XDS" mask "$f" --size 58 --shape circular -o "$OUT/m.png"
 done
-/usr/bin/time -f "imagemagick pa-gimp.png %M" -a -o "$OUT/memory.txt" "$B/anchors/imagemagick.sh" "$icon" 58 "$OUT/m.png"
-/usr/bin/time -f "vips pa-gimp.png %M" -a -o "$OUT/memory.txt" "$B/anchors/vips.sh" "$icon" 58 "$OUT/m.png"
-/usr/bin/time -f "pillow pa-gimp.png %M" -a -o "$OUT/memory.txt" "$PY" "$B/anchors/pillow.py" "$icon" 58 "$OUT/m.png"
+/usr/bin/time -f "imagemagick $(basename "$icon") %M" -a -o "$OUT/memory.txt" "$B/anchors/imagemagick.sh" "$icon" 58 "$OUT/m.png"
+/usr/bin/time -f "vips $(basename "$icon") %M" -a -o "$OUT/memory.txt" "$B/anchors/vips.sh" "$icon" 58 "$OUT/m.png"
+/usr/bin/time -f "pillow $(basename "$icon") %M" -a -o "$OUT/memory.txt" "$PY" "$B/anchors/pillow.py" "$icon" 58 "$OUT/m.png"
 
 elapsed
 echo "== 5/5 in process: xds-bench (release), $ROUNDS rounds"
@@ -96,7 +99,7 @@ XDS="$XDS" OUT="$OUT" sh Benchmarks/instructions.sh
 
 elapsed
 echo "== tree: xds show -r over a 100 000-file tree (Benchmarks/tree_bench.sh)"
-XDS="$XDS" OUT="$OUT" SHARED="$SHARED" sh Benchmarks/tree_bench.sh
+XDS="$XDS" OUT="$OUT" sh Benchmarks/tree_bench.sh
 
 elapsed
 echo "== archive: xds show on a 10 000-member zip and tar.gz (Benchmarks/archive_bench.sh)"

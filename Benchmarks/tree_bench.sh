@@ -9,17 +9,13 @@
 #      targets: xds <= 0.5x getfattr, <= 2x find, xds -j 2 <= 0.8x the floor;
 #   3. memory: peak RSS (/usr/bin/time -f %M) of xds for a tree of FILES/10 and of FILES files
 #      (target: flat).
-# Trees are built by ../shared/bench/make_tree.py (10 % tagged, 1000 leaf folders) under TMP.
+# Trees are built by Benchmarks/tools/make_tree.py (10 % tagged, 1000 leaf folders) under TMP.
 #
-# Environment: XDS (default .build/release/xds, else .build/debug/xds with a warning), SHARED,
+# Environment: XDS (default .build/release/xds, else .build/debug/xds with a warning),
 # OUT (.build/bench), FILES (100000), RUNS (5), TMP (the system temp folder; needs user xattrs).
 set -eu
 cd "$(dirname "$0")/.."
-if [ -z "${SHARED:-}" ]; then
-  [ -d ../shared/bench ] && SHARED=../shared
-fi
-[ -f "${SHARED:-}/bench/make_tree.py" ] || { echo "tree bench: shared/bench/make_tree.py not found; set SHARED=" >&2; exit 66; }
-B=$SHARED/bench
+B=Benchmarks/tools
 XDS=${XDS:-$(pwd)/.build/release/xds}
 if [ ! -x "$XDS" ]; then
   XDS=$(pwd)/.build/debug/xds

@@ -142,7 +142,7 @@ struct Bench {
 }
 
 func main() {
-    var corpus = "../shared/corpus/icons"
+    var corpus = ".build/bench/corpus/icons"  // Benchmarks/make_corpus.sh; --corpus DIR for another
     var rounds = 7
     var sizes = [58, 180]
     var args = CommandLine.arguments.dropFirst()
