@@ -136,7 +136,7 @@ def main():
 
     for name in ("xds mask 58 circular", "xds mask 58 continuous", "xds mask 180 continuous"):
         if name in extras:
-            row(f"{name} (pa-gimp.png), ms", [ms(extras[name]), "", "", ""], "")
+            row(f"{name} (first corpus icon), ms", [ms(extras[name]), "", "", ""], "")
     print(f"| measure | {' | '.join(TOOLS)} | target | met |")
     print("|" + "---|" * (len(TOOLS) + 3))
     print("\n".join(rows))
