@@ -34,6 +34,22 @@ struct HTTPCacheHostileTests {
         #expect(HTTPDate.parse("Wed Nov 16 08:49:37 1994", reference: Self.t0) == Self.example + 10 * 86400)
     }
 
+    /// A reference time at Int64's ends (found by make fuzz-httpcache: the year arithmetic of a
+    /// two-digit rfc850 year overflowed and trapped). The reference's year is held to 1…9999.
+    @Test func rfc850AgainstExtremeReferences() {
+        for reference in [Int64.min, Int64.min + 1, -1, Int64.max - 1, Int64.max] {
+            for text in ["Sunday, 12-Nov-19 08:49:37 GMT", "Tuesday, 12-Nov-19 08:49:37 GMT", "Friday, 31-Dec-99 23:59:59 GMT"] {
+                if let seconds = HTTPDate.parse(text, reference: reference) {
+                    // Years 0000…9999 only: from -62 167 219 200 s (0000-01-01) to the latest time.
+                    #expect((-62_167_219_200...HTTPCacheEntry.latestTime).contains(seconds), "\(text) at \(reference): \(seconds)")
+                }
+            }
+        }
+        // Against a reference in year 9999, "19" is 10019 (RFC 9110: not more than 50 years
+        // ahead), which no HTTP date can be: not a date, rather than a trap.
+        #expect(HTTPDate.parse("Wednesday, 12-Nov-19 08:49:37 GMT", reference: HTTPCacheEntry.latestTime) == nil)
+    }
+
     /// A two-digit year more than 50 years ahead of the reference is the past century's.
     @Test func rfc850YearsAroundTheReference() {
         let in2023 = Self.t0

@@ -59,8 +59,10 @@ enum HTTPDate {
               scanner.literal("-"), let twoDigits = scanner.digits(2), scanner.literal(" "), let time = scanner.timeOfDay(),
               scanner.literal(" GMT"), scanner.atEnd
         else { return nil }
-        // The most recent year ending in those digits that is not more than 50 years ahead.
-        let referenceYear = CivilCalendar.civil(fromDays: CivilCalendar.floorDivide(reference, 86_400)).year
+        // The most recent year ending in those digits that is not more than 50 years ahead. The
+        // reference's year is held to 1…9999 (an HTTP date has four digits): a reference near
+        // Int64's ends would otherwise overflow the arithmetic below (found by make fuzz-httpcache).
+        let referenceYear = min(max(CivilCalendar.civil(fromDays: CivilCalendar.floorDivide(reference, 86_400)).year, 1), 9999)
         var year = referenceYear - CivilCalendar.floorModulo(referenceYear, 100) + twoDigits
         if year > referenceYear + 50 { year -= 100 } else if year <= referenceYear - 50 { year += 100 }
         return seconds(year: year, month: month, day: day, time: time, weekday: weekday)
@@ -89,7 +91,7 @@ enum HTTPDate {
     /// The checked date as seconds since 1970; nil for a day the month does not have or a
     /// weekday that is not the date's.
     private static func seconds(year: Int64, month: Int64, day: Int64, time: Int64, weekday: Int) -> Int64? {
-        guard day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        guard (0...9999).contains(year), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
         let dayNumber = CivilCalendar.daysFromCivil(year: year, month: month, day: day)
         // 1970-01-01 was a Thursday (index 3, Monday first).
         guard CivilCalendar.floorModulo(dayNumber + 3, 7) == Int64(weekday) else { return nil }
