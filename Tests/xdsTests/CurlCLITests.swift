@@ -61,7 +61,7 @@ final class CurlCLITests: @unchecked Sendable {
 
     @Test("a proxy that refuses connections: 69, one line naming the proxy")
     func refusedProxy() throws {
-        let port = try FreeTCPPort.take()
+        let port = try FreePort.take()
         let result = try icon(["--app-info", listURL, "--size", "58", "--no-cache", "-o", "a.png"],
                               ["https_proxy": "http://127.0.0.1:\(port)"])
         #expect(result.status == 69, "\(result)")
@@ -118,23 +118,5 @@ final class CurlCLITests: @unchecked Sendable {
         #expect(offline.status == 0, "cache (offline and fresh) and other commands need no libcurl: \(offline)")
         #expect(offline.stdout.contains("com.example.app"), "\(offline)")
         #expect(try Data(contentsOf: work.appendingPathComponent("o.png")) == Data(contentsOf: work.appendingPathComponent("cached.png")))
-    }
-}
-
-/// A TCP port on 127.0.0.1 that nothing listens on: bound, then closed.
-enum FreeTCPPort {
-    static func take() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EMFILE) }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
