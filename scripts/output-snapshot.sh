@@ -1,0 +1,87 @@
+#!/bin/sh
+# Writes what one xds binary prints and writes for a fixed set of inputs, so that two builds
+# can be compared byte for byte (issue 15: "outputs byte-identical before and after"):
+#
+#   sh scripts/output-snapshot.sh OLD/xds /tmp/before
+#   sh scripts/output-snapshot.sh .build/debug/xds /tmp/after
+#   diff -r /tmp/before /tmp/after && echo identical
+#
+# Covers set (every store), show (one file, --json, archives, -r with -j 1 so that the order
+# is fixed), remove -r -n, icon (local list, no network), mask and appinfo, with their exit
+# status and standard error. Inputs are made in a temporary folder from the repository's own
+# files (appInfo.json, img/); nothing outside it is read or written.
+set -eu
+xds=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+out=$2
+repo=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+# run NAME CMD...: standard output, standard error (temporary folder spelled T) and status.
+run() {
+    name=$1; shift
+    status=0
+    "$@" > "$out/$name.out" 2> "$out/$name.err" || status=$?
+    sed -i "s|$work|T|g" "$out/$name.out" "$out/$name.err"
+    echo "$status" > "$out/$name.status"
+}
+
+export XDG_CACHE_HOME="$work/cache" HOME="$work/home"
+mkdir -p tree/a/b tree/c home
+for f in tree/one.txt tree/a/two.pdf tree/a/b/three.md tree/c/four tree/c/five tree/plain; do
+    printf 'content of %s\n' "$f" > "$f"
+done
+run set-xattr "$xds" set tree/one.txt tree/a/two.pdf --id com.example.editor --name Editor \
+    --path /Documents/one.txt --app-info-url https://example.com/appInfo.json
+run set-samba "$xds" set tree/a/b/three.md --id com.example.notes --name 'Notes ✎' --store samba-stream
+run set-sidecar "$xds" set tree/c/four --id org.example.sidecar --name Sidecar --store sidecar
+run set-update "$xds" set tree/c/four --name 'Sidecar 2'
+run set-bad "$xds" set tree/c/five --app-info-url http://example.com/x.json
+setfattr -n user.x-document-source -v 0x62706c6973743030ffff tree/c/five
+run getfattr getfattr -R -d -m - -e hex tree
+
+run show-one "$xds" show tree/one.txt
+run show-json "$xds" show --json tree/one.txt tree/a/b/three.md tree/c/four tree/c/five tree/plain tree/missing
+run show-tree "$xds" show -r -j 1 tree
+run show-tree-json "$xds" show -r -j 1 --json tree
+run remove-dry "$xds" remove -r -n -j 1 tree
+
+# Archives: a tar with extended-attribute headers, a zip with an AppleDouble member.
+tar --xattrs --xattrs-include='user.*' -cf tree.tar tree/one.txt tree/a/two.pdf tree/plain
+(cd tree/c && zip -q -X ../../tree.zip four ._four)
+run show-tar "$xds" show --json tree.tar
+run show-zip "$xds" show tree.zip
+run show-archives-r "$xds" show -r -j 1 --json tree.tar tree.zip
+
+# Icons from the repository's own list (local: no network).
+cp -R "$repo/appInfo.json" "$repo/img" .
+run icon-58 "$xds" icon tree/one.txt --app-info appInfo.json --size 29 --scale 2 -o icon-58.png
+run icon-circ "$xds" icon --size 60 --scale 3 --shape circular --no-stroke -o icon-180.png
+run icon-none "$xds" icon tree/plain
+for size in 29 58 180 1024; do
+    run "mask-$size" "$xds" mask img/icon-1024.png --size "$size" -o "mask-$size.png"
+done
+run mask-none "$xds" mask img/icon-87.png --shape none -o mask-none.png
+run mask-bad "$xds" mask appInfo.json -o mask-bad.png
+
+# A publisher's bundle: an iOS app with two icon files.
+mkdir -p Editor.app
+cp img/icon-58.png Editor.app/AppIcon29x29@2x.png
+cp img/icon-1024.png Editor.app/AppIcon1024.png
+cat > Editor.app/Info.plist <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0"><dict>
+<key>CFBundleIdentifier</key><string>com.example.editor</string>
+<key>CFBundleDisplayName</key><string>Editor</string>
+<key>CFBundleIconFiles</key><array><string>AppIcon29x29</string><string>AppIcon1024</string></array>
+</dict></plist>
+EOF
+run appinfo "$xds" appinfo Editor.app -o site --sizes 29,58,87,120,1024 --base-url https://example.com/editor/
+for f in *.png site/appInfo.json site/img/*.png; do
+    [ -f "$f" ] && cp "$f" "$out/file-$(echo "$f" | tr / _)"
+done
+exit 0
