@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "XDocSource", targets: ["XDocSource"]),
+        .library(name: "XDocSourceFetch", targets: ["XDocSourceFetch"]),
+        .library(name: "XDocSourceArchive", targets: ["XDocSourceArchive"]),
         .library(name: "IconMask", targets: ["IconMask"]),
         .library(name: "XDocSourceHTTP", targets: ["XDocSourceHTTP"]),
         .library(name: "XDSPublish", targets: ["XDSPublish"]),
@@ -49,27 +51,38 @@ let package = Package(
         // EINTR policy, errno in words, a big-endian reader, the escaper for text shown to people.
         .target(name: "XDSSystem"),
 
+        // The attribute: the model, property-list coding, the stores, reading and writing on a
+        // path, and the tree walk. What a program that only reads and writes attributes builds.
         .target(
             name: "XDocSource",
-            dependencies: ["CPlist", "CXattr", "CArchive", "CZlib", "XDSSystem"]
+            dependencies: ["CPlist", "CXattr", "XDSSystem"]
         ),
+        // The icon list: the appInfo.json model and icon choice, URL references, the network
+        // policy, the fetcher and its HTTP cache. The transport is a protocol (HTTPTransport).
+        .target(name: "XDocSourceFetch", dependencies: ["XDocSource", "XDSSystem"]),
         // The HTTP transport over the system's libcurl, in its own target so that a program using
-        // only XDocSource (attributes) builds no HTTP code (SPEC §6).
-        .target(name: "XDocSourceHTTP", dependencies: ["XDocSource", "XDSSystem", "CCurl"]),
+        // XDocSourceFetch with a client of its own builds no curl code.
+        .target(name: "XDocSourceHTTP", dependencies: ["XDocSourceFetch", "XDSSystem", "CCurl"]),
+        // Values inside zip, .textpack and tar archives (libarchive by dlopen, zips by our own
+        // reader over zlib), apart so that attribute-only programs build neither.
+        .target(name: "XDocSourceArchive", dependencies: ["XDocSource", "XDSSystem", "CArchive", "CZlib"]),
         .target(
             name: "IconMask",
             dependencies: ["CZlib", "CDeflate"]
         ),
-        // Publishing an app's icons (xds appinfo): reads the bundle with XDocSource, decodes and
-        // resizes with IconMask. Its own target because neither library may depend on the other.
+        // Publishing an app's icons (xds appinfo, set --from-bundle): reads the bundle (Info.plist
+        // with XDocSource's coder), decodes and resizes with IconMask, writes appInfo.json with
+        // XDocSourceFetch's model. Its own target because IconMask may not depend on XDocSource.
         .target(
             name: "XDSPublish",
-            dependencies: ["XDocSource", "IconMask"]
+            dependencies: ["XDocSource", "XDocSourceFetch", "IconMask", "XDSSystem"]
         ),
         .executableTarget(
             name: "xds",
             dependencies: [
                 "XDocSource",
+                "XDocSourceFetch",
+                "XDocSourceArchive",
                 "XDocSourceHTTP",
                 "IconMask",
                 "XDSPublish",
@@ -88,13 +101,19 @@ let package = Package(
         // folders, the repository root, the `xds` binary and the fixtures in Tests/Fixtures.
         .target(name: "XDSTestSupport", path: "Tests/XDSTestSupport"),
 
-        .testTarget(name: "XDocSourceTests", dependencies: ["XDocSource", "XDSTestSupport"]),
+        .testTarget(
+            name: "XDocSourceTests",
+            dependencies: ["XDocSource", "XDocSourceFetch", "XDocSourceArchive", "XDSPublish", "XDSTestSupport"]
+        ),
         .testTarget(name: "IconMaskTests", dependencies: ["IconMask", "XDSTestSupport"], exclude: ["Golden"]),
         .testTarget(
             name: "XDocSourceHTTPTests",
-            dependencies: ["XDocSourceHTTP", "XDSTestSupport"]
+            dependencies: ["XDocSourceHTTP", "XDocSourceFetch", "XDSTestSupport"]
         ),
-        .testTarget(name: "xdsTests", dependencies: ["xds", "XDocSource", "IconMask", "XDSTestSupport"]),
+        .testTarget(
+            name: "xdsTests",
+            dependencies: ["xds", "XDocSource", "XDocSourceFetch", "XDocSourceArchive", "IconMask", "XDSTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,6 +14,7 @@ let package = Package(
             name: "xds-example",
             dependencies: [
                 .product(name: "XDocSource", package: "xds"),
+                .product(name: "XDocSourceFetch", package: "xds"),
                 .product(name: "XDocSourceHTTP", package: "xds"),
                 .product(name: "IconMask", package: "xds"),
             ]

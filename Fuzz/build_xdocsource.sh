@@ -1,7 +1,8 @@
 #!/bin/sh
-# Builds a libFuzzer target over all of Sources/XDocSource (no SwiftPM):
+# Builds a libFuzzer target over the XDocSource, XDocSourceFetch and XDocSourceArchive modules
+# (no SwiftPM):
 #   Fuzz/build_xdocsource.sh NAME   → Fuzz/bin/NAME from Fuzz/NAME/FuzzEntry.swift
-# XDocSource is compiled once into Fuzz/bin/modules/libXDocSourceFuzz.a (instrumented,
+# The three modules are compiled once into Fuzz/bin/modules/lib*Fuzz.a (instrumented,
 # -enable-testing so entries reach internal functions with @testable import), and rebuilt only
 # when a source is newer; each target then compiles just its entry. XDSSystem is a module of
 # its own, CXattr and CArchive's C files go through clang (libarchive is loaded at run time,
@@ -11,8 +12,16 @@ name=$1
 cd "$(dirname "$0")/.."
 m=Fuzz/bin/modules
 mkdir -p $m/CXattr
-lib=$m/libXDocSourceFuzz.a
-stale() { [ ! -f "$lib" ] || [ -n "$(find Sources/XDocSource Sources/XDSSystem Sources/CXattr Sources/CArchive Fuzz/build_xdocsource.sh -newer "$lib" -type f | head -1)" ]; }
+lib=$m/libXDocSourceArchiveFuzz.a  # the last one built
+stale() { [ ! -f "$lib" ] || [ -n "$(find Sources/XDocSource Sources/XDocSourceFetch Sources/XDocSourceArchive Sources/XDSSystem Sources/CXattr Sources/CArchive Fuzz/build_xdocsource.sh -newer "$lib" -type f | head -1)" ]; }
+# module NAME: one instrumented module from Sources/NAME.
+module() {
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -g -package-name xds -enable-testing \
+    -module-name "$1" -emit-module -emit-module-path "$m/$1.swiftmodule" \
+    -emit-library -static -o "$m/lib$1Fuzz.a" \
+    -I $m -I $m/CXattr -I Sources/CPlist -I Sources/CZlib -I Sources/CArchive/include \
+    $(find "Sources/$1" -name '*.swift' | sort)
+}
 if stale; then
   swiftc -sanitize=address -parse-as-library -O -g -package-name xds \
     -module-name XDSSystem -emit-module -emit-module-path $m/XDSSystem.swiftmodule \
@@ -25,16 +34,14 @@ module CXattr {
     export *
 }
 MAP
-  swiftc -sanitize=fuzzer,address -parse-as-library -O -g -package-name xds -enable-testing \
-    -module-name XDocSource -emit-module -emit-module-path $m/XDocSource.swiftmodule \
-    -emit-library -static -o "$lib" \
-    -I $m -I $m/CXattr -I Sources/CPlist -I Sources/CZlib -I Sources/CArchive/include \
-    $(find Sources/XDocSource -name '*.swift' | sort)
+  module XDocSource
+  module XDocSourceFetch
+  module XDocSourceArchive
 fi
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld -package-name xds \
   -module-name "${name}Fuzz" \
   -I $m -I $m/CXattr -I Sources/CPlist -I Sources/CZlib -I Sources/CArchive/include \
-  -L $m -lXDocSourceFuzz -lXDSSystem \
+  -L $m -lXDocSourceArchiveFuzz -lXDocSourceFetchFuzz -lXDocSourceFuzz -lXDSSystem \
   "Fuzz/$name/FuzzEntry.swift" \
   $m/cxattr.o $m/carchive.o -lplist-2.0 -lz -lswiftSynchronization \
   -o "Fuzz/bin/$name"

@@ -2,6 +2,7 @@
 // choice). Built by Fuzz/appinfo/build.sh.
 
 @testable import XDocSource
+@testable import XDocSourceFetch
 #if canImport(Glibc)
 import Glibc
 #endif

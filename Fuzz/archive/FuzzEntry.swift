@@ -1,6 +1,7 @@
 // libFuzzer entry for the archive scanner (libarchive underneath: zip, tar, pax, gzip, ...).
 // Built by Fuzz/archive/build.sh against all of Sources/XDocSource (Fuzz/build_xdocsource.sh).
 @testable import XDocSource
+@testable import XDocSourceArchive
 #if canImport(Glibc)
 import Glibc
 #endif

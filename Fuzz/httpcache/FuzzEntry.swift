@@ -3,6 +3,7 @@
 // Nothing here may trap, whatever the bytes (SPEC §3: no value can crash a reader).
 
 @testable import XDocSource
+@testable import XDocSourceFetch
 #if canImport(Glibc)
 import Glibc
 #endif

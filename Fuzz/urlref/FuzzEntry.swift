@@ -3,6 +3,7 @@
 // The input is split at its first NUL: reference, then base (or a fixed base).
 
 @testable import XDocSource
+@testable import XDocSourceFetch
 #if canImport(Glibc)
 import Glibc
 #endif

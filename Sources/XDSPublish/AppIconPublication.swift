@@ -1,5 +1,5 @@
 import IconMask
-import XDocSource
+import XDocSourceFetch
 
 /// Everything `xds appinfo` publishes for an app, in memory: the identifier and name for
 /// the attribute, an unmasked PNG per requested size and the appInfo.json that lists them.

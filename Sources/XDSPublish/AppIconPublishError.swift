@@ -1,4 +1,3 @@
-import XDocSource
 
 /// Why an app's icons could not be published.
 ///

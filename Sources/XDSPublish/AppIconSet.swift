@@ -1,5 +1,5 @@
 import IconMask
-import XDocSource
+import XDocSourceFetch
 
 /// The images a bundle's icon files hold, with their sizes, ready to be resized.
 ///

@@ -1,4 +1,3 @@
-import XDocSource
 
 /// One image an app icon can be drawn from: a PNG file of the bundle, or a PNG element of an
 /// `.icns` file. Its size comes from the PNG header, read without decoding the image.

@@ -1,23 +1,23 @@
 /// Calendar arithmetic in integers for the proleptic Gregorian calendar (Howard Hinnant's
 /// algorithms), shared by property-list dates and HTTP dates: no floating point, so no date
 /// can be off by a rounding step.
-enum CivilCalendar {
+package enum CivilCalendar {
     /// `a / b` rounded towards minus infinity (`b` > 0); defined for every `a`, `Int64.min`
     /// included (no negation that could overflow).
-    static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+    package static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
         let quotient = a / b
         return a % b < 0 ? quotient - 1 : quotient
     }
 
     /// `a` modulo `b` in 0..<b (`b` > 0), for every `a`.
-    static func floorModulo(_ a: Int64, _ b: Int64) -> Int64 {
+    package static func floorModulo(_ a: Int64, _ b: Int64) -> Int64 {
         let remainder = a % b
         return remainder < 0 ? remainder + b : remainder
     }
 
     /// Days since 1970-01-01 of the date `year`-`month`-`day` (month 1…12). Exact for years
     /// within ±10^12 (callers keep to that; HTTP dates have four-digit years).
-    static func daysFromCivil(year y0: Int64, month m: Int64, day d: Int64) -> Int64 {
+    package static func daysFromCivil(year y0: Int64, month m: Int64, day d: Int64) -> Int64 {
         let y = m <= 2 ? y0 - 1 : y0
         let era = floorDivide(y, 400)
         let yoe = y - era * 400
@@ -28,7 +28,7 @@ enum CivilCalendar {
 
     /// The date (year, month 1…12, day 1…31) that is `days` days after 1970-01-01. Exact for
     /// `days` within ±2^52, which covers `floorDivide(seconds, 86_400)` of every `Int64`.
-    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    package static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = floorDivide(z, 146_097)
         let doe = z - era * 146_097

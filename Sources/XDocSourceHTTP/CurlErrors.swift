@@ -1,5 +1,5 @@
 import CCurl
-import XDocSource
+import XDocSourceFetch
 import XDSSystem
 
 #if canImport(Glibc)

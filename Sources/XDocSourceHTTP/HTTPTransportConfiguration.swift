@@ -1,3 +1,4 @@
+import XDocSourceFetch
 import XDSSystem
 
 /// How ``CurlTransport`` connects: time-outs, which schemes it may use, the certificates it

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import XDSTestSupport
 import XDocSource
+import XDocSourceFetch
 import XDocSourceHTTP
 
 /// Proxies through libcurl against a real loopback proxy (Tests/Support/connect_proxy.py): an

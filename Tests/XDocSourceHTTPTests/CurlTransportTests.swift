@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import XDSTestSupport
 import XDocSource
+import XDocSourceFetch
 import XDocSourceHTTP
 
 /// The transport against the loopback test server (Tests/Support/http_test_server.py): real

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import XDSTestSupport
 import XDocSource
+import XDocSourceFetch
 import XDocSourceHTTP
 
 /// ``AppInfoFetcher`` with the real libcurl transport against the loopback test server

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import XDSTestSupport
 @testable import XDocSource
+@testable import XDSPublish
+@testable import XDocSourceFetch
 
 /// A bundle laid out in a scratch folder: Info.plist written with our own binary encoder (or
 /// as XML text), icon files as placeholder bytes (the reader only finds files; decoding them

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import XDocSource
+import XDocSourceFetch
 import XDSTestSupport
 
 @Suite("appInfo.json: the icon list and the choice of icon")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import XDocSource
+@testable import XDocSourceFetch
 
 /// ``AppInfoFetcher``'s cache rules with a scripted in-process transport and a settable
 /// clock: redirects stored per hop, `Vary: *`, hostile `Age`, hop-by-hop headers, redirects

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import XDocSource
+@testable import XDocSourceFetch
 
 /// A transport answering from a closure and recording the requests: for the cache logic only
 /// (the network behaviour is tested against a real server in XDocSourceHTTPTests).

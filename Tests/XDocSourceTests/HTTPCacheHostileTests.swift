@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import XDocSource
+@testable import XDocSourceFetch
 
 /// The cache against hostile figures (issue 14): HTTP dates to the grammar, `Age` lists and
 /// values past every integer limit, entries whose times are impossible, thousands of bit

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import XDSTestSupport
 @testable import XDocSource
+@testable import XDocSourceFetch
 
 /// A run killed (SIGKILL) while it writes cache entries never leaves a torn entry: the test
 /// binary runs this same test again as a child that rewrites one entry in a loop, kills it at

@@ -1,5 +1,6 @@
 import Testing
 import XDocSource
+import XDocSourceFetch
 
 @Suite("URL references (RFC 3986)")
 struct URLReferenceTests {

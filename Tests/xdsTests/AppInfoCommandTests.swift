@@ -2,6 +2,7 @@ import Foundation
 import IconMask
 import Testing
 import XDocSource
+import XDocSourceFetch
 import XDSTestSupport
 
 /// App bundles built in a scratch folder for `xds appinfo` and `set --from-bundle` tests:

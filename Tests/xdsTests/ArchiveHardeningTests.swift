@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import XDocSource
+import XDocSourceArchive
 import XDSTestSupport
 
 /// Builds an archive with scripts/make_test_archive.py from a spec (see the script's doc).

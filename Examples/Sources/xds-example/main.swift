@@ -6,6 +6,7 @@
 // http(s) server (http is allowed here because the example runs against a loopback server).
 import IconMask
 import XDocSource
+import XDocSourceFetch
 import XDocSourceHTTP
 
 #if canImport(Glibc)

@@ -31,7 +31,7 @@ public enum PropertyList {
     /// - Parameters:
     ///   - bytes: The encoded property list, at most `maximumSize` bytes.
     ///   - maximumSize: The largest input accepted: ``maximumSize`` (the attribute limit) unless
-    ///     a caller reads bigger documents (an app's Info.plist, see ``AppBundle``). The bounds on
+    ///     a caller reads bigger documents (an app's Info.plist, see `XDSPublish`'s `AppBundle`). The bounds on
     ///     what shared binary references may expand to grow in proportion.
     /// - Returns: The root value, of any type.
     /// - Throws: ``PropertyListError`` naming the first problem found.

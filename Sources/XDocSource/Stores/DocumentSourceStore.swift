@@ -10,7 +10,7 @@ public enum DocumentSourceStore: String, Sendable, Hashable, CaseIterable, Custo
     /// without extended attributes.
     case appleDouble = "appledouble"
     /// A zip (or `.textpack`) archive member's AppleDouble entry, `__MACOSX/DIR/._NAME` or
-    /// `DIR/._NAME`, read without extracting (``ArchiveScanner``).
+    /// `DIR/._NAME`, read without extracting (`XDocSourceArchive`'s `ArchiveScanner`).
     case zip = "zip"
     /// A tar or pax archive member's extended-attribute header (`SCHILY.xattr.…`,
     /// `LIBARCHIVE.xattr.…`) or its `._NAME` AppleDouble entry, read without extracting.

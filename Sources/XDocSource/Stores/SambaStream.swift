@@ -4,10 +4,10 @@
 /// Samba keeps as `user.DosStream.<stream>:$DATA` (or without `:$DATA` when
 /// `streams_xattr:store_stream_type = no`), and it stores every stream with one extra NUL byte
 /// (INTEROP §1.2–1.3).
-enum SambaStream {
+package enum SambaStream {
     /// The attribute names to try, in order (Linux only: macOS's SMB client maps streams
     /// back to plain attribute names itself).
-    static var attributeNames: [String] {
+    package static var attributeNames: [String] {
         #if os(Linux)
         return ["user.DosStream.x-document-source:$DATA", "user.DosStream.x-document-source"]
         #else
@@ -19,7 +19,7 @@ enum SambaStream {
     /// without that one byte (ksmbd and other servers may not append one). The native
     /// attribute is read the same way: Netatalk's `ea = samba` and Samba's
     /// `streams_xattr:prefix = user.` store it under that name with the NUL.
-    static func decode<T, E: Error>(
+    package static func decode<T, E: Error>(
         _ value: [UInt8], with decode: ([UInt8]) throws(E) -> T
     ) throws(E) -> T {
         do {

@@ -108,7 +108,7 @@ public struct DocumentSourceTree: Sendable {
 
     /// ``walk(_:)``, also handing over every regular file whose name is an archive's
     /// (`ArchiveKind(fileName:)`; a root file too) to `archive`, right after its own
-    /// attribute is reported, for the caller to scan (``ArchiveScanner``) or note. Files are
+    /// attribute is reported, for the caller to scan (`XDocSourceArchive`'s `ArchiveScanner`) or note. Files are
     /// chosen by name from the listing the walk has anyway: no file is opened or sniffed.
     @discardableResult
     public func walk(

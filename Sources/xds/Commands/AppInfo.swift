@@ -2,6 +2,7 @@ import ArgumentParser
 import XDSPublish
 import XDSSystem
 import XDocSource
+import XDocSourceFetch
 
 extension XDS {
     /// `xds appinfo APP -o DIR`: publishes an app's icons and appInfo.json from its bundle

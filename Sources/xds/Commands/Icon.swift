@@ -1,6 +1,7 @@
 import ArgumentParser
 import IconMask
 import XDocSource
+import XDocSourceFetch
 import XDocSourceHTTP
 import XDSSystem
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import XDSSystem
 import XDocSource
+import XDocSourceArchive
 
 extension XDS {
     /// `xds remove`: deletes the attribute.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import XDSSystem
 import XDocSource
+import XDSPublish
 
 extension XDS {
     /// `xds set`: writes the attribute, merging with what is there unless `--replace`.

@@ -6,6 +6,7 @@ import Darwin
 import ArgumentParser
 import XDSSystem
 import XDocSource
+import XDocSourceArchive
 
 /// What `xds show` did with one archive.
 struct ArchiveShowing {

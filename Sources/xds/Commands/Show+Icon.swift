@@ -1,5 +1,6 @@
 import IconMask
 import XDocSource
+import XDocSourceFetch
 import XDocSourceHTTP
 import XDSSystem
 

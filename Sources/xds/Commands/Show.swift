@@ -1,6 +1,7 @@
 import ArgumentParser
 import XDSSystem
 import XDocSource
+import XDocSourceArchive
 
 extension XDS {
     /// `xds show`: prints the attribute.

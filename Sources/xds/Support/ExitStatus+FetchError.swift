@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import XDocSource
+import XDocSourceFetch
 
 extension ExitStatus {
     /// The SPEC §5 status for a failed fetch. A URL the user typed that the policy refuses is

@@ -1,3 +1,5 @@
+import XDocSource
+
 /// Lists the members of a zip or tar archive that carry an `x-document-source` value, without
 /// extracting anything (SPEC §2): what `xds show ARCHIVE` and `xds show -r` print.
 ///
@@ -154,7 +156,7 @@ public struct ArchiveScanner: Sendable {
     }
 
     /// Reads every header, calling `visit` for each member with a value and each problem, as
-    /// they are found (on the calling thread), until the end, the entry bound, or ``DocumentSourceTree/Decision/stop``.
+    /// they are found (on the calling thread), until the end, the entry bound, or `DocumentSourceTree/Decision/stop`.
     ///
     /// - Returns: the counts, and a `.textpack`'s `info.json` bytes.
     /// - Throws: ``ArchiveError``: the file is missing (``ArchiveError/Kind/notFound``),

@@ -1,3 +1,5 @@
+import XDocSource
+
 /// An archive member that carries an `x-document-source` value, found by ``ArchiveScanner``.
 public struct ArchiveMember: Sendable, Equatable {
     /// The member's name, exact bytes as the archive stores them: the document's name
@@ -7,7 +9,7 @@ public struct ArchiveMember: Sendable, Equatable {
     /// The archive entry that held the value, exact bytes: the `._NAME` entry, or the member
     /// itself for a tar extended-attribute header.
     public let entry: DocumentSourceTreePath
-    /// The decoded value; its store is ``DocumentSourceStore/zip`` or ``DocumentSourceStore/tar``
+    /// The decoded value; its store is `DocumentSourceStore/zip` or `DocumentSourceStore/tar`
     /// and its location is ``entry`` as text (invalid UTF-8 replaced: a label only).
     public let stored: StoredDocumentSource
 
@@ -23,9 +25,9 @@ public struct ArchiveMember: Sendable, Equatable {
         DocumentSourceTreePath(bytes: archive.bytes + Array("!/".utf8) + name.bytes)
     }
 
-    /// One JSON Lines object as ``StoredDocumentSource/jsonLine(file:)`` writes it, with
+    /// One JSON Lines object as `StoredDocumentSource/jsonLine(file:)` writes it, with
     /// `"file"` (`ARCHIVE!/MEMBER`), `"archive"` and `"member"` first, each from exact bytes
-    /// (``DocumentSourceTreePath/json``).
+    /// (`DocumentSourceTreePath/json`).
     public func jsonLine(archive: DocumentSourceTreePath) -> String {
         let line = stored.jsonLine(file: "")
         let emptyFile = "{\"file\":\"\""
@@ -59,7 +61,7 @@ public struct ArchiveProblem: Sendable, Equatable {
     public let kind: Kind
     /// The entry concerned, exact bytes (nil for ``Kind/tooManyEntries``).
     public let entry: DocumentSourceTreePath?
-    /// One line in words, naming the entry (escaped as ``DocumentSourceTreePath/visible``).
+    /// One line in words, naming the entry (escaped as `DocumentSourceTreePath/visible`).
     public let message: String
 
     /// Creates a record.

@@ -1,3 +1,6 @@
+import XDocSource
+internal import XDSSystem
+
 extension AppBundle {
     /// The Info.plist keys the icon names come from, in the order they are read, as messages
     /// name them.
@@ -81,16 +84,16 @@ extension AppBundle {
         if hasCatalog || !catalogNames.isEmpty {
             var what: [String] = []
             if hasCatalog { what.append("Assets.car") }
-            if let name = catalogNames.first { what.append("CFBundleIconName \(PropertyListError.quoted(name))") }
+            if let name = catalogNames.first { what.append("CFBundleIconName \(VisibleText.quoted(name))") }
             throw AppBundleError(.assetCatalogOnly, file: infoPlistPath,
                                  message: "the app's icon is only in an asset catalog (\(what.joined(separator: ", "))), which is not read; no icon file is listed (\(looked))")
         }
         if listed.isEmpty {
             throw AppBundleError(.noIcon, file: infoPlistPath, message: "the Info.plist names no icon (\(looked))")
         }
-        let names = listed.map { PropertyListError.quoted($0.name) }
+        let names = listed.map { VisibleText.quoted($0.name) }
         throw AppBundleError(.noIcon, file: infoPlistPath,
-                             message: "none of the icons the Info.plist names (\(names.joined(separator: ", "))) is a file in \(PropertyListError.quoted(iconFolder))")
+                             message: "none of the icons the Info.plist names (\(names.joined(separator: ", "))) is a file in \(VisibleText.quoted(iconFolder))")
     }
 
     /// Refuses a name that is not a plain file name: one that could reach outside the icon folder.
@@ -103,7 +106,7 @@ extension AppBundle {
             else { nil }
         if let problem {
             throw AppBundleError(.unsafeIconName, file: infoPlistPath,
-                                 message: "the icon name \(PropertyListError.quoted(name)) in \(key) \(problem); it is not read")
+                                 message: "the icon name \(VisibleText.quoted(name)) in \(key) \(problem); it is not read")
         }
     }
 

@@ -2,7 +2,7 @@
 ///
 /// Numbers keep their text (the lexeme as written) so a reader decides how to take them
 /// without a trip through `Double` losing digits; objects keep their members in order.
-enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     /// The number exactly as written, e.g. "29", "-0.5", "2.9E1".
@@ -12,7 +12,7 @@ enum JSONValue: Equatable, Sendable {
     /// Members in the order written; keys are unique (the reader refuses duplicates).
     case object([(key: String, value: JSONValue)])
 
-    static func == (a: JSONValue, b: JSONValue) -> Bool {
+    package static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case let (.bool(x), .bool(y)): return x == y
@@ -28,7 +28,7 @@ enum JSONValue: Equatable, Sendable {
     }
 
     /// The member `key` of an object, or nil (also when this is not an object).
-    subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         // Code points, not Swift's canonical equivalence (RFC 8259 §8.3): "é" is not "e\u{301}".
         return members.first { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }?.value
@@ -36,7 +36,7 @@ enum JSONValue: Equatable, Sendable {
 
     /// A number that is a whole value in `range`, written as an integer ("29") or as a
     /// number with a zero fraction or an exponent ("29.0", "2.9e1"); nil otherwise.
-    func wholeNumber(in range: ClosedRange<Int>) -> Int? {
+    package func wholeNumber(in range: ClosedRange<Int>) -> Int? {
         guard case .number(let text) = self else { return nil }
         if let exact = Int(text) { return range.contains(exact) ? exact : nil }
         guard let real = Double(text), real.isFinite, real == real.rounded(.towardZero),
@@ -47,18 +47,18 @@ enum JSONValue: Equatable, Sendable {
 
 /// Why ``JSONReader`` refused a text: the reason in words and where (byte offset, and the
 /// line and column — both from 1, the column counting characters — of that byte).
-struct JSONSyntaxError: Error, Equatable, Sendable {
+package struct JSONSyntaxError: Error, Equatable, Sendable {
     /// The offset of the offending byte from the start of the input (0-based).
-    let offset: Int
+    package let offset: Int
     /// The line of that byte, from 1.
-    let line: Int
+    package let line: Int
     /// The column of that byte in its line, from 1, counting Unicode characters.
-    let column: Int
+    package let column: Int
     /// What is wrong, in words, e.g. "expected ',' or ']'".
-    let reason: String
+    package let reason: String
 
     /// "line 3, column 7: expected ',' or ']'".
-    var description: String { "line \(line), column \(column): \(reason)" }
+    package var description: String { "line \(line), column \(column): \(reason)" }
 }
 
 /// A strict RFC 8259 reader, written by hand (Foundation costs start-up time).
@@ -73,16 +73,16 @@ struct JSONSyntaxError: Error, Equatable, Sendable {
 ///   things.
 /// * Nesting is bounded (`maximumDepth`, 64 by default) so a hostile file cannot exhaust the
 ///   stack; the work is linear in the input.
-struct JSONReader {
+package struct JSONReader {
     /// The deepest nesting of arrays and objects accepted; the root container is depth 1.
-    static let defaultMaximumDepth = 64
+    package static let defaultMaximumDepth = 64
 
     private let bytes: [UInt8]
     private var index = 0
     private let maximumDepth: Int
 
     /// Reads one JSON text (surrounded by optional white space) from `bytes`.
-    static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(JSONSyntaxError) -> JSONValue {
         var reader = JSONReader(bytes: bytes, maximumDepth: maximumDepth)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.index = 3 }
         reader.skipWhiteSpace()

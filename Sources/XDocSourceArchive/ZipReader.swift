@@ -5,6 +5,7 @@ import Darwin
 #endif
 internal import CZlib
 internal import XDSSystem
+import XDocSource
 
 /// A zip archive read through its central directory (APPNOTE 4.3.12–4.3.16), our own reader:
 /// - the directory is streamed in bounded chunks and nothing is kept per member, so memory is

@@ -5,6 +5,7 @@ import Darwin
 #endif
 internal import CArchive
 internal import XDSSystem
+import XDocSource
 
 /// The file behind libarchive's read callbacks: our own `read(2)` loop, so a failing read is
 /// told (with its errno) from bad archive data, and skips are `lseek`s on regular files.

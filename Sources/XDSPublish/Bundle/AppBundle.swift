@@ -1,3 +1,6 @@
+import XDocSource
+internal import XDSSystem
+
 /// An app bundle read for publishing: its identifier, its name and its icon files.
 ///
 /// Three forms are read (Apple's Bundle Programming Guide):
@@ -7,7 +10,7 @@
 ///   is a macOS bundle's `Contents/Info.plist`).
 ///
 /// The Info.plist may be binary or XML; it goes through the same hardened reader as the
-/// attribute (``PropertyList/decode(_:maximumSize:)``), with a larger size bound
+/// attribute (`PropertyList/decode(_:maximumSize:)`), with a larger size bound
 /// (``maximumInfoPlistSize``). Reading the bundle reads only the Info.plist; the fields are
 /// checked when asked for, so a caller that needs only the name does not fail on the icons.
 ///
@@ -125,7 +128,7 @@ public struct AppBundle: Sendable, Equatable {
     }
 
     /// The app's bundle identifier, `CFBundleIdentifier`, checked as the attribute's
-    /// `identifier` is (``DocumentSourceValidation/identifierProblem(_:)``).
+    /// `identifier` is (`DocumentSourceValidation/identifierProblem(_:)`).
     ///
     /// - Throws: ``AppBundleError`` of kind ``AppBundleError/Kind/noIdentifier`` when the key
     ///   is missing, ``AppBundleError/Kind/malformedInfoPlist`` when it is not a string or not a
@@ -137,14 +140,14 @@ public struct AppBundle: Sendable, Equatable {
         let identifier = try string(value, key: "CFBundleIdentifier")
         if let problem = DocumentSourceValidation.identifierProblem(identifier) {
             throw AppBundleError(.malformedInfoPlist, file: infoPlistPath,
-                                 message: "CFBundleIdentifier \(PropertyListError.quoted(identifier)) \(problem)")
+                                 message: "CFBundleIdentifier \(VisibleText.quoted(identifier)) \(problem)")
         }
         return identifier
     }
 
     /// The app's name: `CFBundleDisplayName`, else `CFBundleName`, else the bundle's file
     /// name without `.app` (an empty value counts as missing). Checked as the attribute's
-    /// `name` is (``DocumentSourceValidation/nameProblem(_:)``).
+    /// `name` is (`DocumentSourceValidation/nameProblem(_:)`).
     ///
     /// - Throws: ``AppBundleError`` of kind ``AppBundleError/Kind/noName`` when none of the
     ///   three gives a name, ``AppBundleError/Kind/malformedInfoPlist`` when a key is not a
@@ -156,7 +159,7 @@ public struct AppBundle: Sendable, Equatable {
             if name.isEmpty { continue }
             if let problem = DocumentSourceValidation.nameProblem(name) {
                 throw AppBundleError(.malformedInfoPlist, file: infoPlistPath,
-                                     message: "\(key) \(PropertyListError.quoted(name)) \(problem)")
+                                     message: "\(key) \(VisibleText.quoted(name)) \(problem)")
             }
             return name
         }

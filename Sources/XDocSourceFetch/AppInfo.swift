@@ -1,3 +1,5 @@
+import XDocSource
+
 /// An app's icon list, as its `appInfo.json` holds it (SPEC §3).
 ///
 /// ```json

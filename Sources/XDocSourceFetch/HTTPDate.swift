@@ -1,3 +1,5 @@
+import XDocSource
+
 /// HTTP-date (RFC 9110 §5.6.7) to and from seconds since 1970, without Foundation.
 ///
 /// Parsing is strict, to the grammar, because a date a server got wrong must not extend how

@@ -1,3 +1,5 @@
+import XDocSource
+
 extension AppInfo {
     /// The list as appInfo.json text (SPEC §3), the form ``init(json:)`` reads back:
     ///
