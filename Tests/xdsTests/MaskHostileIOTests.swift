@@ -43,7 +43,7 @@ struct MaskHostileIOTests {
         return (Int32(parts[0]), parts[1] * 1024, r.stderr)
     }
 
-    @Test("mask /dev/zero fails at once from the signature: 65 and one line", .timeLimit(.minutes(1)))
+    @Test("mask /dev/zero fails at once from the signature: 65 and one line", .timeLimit(.minutes(5)))
     func devZero() throws {
         let r = try xds("mask", "/dev/zero", "-o", "/dev/null")
         #expect(r.status == 65)
