@@ -20,7 +20,7 @@ endif
 # Debian packages: what building and testing need (samba and smbclient: the test against a real
 # smbd with streams_xattr), then what benchmarks add.
 APT_BUILD  := libcurl4-openssl-dev libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 python3-pip pkg-config openssl libarchive-dev libarchive-tools tar samba smbclient
-APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine time curl
+APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine time curl bindfs
 BREW_BUILD := libplist libdeflate zlib pkg-config libarchive
 
 .PHONY: all build build-info docs examples man completions install uninstall deb test-deb setup setup-test setup-bench demo test bench fuzz $(addprefix fuzz-,$(FUZZ_TARGETS)) clean

@@ -102,6 +102,10 @@ echo "== tree: xds show -r over a 100 000-file tree (Benchmarks/tree_bench.sh)"
 XDS="$XDS" OUT="$OUT" sh Benchmarks/tree_bench.sh
 
 elapsed
+echo "== tree scaling: show -r with 1, 2, 4, 8 threads, on disk and through FUSE (Benchmarks/tree_scaling.sh)"
+XDS="$XDS" OUT="$OUT" sh Benchmarks/tree_scaling.sh
+
+elapsed
 echo "== archive: xds show on a 10 000-member zip and tar.gz (Benchmarks/archive_bench.sh)"
 XDS="$XDS" OUT="$OUT" sh Benchmarks/archive_bench.sh
 
