@@ -1,3 +1,16 @@
+import ArgumentParser
+
+// Everything xds does with the command line before, beside or instead of ArgumentParser:
+//
+// 1. `xds show FILE` without ArgumentParser (``XDS/Show/fastPath(_:)``): its parsing costs more
+//    than the rest of the command.
+// 2. The file lists of `set`, `show` and `remove` handed to the command directly
+//    (``FileArguments/split(_:commands:)``): ArgumentParser takes time quadratic in the number
+//    of arguments.
+// 3. File names that are not UTF-8 refused in words (``FileArguments/problem(_:)``).
+//
+// `XDS.main` tries them in that order; the figures are in Benchmarks/RESULTS.md.
+
 /// Command-line file names that `xds` cannot reach.
 ///
 /// Linux file names are bytes; Swift's `CommandLine.arguments` repairs one that is not valid
@@ -19,6 +32,67 @@ enum FileArguments {
     static func problem(_ file: String) -> String? {
         guard !notUTF8.isEmpty, notUTF8.contains(file) else { return nil }
         return "the file name is not valid UTF-8, which xds cannot handle (rename the file)"
+    }
+}
+
+// MARK: - `xds show FILE` without ArgumentParser
+
+extension XDS.Show {
+    /// `xds show` without ArgumentParser, for the common plain command lines: parsing with
+    /// it costs more than the rest of the command (type metadata and conformance lookups).
+    /// Returns nil, leaving the work to ArgumentParser, for anything but `show` followed by
+    /// file names, `--json` and `--no-follow`.
+    static func fastPath(_ arguments: [String]) -> ExitStatus? {
+        guard arguments.count >= 3, arguments[1] == "show" else { return nil }
+        var files: [String] = []
+        var json = false, noFollow = false
+        for argument in arguments.dropFirst(2) {
+            switch argument {
+            case "--json": json = true
+            case "--no-follow": noFollow = true
+            case "help": return nil  // let ArgumentParser decide what that means
+            default:
+                if argument.isEmpty || argument.hasPrefix("-") { return nil }
+                files.append(argument)
+            }
+        }
+        guard !files.isEmpty else { return nil }
+        return show(files, json: json, followSymlinks: !noFollow).worst
+    }
+}
+
+// MARK: - File lists beside ArgumentParser
+
+/// A command whose positional arguments are only file names.
+protocol FileListCommand: ParsableCommand {
+    /// The files to act on.
+    var files: [String] { get set }
+    /// The options that take a value, e.g. `--id` (the argument after one is not a file).
+    static var optionsWithValues: Swift.Set<String> { get }
+}
+
+extension XDS.Set: FileListCommand {}
+extension XDS.Show: FileListCommand {}
+extension XDS.Remove: FileListCommand {}
+
+extension XDS {
+    /// The commands whose file list is handed over without ArgumentParser (see ``FileArguments``).
+    static let fileCommands: [any FileListCommand.Type] = [Set.self, Show.self, Remove.self]
+
+    /// Parses the options with ArgumentParser and hands the command its whole file list
+    /// directly, then runs it and exits as ArgumentParser's `main` would.
+    static func run(_ split: FileArguments.Split) -> Never {
+        do {
+            var command = try parseAsRoot(split.arguments)
+            if var listing = command as? any FileListCommand {
+                listing.files = split.files
+                command = listing
+            }
+            try command.run()
+        } catch {
+            finish(with: error)
+        }
+        ExitStatus.success.exitProcess()
     }
 }
 
