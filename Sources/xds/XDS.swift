@@ -46,9 +46,6 @@ struct XDS: ParsableCommand {
           xds appinfo Build/Editor.app -o site --base-url https://example.com/editor/
         """
 
-    /// The commands whose file list is handed over without ArgumentParser (see ``FileArguments``).
-    static let fileCommands: [any FileListCommand.Type] = [Set.self, Show.self, Remove.self]
-
     static func main() {
         let arguments = CommandLine.arguments
         // `xds show FILE` must start fast; see Show.fastPath.
@@ -107,32 +104,4 @@ struct XDS: ParsableCommand {
     }
 
     static var commandNames: [String] { configuration.subcommands.compactMap { $0.configuration.commandName } }
-
-    /// Parses the options with ArgumentParser and hands the command its whole file list
-    /// directly, then runs it and exits as ArgumentParser's `main` would.
-    static func run(_ split: FileArguments.Split) -> Never {
-        do {
-            var command = try parseAsRoot(split.arguments)
-            if var listing = command as? any FileListCommand {
-                listing.files = split.files
-                command = listing
-            }
-            try command.run()
-        } catch {
-            finish(with: error)
-        }
-        ExitStatus.success.exitProcess()
-    }
 }
-
-/// A command whose positional arguments are only file names.
-protocol FileListCommand: ParsableCommand {
-    /// The files to act on.
-    var files: [String] { get set }
-    /// The options that take a value, e.g. `--id` (the argument after one is not a file).
-    static var optionsWithValues: Swift.Set<String> { get }
-}
-
-extension XDS.Set: FileListCommand {}
-extension XDS.Show: FileListCommand {}
-extension XDS.Remove: FileListCommand {}

@@ -48,6 +48,40 @@ struct FileArgumentTests {
         if command == "set" { #expect(declared.contains("--id")) }  // the dump was read
     }
 
+    /// The split knows no option by hand: whatever options `set`, `show` and `remove` declare
+    /// (read here from `xds CMD --experimental-dump-help`), the argument after one that takes a
+    /// value is that value, before the files or among them, and the argument after a flag is a
+    /// file. A new option that the split would mis-handle (one taking its value some other way
+    /// than from the next argument) fails here too.
+    @Test("every option that takes a value keeps its value; flags take none", arguments: ["set", "show", "remove"])
+    func everyDeclaredOption(command: String) throws {
+        let dump = try xds(command, "--experimental-dump-help")
+        let tool = try #require(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
+        let info = try #require(tool["command"] as? [String: Any])
+        var options: [String] = [], flags: [String] = []
+        for argument in info["arguments"] as? [[String: Any]] ?? [] {
+            let kind = argument["kind"] as? String
+            if kind == "option" {
+                #expect(argument["parsingStrategy"] as? String == "default", "\(argument["names"] ?? "")")
+            }
+            for name in argument["names"] as? [[String: Any]] ?? [] {
+                let typed = (name["kind"] as? String == "long" ? "--" : "-") + (name["name"] as? String ?? "")
+                if kind == "option" { options.append(typed) } else if kind == "flag" { flags.append(typed) }
+            }
+        }
+        #expect(options.count >= 2 && flags.count >= 2)  // the dump was read
+        for option in options {
+            #expect(FileArguments.split(["xds", command, option, "VALUE", "FILE"], commands: XDS.fileCommands)
+                    == FileArguments.Split(arguments: [command, option, "VALUE", "--", "FILE"], files: ["FILE"]), "\(option)")
+            #expect(FileArguments.split(["xds", command, "A", option, "VALUE", "B"], commands: XDS.fileCommands)
+                    == FileArguments.Split(arguments: [command, option, "VALUE", "--", "A"], files: ["A", "B"]), "\(option)")
+        }
+        for flag in flags {
+            #expect(FileArguments.split(["xds", command, "A", flag, "B"], commands: XDS.fileCommands)
+                    == FileArguments.Split(arguments: [command, flag, "--", "A"], files: ["A", "B"]), "\(flag)")
+        }
+    }
+
     @Test("files and options in any order, files after --")
     func mixedOrder() throws {
         let folder = Folder()

@@ -62,9 +62,6 @@ extension XDS {
 
         @OptionGroup var jobs: JobsOptions
 
-        /// The options that take a value: see ``Set/optionsWithValues``.
-        static let optionsWithValues: Swift.Set<String> = ["--archive-limit", "--jobs", "-j"]
-
         /// Whether to act on a symbolic link itself (`--no-follow`).
         var noFollow: Bool { follow.noFollow }
 

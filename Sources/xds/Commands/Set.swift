@@ -106,11 +106,6 @@ extension XDS {
         /// Whether the value goes to a sidecar (for the wording of errors).
         var sidecarStore: Bool { newValueStore == .appleDouble }
 
-        /// The options that take a value, as typed (the argument after one is never a file):
-        /// ``FileArguments`` hands the files to the command without ArgumentParser, which
-        /// takes time quadratic in their count. A test checks this against the parser's own list.
-        static let optionsWithValues: Swift.Set<String> = ["--id", "--name", "--path", "--app-info-url", "--from-bundle", "--store"]
-
         /// Whether to act on a symbolic link itself (`--no-follow`).
         var noFollow: Bool { follow.noFollow }
 

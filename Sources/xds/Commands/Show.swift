@@ -112,9 +112,6 @@ extension XDS {
         @Flag(help: "With --icon, fetch icons that are not cached (https only).")
         var fetch = false
 
-        /// The options that take a value: see ``Set/optionsWithValues``.
-        static let optionsWithValues: Swift.Set<String> = ["--archive-limit", "--jobs", "-j"]
-
         func validate() throws {
             if json && icon { throw ValidationError("--icon draws beside the human output; it cannot go with --json.") }
             if fetch && !icon { throw ValidationError("--fetch fetches icons for --icon; give --icon too.") }

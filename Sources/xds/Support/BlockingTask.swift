@@ -2,8 +2,14 @@ import Dispatch
 
 /// Runs async library code from a synchronous `run()`: the command's thread waits while the
 /// work runs on the concurrency pool (the main thread is not part of that pool, so this
-/// cannot starve it). Only `xds icon` needs it; the other commands stay synchronous and never
-/// start the concurrency runtime.
+/// cannot starve it). Only `xds icon` and `xds show --icon` need it; the other commands stay
+/// synchronous and never start the concurrency runtime. Work that needs the main actor would
+/// deadlock here; none does.
+///
+/// Why not `AsyncParsableCommand`: ArgumentParser then wants an async root, and `XDS.main` is
+/// synchronous so that `xds show FILE` can skip ArgumentParser (see FileArguments.swift); and
+/// `show --icon` fetches per file from inside the synchronous `Show.show` that the fast path
+/// shares. Two call sites at the leaves cost less than making those paths async.
 enum BlockingTask {
     /// Runs `work` and returns its result.
     static func run<T: Sendable, E: Error>(_ work: @escaping @Sendable () async throws(E) -> T) throws(E) -> T {

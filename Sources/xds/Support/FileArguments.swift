@@ -1,3 +1,23 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // JSONDecoder, for ArgumentParser's model of a command
+#else
+import Foundation
+#endif
+
+// Everything xds does with the command line before, beside or instead of ArgumentParser:
+//
+// 1. `xds show FILE` without ArgumentParser (``XDS/Show/fastPath(_:)``): its parsing costs more
+//    than the rest of the command.
+// 2. The file lists of `set`, `show` and `remove` handed to the command directly
+//    (``FileArguments/split(_:commands:)``): ArgumentParser takes time quadratic in the number
+//    of arguments.
+// 3. File names that are not UTF-8 refused in words (``FileArguments/problem(_:)``).
+//
+// `XDS.main` tries them in that order; the figures are in Benchmarks/RESULTS.md. Which
+// arguments are option values is read from ArgumentParser's own model of each command
+// (``FileArguments/optionsWithValues(of:)``), so a new option needs nothing here.
+
 /// Command-line file names that `xds` cannot reach.
 ///
 /// Linux file names are bytes; Swift's `CommandLine.arguments` repairs one that is not valid
@@ -22,6 +42,72 @@ enum FileArguments {
     }
 }
 
+// MARK: - `xds show FILE` without ArgumentParser
+
+extension XDS.Show {
+    /// `xds show` without ArgumentParser, for the common plain command lines: parsing with
+    /// it costs more than the rest of the command (type metadata and conformance lookups).
+    /// Returns nil, leaving the work to ArgumentParser, for anything but `show` followed by
+    /// file names, `--json` and `--no-follow`.
+    static func fastPath(_ arguments: [String]) -> ExitStatus? {
+        guard arguments.count >= 3, arguments[1] == "show" else { return nil }
+        var files: [String] = []
+        var json = false, noFollow = false
+        for argument in arguments.dropFirst(2) {
+            switch argument {
+            case "--json": json = true
+            case "--no-follow": noFollow = true
+            case "help": return nil  // let ArgumentParser decide what that means
+            default:
+                if argument.isEmpty || argument.hasPrefix("-") { return nil }
+                files.append(argument)
+            }
+        }
+        guard !files.isEmpty else { return nil }
+        return show(files, json: json, followSymlinks: !noFollow).worst
+    }
+}
+
+// MARK: - File lists beside ArgumentParser
+
+/// A command whose positional arguments are only file names.
+protocol FileListCommand: ParsableCommand {
+    /// The files to act on.
+    var files: [String] { get set }
+}
+
+extension FileListCommand {
+    /// The options that take a value, e.g. `--id` (the argument after one is not a file); nil
+    /// when ArgumentParser's model of the command cannot be read or has an option the split
+    /// cannot handle. See ``FileArguments/optionsWithValues(of:)``.
+    static var optionsWithValues: Swift.Set<String>? { FileArguments.optionsWithValues(of: self) }
+}
+
+extension XDS.Set: FileListCommand {}
+extension XDS.Show: FileListCommand {}
+extension XDS.Remove: FileListCommand {}
+
+extension XDS {
+    /// The commands whose file list is handed over without ArgumentParser (see ``FileArguments``).
+    static let fileCommands: [any FileListCommand.Type] = [Set.self, Show.self, Remove.self]
+
+    /// Parses the options with ArgumentParser and hands the command its whole file list
+    /// directly, then runs it and exits as ArgumentParser's `main` would.
+    static func run(_ split: FileArguments.Split) -> Never {
+        do {
+            var command = try parseAsRoot(split.arguments)
+            if var listing = command as? any FileListCommand {
+                listing.files = split.files
+                command = listing
+            }
+            try command.run()
+        } catch {
+            finish(with: error)
+        }
+        ExitStatus.success.exitProcess()
+    }
+}
+
 extension FileArguments {
     /// A command line with its file names taken out.
     struct Split: Equatable {
@@ -38,13 +124,15 @@ extension FileArguments {
     /// ArgumentParser removes each parsed argument from an array, which takes time quadratic
     /// in their count (16 000 files took 5.7 s); it is given one file instead, and the command
     /// gets the rest from here. A file is an argument that does not start with `-` (`-` alone
-    /// is a file) and is not the value of one of `optionsWithValues`; after `--` every
-    /// argument is a file.
+    /// is a file) and is not the value of one of the command's ``FileListCommand/optionsWithValues``;
+    /// after `--` every argument is a file.
     static func split(_ arguments: [String], commands: [any FileListCommand.Type]) -> Split? {
         guard arguments.count >= 3,
             let command = commands.first(where: { $0.configuration.commandName == arguments[1] })
         else { return nil }
-        let optionsWithValues = command.optionsWithValues
+        // Read when first needed (an option with an argument after it): it costs start-up time
+        // that `xds remove FILE...` does without.
+        var optionsWithValues: Swift.Set<String>?
         var kept = [arguments[1]], files: [String] = []
         var index = 2
         while index < arguments.count {
@@ -57,7 +145,12 @@ extension FileArguments {
             if argument == "help" { return nil }  // let ArgumentParser decide what that means
             if argument.hasPrefix("-") && argument != "-" {
                 kept.append(argument)
-                if optionsWithValues.contains(argument), index < arguments.count {
+                guard index < arguments.count else { continue }
+                if optionsWithValues == nil {
+                    guard let options = command.optionsWithValues else { return nil }
+                    optionsWithValues = options
+                }
+                if optionsWithValues?.contains(argument) == true {
                     kept.append(arguments[index])
                     index += 1
                 }
@@ -67,5 +160,40 @@ extension FileArguments {
         }
         guard let first = files.first else { return nil }
         return Split(arguments: kept + ["--", first], files: files)
+    }
+}
+
+extension FileArguments {
+    /// The options of `command` that take a value, as typed (`--id`, `-j`), read from
+    /// ArgumentParser's own model of it: the tool info that `xds CMD --experimental-dump-help`
+    /// prints (ArgumentParserToolInfo's `ToolInfoV0`), option groups included. Nil, leaving the
+    /// whole command line to ArgumentParser, when the model cannot be read or an option takes
+    /// its value otherwise than from the one argument after it (a parsing strategy other than
+    /// the default, which ``split(_:commands:)`` does not model).
+    ///
+    /// Only the split asks, and only once an option has an argument after it (`xds show FILE`
+    /// takes the fast path, `xds remove FILE` needs no list): building and reading the model
+    /// costs ~7 M instructions, ~0.8 ms on `xds set FILE --id ID --name NAME` (Benchmarks/RESULTS.md).
+    static func optionsWithValues(of command: any ParsableCommand.Type) -> Swift.Set<String>? {
+        guard let model = try? JSONDecoder().decode(ToolModel.self, from: Data(command._dumpHelp().utf8))
+        else { return nil }
+        var options = Swift.Set<String>()
+        for argument in model.command.arguments ?? [] where argument.kind == "option" {
+            guard argument.parsingStrategy == "default" else { return nil }
+            for name in argument.names ?? [] {
+                options.insert(name.kind == "long" ? "--" + name.name : "-" + name.name)
+            }
+        }
+        return options
+    }
+
+    /// The part of ArgumentParser's tool info that ``optionsWithValues(of:)`` reads.
+    private struct ToolModel: Decodable {
+        struct Command: Decodable { var arguments: [Argument]? }
+        /// kind: "positional", "option" or "flag".
+        struct Argument: Decodable { var kind: String; var names: [Name]?; var parsingStrategy: String? }
+        /// kind: "long" (`--name`), "short" (`-n`) or "longWithSingleDash" (`-name`).
+        struct Name: Decodable { var kind: String; var name: String }
+        var command: Command
     }
 }
