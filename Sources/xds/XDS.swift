@@ -51,7 +51,8 @@ struct XDS: ParsableCommand {
         // `xds show FILE` must start fast; see Show.fastPath.
         if let status = Show.fastPath(arguments) { status.exitProcess() }
         if let problem = usageProblem(arguments) { finish(with: problem) }
-        if let split = FileArguments.split(arguments, commands: fileCommands) { run(split) }
+        if arguments.count > FileArguments.splitThreshold,
+            let split = FileArguments.split(arguments, commands: fileCommands) { run(split) }
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -9,9 +9,10 @@ import Foundation
 //
 // 1. `xds show FILE` without ArgumentParser (``XDS/Show/fastPath(_:)``): its parsing costs more
 //    than the rest of the command.
-// 2. The file lists of `set`, `show` and `remove` handed to the command directly
-//    (``FileArguments/split(_:commands:)``): ArgumentParser takes time quadratic in the number
-//    of arguments.
+// 2. Long file lists of `set`, `show` and `remove` (more than ``FileArguments/splitThreshold``
+//    arguments) handed to the command directly (``FileArguments/split(_:commands:)``):
+//    ArgumentParser takes time quadratic in the number of arguments. Shorter command lines are
+//    ArgumentParser's alone.
 // 3. File names that are not UTF-8 refused in words (``FileArguments/problem(_:)``).
 //
 // `XDS.main` tries them in that order; the figures are in Benchmarks/RESULTS.md. Which
@@ -109,6 +110,14 @@ extension XDS {
 }
 
 extension FileArguments {
+    /// The argument count above which `set`, `show` and `remove` command lines are split.
+    ///
+    /// Below it ArgumentParser's quadratic cost is small (~0.4 ms at 128 arguments) and less
+    /// than reading the options that take values from its model (~0.8 ms,
+    /// ``optionsWithValues(of:)``), so a short command line starts as fast as ArgumentParser
+    /// alone and is parsed by it alone; above it the split saves seconds (16 000 files: 5.7 s).
+    static let splitThreshold = 128
+
     /// A command line with its file names taken out.
     struct Split: Equatable {
         /// What ArgumentParser parses (without the program name): the command, its options and
@@ -171,9 +180,9 @@ extension FileArguments {
     /// its value otherwise than from the one argument after it (a parsing strategy other than
     /// the default, which ``split(_:commands:)`` does not model).
     ///
-    /// Only the split asks, and only once an option has an argument after it (`xds show FILE`
-    /// takes the fast path, `xds remove FILE` needs no list): building and reading the model
-    /// costs ~7 M instructions, ~0.8 ms on `xds set FILE --id ID --name NAME` (Benchmarks/RESULTS.md).
+    /// Only the split asks (command lines of more than ``splitThreshold`` arguments), and only
+    /// once an option has an argument after it: building and reading the model costs ~7 M
+    /// instructions, ~0.8 ms (Benchmarks/RESULTS.md).
     static func optionsWithValues(of command: any ParsableCommand.Type) -> Swift.Set<String>? {
         guard let model = try? JSONDecoder().decode(ToolModel.self, from: Data(command._dumpHelp().utf8))
         else { return nil }
