@@ -48,8 +48,8 @@ struct XDS: ParsableCommand {
 
     static func main() {
         let arguments = CommandLine.arguments
-        // `xds show FILE` must start fast; see Show.fastPath.
-        if let status = Show.fastPath(arguments) { status.exitProcess() }
+        // `xds show FILE` and `xds mask` must start fast; see FileArguments.swift.
+        if let status = Show.fastPath(arguments) ?? Mask.fastPath(arguments) { status.exitProcess() }
         if let problem = usageProblem(arguments) { finish(with: problem) }
         if arguments.count > FileArguments.splitThreshold,
             let split = FileArguments.split(arguments, commands: fileCommands) { run(split) }

@@ -28,6 +28,27 @@ struct MaskParsingTests {
         #expect(mask.icon.maskOptions == expected)
     }
 
+    /// `xds mask` skips ArgumentParser for plain command lines (start-up): whatever it takes
+    /// must be what ArgumentParser parses, and whatever it declines must be left whole.
+    @Test("the fast path takes what ArgumentParser would, or leaves the line to it", arguments: [
+        (["in.png"], true), (["in.png", "-o", "out.png"], true), (["-", "--output", "out.png"], true),
+        (["in.png", "--size", "29", "--scale", "2", "--shape", "circular", "--no-stroke", "-o", "o.png"], true),
+        (["--shape", "none", "in.png", "--size", "+58"], true),
+        (["in.png", "--size=58"], false), (["in.png", "--size", "-3"], false), (["in.png", "--scale", "4"], false),
+        (["in.png", "--shape", "round"], false), (["in.png", "--size", "29", "--size", "30"], false),
+        (["in.png", "-o"], false), (["in.png", "-o", ""], false), (["a.png", "b.png"], false), (["help"], false),
+        (["in.png", "-h"], false), (["in.png", "--no-stroke", "--no-stroke"], false), (["--", "-in.png"], false),
+        (["in.png", "--size", "683", "--scale", "3"], false), (["in.png", "-o", "-x"], false),
+    ])
+    func fastPath(flags: [String], taken: Bool) throws {
+        let fast = XDS.Mask.plainCommandLine(["xds", "mask"] + flags)
+        #expect((fast != nil) == taken)
+        if let fast {
+            let parsed = try XDS.Mask.parse(flags)
+            #expect(fast.input == parsed.input && fast.output == parsed.output && fast.options == parsed.icon.maskOptions)
+        }
+    }
+
     @Test("bad values are refused with a sentence naming the flag", arguments: [
         (["--scale", "4"], "--scale must be 1, 2 or 3, not 4."),
         (["--size", "0"], "--size must be a positive number of points, not 0."),

@@ -42,9 +42,13 @@ extension XDS {
             try PNGDestination(output: output).validate()
         }
 
-        private var inputName: String { input == "-" ? BinaryFile.standardInputName : input }
-
         func run() throws {
+            try Self.run(input: input, options: icon.maskOptions, output: output)
+        }
+
+        /// The command's work, for ArgumentParser's path and ``fastPath(_:)`` alike.
+        static func run(input: String, options: MaskOptions, output: String?) throws {
+            let inputName = input == "-" ? BinaryFile.standardInputName : input
             var destination: PNGDestination.Opened?
             do throws(BinaryFileError) {
                 // A repaired non-UTF-8 name would read or, worse, write another file.
@@ -53,7 +57,7 @@ extension XDS {
                 }
                 // The output first: an unwritable folder fails before any work.
                 destination = try PNGDestination(output: output).open()
-                try destination!.commit(try maskPNG())
+                try destination!.commit(try maskPNG(input: input, name: inputName, options: options))
             } catch {
                 destination?.discard()
                 // Through Diagnostics so a file name with a newline or escape stays one safe line.
@@ -66,22 +70,21 @@ extension XDS {
         /// Read, decode, mask, encode; a PNG the decoder refuses is bad data (65) about the input.
         /// Each stage's input is dropped when the stage is done, so the file bytes and the
         /// decoded input are not held while the next stages run.
-        private func maskPNG() throws(BinaryFileError) -> [UInt8] {
-            let options = icon.maskOptions
+        private static func maskPNG(input: String, name: String, options: MaskOptions) throws(BinaryFileError) -> [UInt8] {
             do {
-                let masked = try IconMasker.mask(decode(), options: options)
+                let masked = try IconMasker.mask(decode(input, name: name), options: options)
                 return try PNGEncoder.encode(masked)
             } catch let error as BinaryFileError {
                 throw error
             } catch let error as MaskOptionsError {
-                throw BinaryFileError(path: inputName, reason: IconOptions.words(error), status: .usage)
+                throw BinaryFileError(path: name, reason: IconOptions.words(error), status: .usage)
             } catch {
-                throw BinaryFileError(path: inputName, reason: "\(error)", status: .dataError)
+                throw BinaryFileError(path: name, reason: "\(error)", status: .dataError)
             }
         }
 
         /// Reads the input, no further than its header can justify, and decodes it.
-        private func decode() throws -> RGBAImage {
+        private static func decode(_ input: String, name: String) throws -> RGBAImage {
             let bytes = try BinaryFile.readBounded(input, prefixCount: PNGHeader.prefixSize) { prefix throws(BinaryFileError) in
                 do throws(PNGError) {
                     let header = try PNGDecoder.header(prefix)
@@ -91,7 +94,7 @@ extension XDS {
                     }
                     return min(header.largestPlausibleFileSize, Self.inputLimit)
                 } catch {
-                    throw BinaryFileError(path: inputName, reason: error.description, status: .dataError)
+                    throw BinaryFileError(path: name, reason: error.description, status: .dataError)
                 }
             }
             return try PNGDecoder.decode(bytes, maxDimension: Self.maxInputPixels)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import IconMask
 #if canImport(FoundationEssentials)
 import FoundationEssentials  // JSONDecoder, for ArgumentParser's model of a command
 #else
@@ -7,8 +8,9 @@ import Foundation
 
 // Everything xds does with the command line before, beside or instead of ArgumentParser:
 //
-// 1. `xds show FILE` without ArgumentParser (``XDS/Show/fastPath(_:)``): its parsing costs more
-//    than the rest of the command.
+// 1. `xds show FILE` and `xds mask IN ...` without ArgumentParser (``XDS/Show/fastPath(_:)``,
+//    ``XDS/Mask/fastPath(_:)``): its parsing (reflection, protocol-conformance scans) costs
+//    more than the rest of `show` and a tenth of a 58 px `mask`.
 // 2. Long file lists of `set`, `show` and `remove` (more than ``FileArguments/splitThreshold``
 //    arguments) handed to the command directly (``FileArguments/split(_:commands:)``):
 //    ArgumentParser takes time quadratic in the number of arguments. Shorter command lines are
@@ -66,6 +68,68 @@ extension XDS.Show {
         }
         guard !files.isEmpty else { return nil }
         return show(files, json: json, followSymlinks: !noFollow).worst
+    }
+}
+
+extension XDS.Mask {
+    /// `xds mask` without ArgumentParser for plain command lines: the input, `--size N`,
+    /// `--scale N`, `--shape NAME`, `--no-stroke` and `-o`/`--output FILE`, each at most once,
+    /// with values that pass the same checks. Returns nil, leaving the work (and any message)
+    /// to ArgumentParser, for anything else: another spelling (`--size=58`), a value that does
+    /// not parse or validate, `help`, `-h`, an unknown or repeated option.
+    static func fastPath(_ arguments: [String]) -> ExitStatus? {
+        guard let (input, options, output) = plainCommandLine(arguments) else { return nil }
+        do {
+            try run(input: input, options: options, output: output)
+        } catch {
+            XDS.finish(with: error)
+        }
+        return .success
+    }
+
+    /// What ``fastPath(_:)`` takes from a plain command line, or nil for any other: exactly
+    /// what ArgumentParser would parse from it (a test holds both to that).
+    static func plainCommandLine(_ arguments: [String]) -> (input: String, options: MaskOptions, output: String?)? {
+        guard arguments.count >= 3, arguments[1] == "mask" else { return nil }
+        var input: String?, output: String?, shape: IconShape?
+        var size: Int?, scale: Int?, noStroke = false
+        var index = 2
+        /// The next argument as the value of an option, if it is one ArgumentParser would take.
+        func value() -> String? {
+            guard index < arguments.count, !arguments[index].hasPrefix("-") else { return nil }
+            index += 1
+            return arguments[index - 1]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            switch argument {
+            case "--size":
+                guard size == nil, let text = value(), let n = Int(text) else { return nil }
+                size = n
+            case "--scale":
+                guard scale == nil, let text = value(), let n = Int(text) else { return nil }
+                scale = n
+            case "--shape":
+                guard shape == nil, let text = value(), let s = IconShape(rawValue: text) else { return nil }
+                shape = s
+            case "--no-stroke":
+                guard !noStroke else { return nil }
+                noStroke = true
+            case "-o", "--output":
+                guard output == nil, let text = value() else { return nil }
+                output = text
+            default:
+                guard input == nil, argument == "-" || !(argument.isEmpty || argument.hasPrefix("-")),
+                    argument != "help"
+                else { return nil }
+                input = argument
+            }
+        }
+        guard let input else { return nil }
+        let options = MaskOptions(sizePoints: size ?? 29, scale: scale ?? 1, shape: shape ?? .continuous, stroke: !noStroke)
+        guard (try? options.validate()) != nil, (try? PNGDestination(output: output).validate()) != nil else { return nil }
+        return (input, options, output)
     }
 }
 
