@@ -27,22 +27,12 @@ struct HTTPCacheStore: Sendable {
     /// impossible (see ``HTTPCacheEntry/decode(_:)``), for another URL, or has a body over
     /// `maximumBodySize` (all "absent": the next successful fetch replaces it).
     func read(_ url: String, maximumBodySize: Int) -> HTTPCacheEntry? {
-        let fd = SystemCall.retrying { open(path(for: url), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW) }
-        guard fd >= 0 else { return nil }
-        defer { SystemCall.close(fd) }
-        var info = stat()
+        guard let file = try? ReadableFile(path(for: url), options: [.nonBlocking, .noFollow]) else { return nil }
         // Header room: two URLs and the headers; a few hundred KiB is generous.
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 0,
-              Int64(info.st_size) <= Int64(max(0, maximumBodySize)).addingSaturated(1024 * 1024) else { return nil }
-        let size = Int(info.st_size)
-        var bytes = [UInt8](repeating: 0, count: size)
-        let count: Int
-        do throws(Errno) {
-            count = try bytes.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
-                do throws(Errno) { return .success(try SystemCall.readFully(fd, into: buffer)) } catch { return .failure(error) }
-            }.get()
-        } catch { return nil }
-        guard count == size, let entry = HTTPCacheEntry.decode(bytes), entry.requestURL == url,
+        guard file.isRegular, file.size >= 0,
+              Int64(file.size) <= Int64(max(0, maximumBodySize)).addingSaturated(1024 * 1024),
+              let bytes = try? file.read(upTo: file.size + 1), bytes.count == file.size,
+              let entry = HTTPCacheEntry.decode(bytes), entry.requestURL == url,
               entry.body.count <= maximumBodySize else { return nil }
         return entry
     }

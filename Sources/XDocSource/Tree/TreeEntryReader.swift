@@ -52,42 +52,6 @@ struct TreeEntryReader {
         folder: Int32, name: [UInt8], label: DocumentSourceTreePath
     ) throws(DocumentSourceFileError) -> StoredDocumentSource? {
         let location = label.lossyString
-        func failure(_ code: Int32) -> DocumentSourceFileError {
-            DocumentSourceFileError(
-                errno: code, path: path.lossyString, context: "cannot read the AppleDouble sidecar \(location): ")
-        }
-        // O_NOFOLLOW: a link named ._NAME is no sidecar; O_NONBLOCK: a FIFO must not block.
-        let fd = TreeWalker.withCName(name) { cName in
-            SystemCall.retrying { openat(folder, cName, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW) }
-        }
-        if fd < 0 {
-            let code = errno
-            if code == ENOENT || code == ELOOP { return nil }
-            throw failure(code)
-        }
-        defer { SystemCall.close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure(errno) }
-        guard info.st_mode & S_IFMT == S_IFREG else { return nil }
-        let start: (bytes: [UInt8], fileSize: Int)
-        do throws(Errno) {
-            start = try DocumentSourceFile.readSidecarStart(fd, size: Int(info.st_size))
-        } catch {
-            throw failure(error.rawValue)
-        }
-        let double: AppleDouble
-        do {
-            double = try AppleDouble(bytes: start.bytes, fileSize: start.fileSize)
-        } catch {
-            throw DocumentSourceFileError(
-                .malformedSidecar, path: path.lossyString, message: "malformed AppleDouble sidecar \(location): \(error)")
-        }
-        guard let value = double.value(named: DocumentSourceFile.plainAttributeName) else { return nil }
-        guard value.count <= DocumentSourceFile.maximumValueSize else {
-            throw DocumentSourceFileError(
-                .malformedValue, path: path.lossyString,
-                message: "the x-document-source value in \(location) is larger than 64 KiB")
-        }
-        return StoredDocumentSource(source: try owner.decodeValue(value, from: location), store: .appleDouble, location: location)
+        return try owner.sidecarValue(folder: folder, name: name, checkFirst: false) { location }
     }
 }
