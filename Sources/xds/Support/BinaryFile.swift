@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import XDocSource
 import XDSSystem
 
 /// Why a file could not be read or written; `description` is one line in words, and
@@ -32,6 +33,13 @@ struct BinaryFileError: Error, CustomStringConvertible {
     /// The error for a failed write (74).
     static func writing(_ code: Errno, path: String, operation: String = "cannot write") -> BinaryFileError {
         BinaryFileError(path: path, reason: "\(operation): \(code.words)", status: .ioError)
+    }
+}
+
+extension BinaryFileError {
+    /// The error for a failed `AtomicFile` write (74), in the library's words.
+    init(_ error: AtomicFileError) {
+        self.init(path: error.path, reason: error.message, status: .ioError)
     }
 }
 
