@@ -9,7 +9,7 @@ internal import XDSSystem
 extension AppIconPublication {
     /// Writes the publication into `folder`: `img/icon-N.png` for each size, then
     /// `appInfo.json` (last, so a reader that finds the list finds its images), each whole
-    /// through ``AtomicFile`` (XDocSource); nothing else in the folder is touched. `folder` and
+    /// through `AtomicFile` (XDocSource); nothing else in the folder is touched. `folder` and
     /// `folder/img` are made when missing (`folder`'s parents too).
     ///
     /// Nothing is written outside `folder`, whatever links it holds: a symbolic link where a

@@ -49,7 +49,7 @@ struct HTTPCacheStore: Sendable {
         var error: Errno
     }
 
-    /// Stores `entry` under its request URL, atomically (``AtomicFile``), creating the folder
+    /// Stores `entry` under its request URL, atomically (XDocSource's `AtomicFile`), creating the folder
     /// (mode 0700) if it is missing.
     /// - Throws: ``WriteFailure`` naming the folder (no folder, no temporary file there) or the
     ///   entry path (the write or rename failed, e.g. when a folder stands where the entry goes).
