@@ -15,20 +15,24 @@ struct TreeEntryReader {
 
     private var owner: DocumentSourceFile { DocumentSourceFile(path: path.lossyString, followSymlinks: false) }
 
-    /// The value of the native attribute or else a Samba stream, when `names` lists one.
-    func attributeValue(_ names: AttributeNames) throws(DocumentSourceFileError) -> StoredDocumentSource? {
-        if names.native, let bytes = try read(DocumentSourceFile.attributeName), bytes != [0] {
-            return StoredDocumentSource(
-                source: try decode(bytes, from: DocumentSourceFile.attributeName),
-                store: .xattr, location: DocumentSourceFile.attributeName)
-        }
-        guard names.samba else { return nil }
-        for name in SambaStream.attributeNames {
-            // Samba creates a stream as one NUL byte before the client writes to it: empty.
-            guard let bytes = try read(name), !bytes.isEmpty, bytes != [0] else { continue }
-            return StoredDocumentSource(source: try decode(bytes, from: name), store: .sambaStream, location: name)
-        }
-        return nil
+    /// The value of the entry, from the stores `names` lists and then the sidecar `._NAME` in
+    /// the open folder `sidecarFolder` (none: no sidecar is looked for), in the one store
+    /// order (``DocumentSourceFile/firstStored(lookUp:sidecar:)``).
+    func value(
+        _ names: AttributeNames, sidecarFolder: Int32?, name: ArraySlice<UInt8>, label: DocumentSourceTreePath?
+    ) throws(DocumentSourceFileError) -> StoredDocumentSource? {
+        try owner.firstStored(
+            lookUp: { (attribute) throws(DocumentSourceFileError) -> DocumentSourceFile.Lookup in
+                guard attribute == DocumentSourceFile.attributeName ? names.native : names.samba,
+                    let bytes = try read(attribute)
+                else { return .absent }
+                return .found(bytes)
+            },
+            sidecar: { () throws(DocumentSourceFileError) -> StoredDocumentSource? in
+                guard let sidecarFolder, let label else { return nil }
+                return try sidecarValue(folder: sidecarFolder, name: [UInt8(ascii: "."), UInt8(ascii: "_")] + name, label: label)
+            }
+        ).0
     }
 
     private func read(_ name: String) throws(DocumentSourceFileError) -> [UInt8]? {
@@ -36,13 +40,6 @@ struct TreeEntryReader {
             return try ExtendedAttributes.value(named: name, atCPath: access, follow: follow)
         } catch {
             throw owner.readError(error)
-        }
-    }
-
-    private func decode(_ bytes: [UInt8], from location: String) throws(DocumentSourceFileError) -> DocumentSource {
-        let owner = owner
-        return try SambaStream.decode(bytes) { (value) throws(DocumentSourceFileError) in
-            try owner.decodeValue(value, from: location)
         }
     }
 
