@@ -23,7 +23,7 @@ extension AppIconPublication {
     ///   ``AppIconPublishError/Kind/imageFolderIsSymbolicLink``.
     public func write(into folder: String) throws(AppIconPublishError) {
         try Self.makeFolder(folder, parents: true)
-        let images = Self.join(folder, Self.imageFolder)
+        let images = PathText.join(folder, Self.imageFolder)
         var link = stat()
         if lstat(images, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK {
             throw AppIconPublishError(
@@ -32,9 +32,9 @@ extension AppIconPublication {
         }
         try Self.makeFolder(images, parents: false)
         for icon in icons {
-            try Self.writeWhole(icon.png, to: Self.join(folder, icon.relativePath))
+            try Self.writeWhole(icon.png, to: PathText.join(folder, icon.relativePath))
         }
-        try Self.writeWhole(appInfoJSON, to: Self.join(folder, "appInfo.json"))
+        try Self.writeWhole(appInfoJSON, to: PathText.join(folder, "appInfo.json"))
     }
 
     private static func writeWhole(_ bytes: [UInt8], to path: String) throws(AppIconPublishError) {
@@ -43,11 +43,6 @@ extension AppIconPublication {
         } catch {
             throw AppIconPublishError(.writeFailed, file: error.path, message: error.message)
         }
-    }
-
-    /// `folder/name`, without doubling a slash.
-    private static func join(_ folder: String, _ name: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 
     /// Makes `path` a folder if it is not one (and, with `parents`, the folders above it).

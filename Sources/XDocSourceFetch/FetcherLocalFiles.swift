@@ -49,7 +49,6 @@ enum FetcherLocalFiles {
     /// A `file:` URL for an absolute path, percent-encoding every byte that may not appear
     /// literally in a URL path.
     static func fileURL(_ absolutePath: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
         var out = Array("file://".utf8)
         for byte in absolutePath.utf8 {
             switch byte {
@@ -60,7 +59,7 @@ enum FetcherLocalFiles {
                  UInt8(ascii: ":"), UInt8(ascii: "@"):
                 out.append(byte)
             default:
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+                Hex.appendPercentEncoded(byte, to: &out)
             }
         }
         return String(decoding: out, as: UTF8.self)
@@ -84,7 +83,7 @@ enum FetcherLocalFiles {
         var utf8 = Array(rest.utf8)[...]
         while let byte = utf8.popFirst() {
             if byte == UInt8(ascii: "%") {
-                guard utf8.count >= 2, let high = hexValue(utf8[utf8.startIndex]), let low = hexValue(utf8[utf8.startIndex + 1]) else { return nil }
+                guard utf8.count >= 2, let high = Hex.value(utf8[utf8.startIndex]), let low = Hex.value(utf8[utf8.startIndex + 1]) else { return nil }
                 utf8 = utf8.dropFirst(2)
                 let decoded = high << 4 | low
                 guard decoded != 0 else { return nil }  // a NUL cannot be in a path
@@ -96,14 +95,6 @@ enum FetcherLocalFiles {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 
     /// The URL scheme of `text`, lower-cased (RFC 3986: a letter, then letters, digits, `+`,
     /// `-`, `.`, then `:`), or nil when `text` does not start with one (a path).

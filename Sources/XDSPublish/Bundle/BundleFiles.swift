@@ -99,13 +99,11 @@ enum BundleFiles {
 
 
     /// `folder/name`, without doubling a slash.
-    static func join(_ folder: String, _ name: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
-    }
+    static func join(_ folder: String, _ name: String) -> String { PathText.join(folder, name) }
 
     /// The folder part of `path` ("." for a bare name, "/" for a file at the root).
     static func folder(of path: String) -> String {
-        let trimmed = trimmingTrailingSlashes(path)
+        let trimmed = PathText.trimmingTrailingSlashes(path)
         guard let slash = trimmed.lastIndex(of: "/") else { return "." }
         let folder = String(trimmed[..<slash])
         return folder.isEmpty ? "/" : folder
@@ -113,14 +111,9 @@ enum BundleFiles {
 
     /// The last component of `path`, trailing slashes ignored.
     static func lastComponent(of path: String) -> String {
-        let trimmed = trimmingTrailingSlashes(path)
-        guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
+        let trimmed = PathText.trimmingTrailingSlashes(path)
+        guard let slash = trimmed.lastIndex(of: "/") else { return String(trimmed) }
         return String(trimmed[trimmed.index(after: slash)...])
     }
 
-    private static func trimmingTrailingSlashes(_ path: String) -> String {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        return String(trimmed)
-    }
 }

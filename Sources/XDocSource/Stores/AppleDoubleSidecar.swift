@@ -16,7 +16,7 @@ extension DocumentSourceFile {
             base = String(cString: resolved)
             free(resolved)
         }
-        while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
+        base = String(PathText.trimmingTrailingSlashes(base))
         let folder: Substring
         let name: Substring
         if let slash = base.lastIndex(of: "/") {
