@@ -19,7 +19,12 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
-        // C libraries, each reached from one Swift file only.
+        // C libraries, each reached from one Swift file per module that uses it (CPlist:
+        // XDocSource's PropertyList.swift; CXattr: its ExtendedAttributes.swift; CZlib:
+        // IconMask's PNG/Compression.swift and XDocSourceArchive's ZipReader.swift; CDeflate:
+        // IconMask's PNG/Compression.swift; CArchive: ArchiveReader.swift). One exception:
+        // CCurl is reached from XDocSourceHTTP's CurlTransport.swift (the calls) and
+        // CurlErrors.swift (the table of CURLcode constants turned into FetchError words).
         .systemLibrary(
             name: "CPlist",
             pkgConfig: "libplist-2.0",
@@ -47,8 +52,9 @@ let package = Package(
         // The commit `xds --version` names (written by scripts/build-info.sh before `make build`).
         .target(name: "CBuildInfo"),
 
-        // The POSIX and text plumbing shared by XDocSource and xds (package access only): one
-        // EINTR policy, errno in words, a big-endian reader, the escaper for text shown to people.
+        // The POSIX and text plumbing shared by the modules and xds (package access only): one
+        // EINTR policy, errno in words, the bounded file read, temporary files, byte order, hex
+        // and path text, the escaper for text shown to people.
         .target(name: "XDSSystem"),
 
         // The attribute: the model, property-list coding, the stores, reading and writing on a

@@ -4,14 +4,14 @@ import XDocSourceFetch
 /// Everything `xds appinfo` publishes for an app, in memory: the identifier and name for
 /// the attribute, an unmasked PNG per requested size and the appInfo.json that lists them.
 ///
-/// File names come only from the sizes (`img/icon-58.png`), never from the bundle. Writing
-/// the files is the caller's (`xds` writes each whole, through a temporary file).
+/// File names come only from the sizes (`img/icon-58.png`), never from the bundle.
+/// ``write(into:)`` writes them and appInfo.json, each whole (XDocSource's `AtomicFile`), never
+/// through a symbolic link; `xds appinfo` does just that.
 ///
 /// ```swift
 /// let bundle = try AppBundle(path: "Editor.app")
 /// let publication = try AppIconPublication(bundle: bundle, pixelSizes: [29, 58, 87, 1024])
-/// for icon in publication.icons { write(icon.png, to: "site/" + icon.relativePath) }
-/// write(publication.appInfoJSON, to: "site/appInfo.json")
+/// try publication.write(into: "site")
 /// ```
 public struct AppIconPublication: Sendable {
     /// One published image.

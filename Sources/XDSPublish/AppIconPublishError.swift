@@ -11,6 +11,12 @@ public struct AppIconPublishError: Error, CustomStringConvertible, Sendable, Equ
         case bundle(AppBundleError.Kind)
         /// A requested size is not from 1 to the largest icon size (2048 px).
         case invalidPixelSize
+        /// A file or folder of the output could not be made or written
+        /// (``AppIconPublication/write(into:)``).
+        case writeFailed
+        /// The output's `img` is a symbolic link, which ``AppIconPublication/write(into:)``
+        /// does not write through.
+        case imageFolderIsSymbolicLink
     }
 
     /// The group of the failure.

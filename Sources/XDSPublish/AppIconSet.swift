@@ -15,8 +15,8 @@ public struct AppIconSet: Sendable {
     /// legacy RLE RGB): skipped`.
     public let skipped: [String]
 
-    /// The largest image side accepted (the PNG decoder's limit).
-    public static let maximumSourcePixels = 8192
+    /// The largest image side accepted (the PNG decoder's limit, `PNGDecoder/defaultMaxDimension`).
+    public static let maximumSourcePixels = PNGDecoder.defaultMaxDimension
 
     /// Reads the sizes of the images in `files`.
     ///

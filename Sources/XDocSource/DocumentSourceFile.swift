@@ -88,18 +88,36 @@ public struct DocumentSourceFile: Sendable {
     public func read() throws(DocumentSourceFileError) -> StoredDocumentSource? {
         // No file-type check: a symbolic link read with `followSymlinks` false on Linux, or a
         // FIFO, has no `user.` attribute and reads as absent, which is what `lgetxattr` says.
+        let (found, unsupported) = try firstStored(lookUp: lookUp) { () throws(DocumentSourceFileError) in
+            try readSidecar()
+        }
+        if let found { return found }
+        if let unsupported { throw DocumentSourceFileError(errno: unsupported, path: path) }
+        return nil
+    }
+
+    /// The one store order of every reader (SPEC §2), for ``read()`` and the tree walk: the
+    /// native attribute, then Samba's stream attributes, then the AppleDouble sidecar
+    /// (`sidecar`, asked last: filesystems without extended attributes are where sidecars
+    /// live). A lone NUL byte in the native attribute is no value yet (Netatalk's `ea = samba`
+    /// and Samba with `streams_xattr:prefix = user.` keep this very name with Samba's extra NUL
+    /// byte, and a stream they have just created as a lone NUL: INTEROP §1.3, §2), nor is an
+    /// empty or lone-NUL stream. A filesystem without extended attributes (`lookUp` of the
+    /// native name says `unsupported`) is not asked for streams; its code is returned with
+    /// what the sidecar held.
+    func firstStored(
+        lookUp: (String) throws(DocumentSourceFileError) -> Lookup,
+        sidecar: () throws(DocumentSourceFileError) -> StoredDocumentSource?
+    ) throws(DocumentSourceFileError) -> (StoredDocumentSource?, unsupported: Int32?) {
         var unsupported: Int32?
         var native = try lookUp(Self.attributeName)
-        // Netatalk (`ea = samba`) and Samba with `streams_xattr:prefix = user.` keep this very
-        // name with Samba's extra NUL byte, and a stream they have just created as a lone NUL
-        // (INTEROP §1.3, §2): that is no value yet.
         if case .found(let bytes) = native, bytes == [0] { native = .absent }
         switch native {
         case .found(let bytes):
             let source = try SambaStream.decode(bytes) { (value) throws(DocumentSourceFileError) in
                 try decodeValue(value, from: Self.attributeName)
             }
-            return StoredDocumentSource(source: source, store: .xattr, location: Self.attributeName)
+            return (StoredDocumentSource(source: source, store: .xattr, location: Self.attributeName), nil)
         case .unsupported(let code):
             unsupported = code
         case .absent:
@@ -110,16 +128,14 @@ public struct DocumentSourceFile: Sendable {
                 let source = try SambaStream.decode(bytes) { (value) throws(DocumentSourceFileError) in
                     try decodeValue(value, from: name)
                 }
-                return StoredDocumentSource(source: source, store: .sambaStream, location: name)
+                return (StoredDocumentSource(source: source, store: .sambaStream, location: name), nil)
             }
         }
-        // Filesystems without extended attributes are where sidecars live: look there too.
-        if let found = try readSidecar() { return found }
-        if let unsupported { throw DocumentSourceFileError(errno: unsupported, path: path) }
-        return nil
+        return (try sidecar(), unsupported)
     }
 
-    private enum Lookup {
+    /// What one attribute lookup found.
+    enum Lookup {
         case found([UInt8])
         case absent
         case unsupported(Int32)

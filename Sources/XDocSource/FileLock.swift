@@ -36,15 +36,19 @@ enum FileLock {
         switch acquire(path: path, followSymlinks: followSymlinks) {
         case .locked(let descriptor): fd = descriptor
         case .unlocked: fd = -1
-        case .busy:
-            throw DocumentSourceFileError(
-                .ioError, path: path,
-                message: "another program has held a lock on the file for \(Int(patience)) seconds; try again",
-                errorNumber: EWOULDBLOCK)
+        case .busy: throw busy(path)
         }
         // Closing the only descriptor of the open file releases the flock.
         defer { if fd >= 0 { SystemCall.close(fd) } }
         return try body()
+    }
+
+    /// The error for a lock still held by another program after ``patience``.
+    static func busy(_ path: String) -> DocumentSourceFileError {
+        DocumentSourceFileError(
+            .ioError, path: path,
+            message: "another program has held a lock on the file for \(Int(patience)) seconds; try again",
+            errorNumber: EWOULDBLOCK)
     }
 
     /// How long a writer waits for the lock before it gives up (another `xds` holds it for
@@ -98,31 +102,30 @@ enum FileLock {
                 SystemCall.close(fd)
                 continue
             }
-            return wait(for: fd, seconds: seconds)
+            let outcome = wait(for: fd, seconds: seconds)
+            if case .locked = outcome { return outcome }
+            SystemCall.close(fd)
+            return outcome
         }
         return .unlocked
     }
 
-    /// Polls a non-blocking `flock` (a blocking one cannot time out), sleeping 0.5 ms at first
-    /// and up to 20 ms between tries, so a lock held for milliseconds costs about as much.
-    private static func wait(for fd: Int32, seconds: Double) -> Outcome {
+    /// The one lock wait (a file's writers and the tree's removal): polls a non-blocking
+    /// `flock` on `fd` (a blocking one cannot time out), sleeping 0.5 ms at first and up to
+    /// 20 ms between tries, so a lock held for milliseconds costs about as much. `fd` stays
+    /// open whatever the outcome (``Outcome/unlocked``: the filesystem refuses `flock`).
+    static func wait(for fd: Int32, seconds: Double = patience) -> Outcome {
         var start = timespec()
         clock_gettime(CLOCK_MONOTONIC, &start)
         var pause: UInt32 = 500
         while true {
             if SystemCall.retrying({ flock(fd, LOCK_EX | LOCK_NB) }) == 0 { return .locked(fd) }
-            guard errno == EWOULDBLOCK else {
-                // ENOLCK, EINVAL, ENOTSUP: a filesystem without flock is written unlocked.
-                SystemCall.close(fd)
-                return .unlocked
-            }
+            // ENOLCK, EINVAL, ENOTSUP: a filesystem without flock is written unlocked.
+            guard errno == EWOULDBLOCK else { return .unlocked }
             var now = timespec()
             clock_gettime(CLOCK_MONOTONIC, &now)
             let waited = Double(now.tv_sec - start.tv_sec) + Double(now.tv_nsec - start.tv_nsec) / 1e9
-            guard waited < seconds else {
-                SystemCall.close(fd)
-                return .busy
-            }
+            guard waited < seconds else { return .busy }
             usleep(pause)
             pause = min(pause * 2, 20_000)
         }

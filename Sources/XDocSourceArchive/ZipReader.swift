@@ -30,16 +30,16 @@ extension ArchiveReader {
                 summary.stopped = true
                 return
             }
-            guard let fixed = try reader.take(46), LittleEndian.le32(fixed, 0) == 0x0201_4B50 else {
+            guard let fixed = try reader.take(46), LittleEndian.uint32(fixed, at: 0) == 0x0201_4B50 else {
                 throw directory.damaged("entry \(index + 1) of its central directory is damaged")
             }
-            let madeBy = LittleEndian.le16(fixed, 4), flags = LittleEndian.le16(fixed, 8)
-            let method = Int(LittleEndian.le16(fixed, 10)), crc = LittleEndian.le32(fixed, 16)
-            var compressed = Int64(LittleEndian.le32(fixed, 20)), uncompressed = Int64(LittleEndian.le32(fixed, 24))
-            let nameLength = Int(LittleEndian.le16(fixed, 28)), extraLength = Int(LittleEndian.le16(fixed, 30))
-            let commentLength = Int(LittleEndian.le16(fixed, 32))
-            let external = LittleEndian.le32(fixed, 38)
-            var local = Int64(LittleEndian.le32(fixed, 42))
+            let madeBy = LittleEndian.uint16(fixed, at: 4), flags = LittleEndian.uint16(fixed, at: 8)
+            let method = Int(LittleEndian.uint16(fixed, at: 10)), crc = LittleEndian.uint32(fixed, at: 16)
+            var compressed = Int64(LittleEndian.uint32(fixed, at: 20)), uncompressed = Int64(LittleEndian.uint32(fixed, at: 24))
+            let nameLength = Int(LittleEndian.uint16(fixed, at: 28)), extraLength = Int(LittleEndian.uint16(fixed, at: 30))
+            let commentLength = Int(LittleEndian.uint16(fixed, at: 32))
+            let external = LittleEndian.uint32(fixed, at: 38)
+            var local = Int64(LittleEndian.uint32(fixed, at: 42))
             guard let variable = try reader.take(nameLength + extraLength + commentLength) else {
                 throw directory.damaged("entry \(index + 1) of its central directory runs past its end")
             }
@@ -49,7 +49,7 @@ extension ArchiveReader {
             // Zip64 extended information: the fields that are 0xFFFFFFFF, in this order.
             var extra = variable.dropFirst(nameLength).prefix(extraLength)
             while extra.count >= 4 {
-                let id = LittleEndian.le16(extra, 0), size = Int(LittleEndian.le16(extra, 2))
+                let id = LittleEndian.uint16(extra, at: 0), size = Int(LittleEndian.uint16(extra, at: 2))
                 let body = extra.dropFirst(4).prefix(size)
                 if id == 0x0001 {
                     var at = 0
@@ -61,7 +61,7 @@ extension ArchiveReader {
                         default: value = local
                         }
                         guard value == 0xFFFF_FFFF, at + 8 <= body.count else { continue }
-                        let wide = Int64(bitPattern: LittleEndian.le64(body, at))
+                        let wide = Int64(bitPattern: LittleEndian.uint64(body, at: at))
                         at += 8
                         switch field {
                         case 0: uncompressed = wide
@@ -126,7 +126,7 @@ struct ZipDirectory {
         var found: Int?
         while at >= 0 {
             if tail[at] == 0x50, tail[at + 1] == 0x4B, tail[at + 2] == 5, tail[at + 3] == 6,
-               at + 22 + Int(LittleEndian.le16(tail, at + 20)) <= tail.count
+               at + 22 + Int(LittleEndian.uint16(tail, at: at + 20)) <= tail.count
             {
                 found = at
                 break
@@ -137,10 +137,10 @@ struct ZipDirectory {
             throw refused("no end-of-central-directory record (not a zip, or cut short)")
         }
         let eocdPosition = tailStart + Int64(eocd)
-        let disk = LittleEndian.le16(tail, eocd + 4), directoryDisk = LittleEndian.le16(tail, eocd + 6)
-        let onDisk = LittleEndian.le16(tail, eocd + 8), total = LittleEndian.le16(tail, eocd + 10)
-        var directorySize = Int64(LittleEndian.le32(tail, eocd + 12))
-        var directoryOffset = Int64(LittleEndian.le32(tail, eocd + 16))
+        let disk = LittleEndian.uint16(tail, at: eocd + 4), directoryDisk = LittleEndian.uint16(tail, at: eocd + 6)
+        let onDisk = LittleEndian.uint16(tail, at: eocd + 8), total = LittleEndian.uint16(tail, at: eocd + 10)
+        var directorySize = Int64(LittleEndian.uint32(tail, at: eocd + 12))
+        var directoryOffset = Int64(LittleEndian.uint32(tail, at: eocd + 16))
         guard disk == 0, directoryDisk == 0, onDisk == total else {
             throw refused("a zip split across several files (multi-volume) is not read")
         }
@@ -150,24 +150,24 @@ struct ZipDirectory {
         // Zip64: a locator just before the end record points at the zip64 end record.
         if eocdPosition >= 20 + 56 {
             let locator = try source.bytes(at: eocdPosition - 20, count: 20, path: path)
-            if locator.count == 20, LittleEndian.le32(locator, 0) == 0x0706_4B50 {
+            if locator.count == 20, LittleEndian.uint32(locator, at: 0) == 0x0706_4B50 {
                 // Where it is (an extensible-data-free record just before the locator), else
                 // where the locator says (offsets of a self-extracting zip are too small).
-                let recorded = Int64(bitPattern: LittleEndian.le64(locator, 8))
+                let recorded = Int64(bitPattern: LittleEndian.uint64(locator, at: 8))
                 var record: [UInt8] = []
                 var recordPosition: Int64 = 0
                 for candidate in [eocdPosition - 20 - 56, recorded] where candidate >= 0 && candidate <= eocdPosition - 20 - 56 {
                     let bytes = try source.bytes(at: candidate, count: 56, path: path)
-                    if bytes.count == 56, LittleEndian.le32(bytes, 0) == 0x0606_4B50 {
+                    if bytes.count == 56, LittleEndian.uint32(bytes, at: 0) == 0x0606_4B50 {
                         record = bytes
                         recordPosition = candidate
                         break
                     }
                 }
                 guard !record.isEmpty else { throw refused("its zip64 end record is missing or damaged") }
-                let count = LittleEndian.le64(record, 32)
-                directorySize = Int64(clamping: LittleEndian.le64(record, 40))
-                directoryOffset = Int64(clamping: LittleEndian.le64(record, 48))
+                let count = LittleEndian.uint64(record, at: 32)
+                directorySize = Int64(clamping: LittleEndian.uint64(record, at: 40))
+                directoryOffset = Int64(clamping: LittleEndian.uint64(record, at: 48))
                 entryCount = count <= UInt64(Int64.max) ? Int64(count) : nil
                 end = recordPosition
             }
@@ -233,10 +233,10 @@ struct ZipMember {
         } catch {
             return .failed(error.message)
         }
-        guard header.count == 30, LittleEndian.le32(header, 0) == 0x0403_4B50 else {
+        guard header.count == 30, LittleEndian.uint32(header, at: 0) == 0x0403_4B50 else {
             return .failed("its local header is missing or damaged")
         }
-        let dataStart = local + 30 + Int64(LittleEndian.le16(header, 26)) + Int64(LittleEndian.le16(header, 28))
+        let dataStart = local + 30 + Int64(LittleEndian.uint16(header, at: 26)) + Int64(LittleEndian.uint16(header, at: 28))
         guard compressed >= 0, dataStart + compressed <= directoryStart else {
             return .failed("its data runs into the central directory")
         }
@@ -340,19 +340,3 @@ extension ArchiveSource {
     }
 }
 
-/// Little-endian reads (zip's byte order), over any collection of bytes indexed from its start;
-/// callers check the length first.
-enum LittleEndian {
-    static func le16<C: Collection<UInt8>>(_ bytes: C, _ at: Int) -> UInt16 {
-        let i = bytes.index(bytes.startIndex, offsetBy: at)
-        return UInt16(bytes[i]) | UInt16(bytes[bytes.index(after: i)]) << 8
-    }
-
-    static func le32<C: Collection<UInt8>>(_ bytes: C, _ at: Int) -> UInt32 {
-        UInt32(le16(bytes, at)) | UInt32(le16(bytes, at + 2)) << 16
-    }
-
-    static func le64<C: Collection<UInt8>>(_ bytes: C, _ at: Int) -> UInt64 {
-        UInt64(le32(bytes, at)) | UInt64(le32(bytes, at + 2 + 2)) << 32
-    }
-}

@@ -284,7 +284,7 @@ public actor AppInfoFetcher {
         switch response.status {
         case 200:
             guard response.body.count <= limit else {
-                throw FetchError(.tooLarge, url: url, message: "the body is over the \(FetcherLocalFiles.sizeInWords(limit)) limit")
+                throw FetchError(.tooLarge, url: url, message: "the body is over the \(ReadableFile.sizeInWords(limit)) limit")
             }
             answer = HTTPCacheEntry(requestURL: url, status: 200, headers: HTTPCacheEntry.storable(response.headers),
                                     requestTime: requestTime, responseTime: responseTime, body: response.body)

@@ -13,41 +13,19 @@ enum FetcherLocalFiles {
     /// or device named by mistake is neither waited on nor read (it fails the regular-file
     /// test); `noFollow` refuses a symbolic link as the last component.
     static func read(_ path: String, limit: Int, what: String, noFollow: Bool = false) throws(FetchError) -> [UInt8] {
-        var flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK
-        if noFollow { flags |= O_NOFOLLOW }
-        let fd = SystemCall.retrying { open(path, flags) }
-        guard fd >= 0 else { throw ioError(path, .current) }
-        defer { SystemCall.close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw ioError(path, .current) }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            let folder = info.st_mode & S_IFMT == S_IFDIR
-            throw FetchError(.io, url: path, message: folder ? "is a folder, not a file" : "is not a regular file",
-                             errorNumber: folder ? EISDIR : EINVAL)
+        do throws(ReadableFile.Refusal) {
+            return try ReadableFile.readWhole(path, limit: limit, options: noFollow ? [.nonBlocking, .noFollow] : .nonBlocking)
+        } catch {
+            switch error {
+            case .folder: throw FetchError(.io, url: path, message: "is a folder, not a file", errorNumber: EISDIR)
+            case .notRegular: throw FetchError(.io, url: path, message: "is not a regular file", errorNumber: EINVAL)
+            case .tooLarge(let size):
+                throw FetchError(.tooLarge, url: path, message: "\(what) is \(size) bytes, over the \(ReadableFile.sizeInWords(limit)) limit")
+            case .grew:
+                throw FetchError(.tooLarge, url: path, message: "\(what) grew past the \(ReadableFile.sizeInWords(limit)) limit while being read")
+            case .failed(let errno): throw ioError(path, errno)
+            }
         }
-        guard info.st_size <= off_t(limit) else {
-            throw FetchError(.tooLarge, url: path, message: "\(what) is \(info.st_size) bytes, over the \(sizeInWords(limit)) limit")
-        }
-        // One byte more than the size, to notice a file that grew after fstat.
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
-        let count: Int
-        do throws(Errno) {
-            count = try bytes.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
-                do throws(Errno) { return .success(try SystemCall.readFully(fd, into: buffer)) } catch { return .failure(error) }
-            }.get()
-        } catch { throw ioError(path, error) }
-        guard count <= limit else {
-            throw FetchError(.tooLarge, url: path, message: "\(what) grew past the \(sizeInWords(limit)) limit while being read")
-        }
-        bytes.removeLast(bytes.count - count)
-        return bytes
-    }
-
-    /// "256 KiB", "8 MiB", or a byte count.
-    static func sizeInWords(_ bytes: Int) -> String {
-        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
-        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
-        return "\(bytes) bytes"
     }
 
     static func ioError(_ path: String, _ error: Errno) -> FetchError {
@@ -71,7 +49,6 @@ enum FetcherLocalFiles {
     /// A `file:` URL for an absolute path, percent-encoding every byte that may not appear
     /// literally in a URL path.
     static func fileURL(_ absolutePath: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
         var out = Array("file://".utf8)
         for byte in absolutePath.utf8 {
             switch byte {
@@ -82,7 +59,7 @@ enum FetcherLocalFiles {
                  UInt8(ascii: ":"), UInt8(ascii: "@"):
                 out.append(byte)
             default:
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+                Hex.appendPercentEncoded(byte, to: &out)
             }
         }
         return String(decoding: out, as: UTF8.self)
@@ -106,7 +83,7 @@ enum FetcherLocalFiles {
         var utf8 = Array(rest.utf8)[...]
         while let byte = utf8.popFirst() {
             if byte == UInt8(ascii: "%") {
-                guard utf8.count >= 2, let high = hexValue(utf8[utf8.startIndex]), let low = hexValue(utf8[utf8.startIndex + 1]) else { return nil }
+                guard utf8.count >= 2, let high = Hex.value(utf8[utf8.startIndex]), let low = Hex.value(utf8[utf8.startIndex + 1]) else { return nil }
                 utf8 = utf8.dropFirst(2)
                 let decoded = high << 4 | low
                 guard decoded != 0 else { return nil }  // a NUL cannot be in a path
@@ -118,14 +95,6 @@ enum FetcherLocalFiles {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 
     /// The URL scheme of `text`, lower-cased (RFC 3986: a letter, then letters, digits, `+`,
     /// `-`, `.`, then `:`), or nil when `text` does not start with one (a path).

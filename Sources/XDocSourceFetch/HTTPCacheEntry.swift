@@ -166,8 +166,8 @@ struct HTTPCacheEntry: Sendable, Equatable {
     func encoded() -> [UInt8] {
         var out = HTTPCacheEntry.magic
         out.append(HTTPCacheEntry.version)
-        func u64(_ value: UInt64) { for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) } }
-        func u32(_ value: Int) { for shift in stride(from: 24, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: value >> shift)) } }
+        func u64(_ value: UInt64) { BigEndian.append(value, width: 8, to: &out) }
+        func u32(_ value: Int) { BigEndian.append(UInt64(truncatingIfNeeded: value), width: 4, to: &out) }
         func text(_ value: String) { let bytes = Array(value.utf8); u32(bytes.count); out += bytes }
         out.append(UInt8(truncatingIfNeeded: status >> 8))
         out.append(UInt8(truncatingIfNeeded: status))
@@ -196,9 +196,9 @@ struct HTTPCacheEntry: Sendable, Equatable {
             defer { position += count }
             return content[position..<position + count]
         }
-        func u64() -> UInt64? { take(8).map { $0.reduce(0) { $0 << 8 | UInt64($1) } } }
-        func u32() -> Int? { take(4).map { Int($0.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }) } }
-        func u16() -> Int? { take(2).map { Int($0.first!) << 8 | Int($0.last!) } }
+        func u64() -> UInt64? { take(8).map { BigEndian.unsigned($0, at: 0, width: 8) } }
+        func u32() -> Int? { take(4).map { Int(BigEndian.unsigned($0, at: 0, width: 4)) } }
+        func u16() -> Int? { take(2).map { Int(BigEndian.unsigned($0, at: 0, width: 2)) } }
         func text() -> String? {
             guard let count = u32(), let slice = take(count) else { return nil }
             return String(validating: slice, as: UTF8.self)

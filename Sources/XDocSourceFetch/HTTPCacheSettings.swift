@@ -1,3 +1,4 @@
+internal import XDSSystem
 /// Where the disk cache lives and how it is used (SPEC §3 "Cache"; `--cache-dir`,
 /// `--offline`, `--no-cache`).
 public struct CacheSettings: Sendable, Equatable {
@@ -52,7 +53,5 @@ public struct CacheSettings: Sendable, Equatable {
         }
     }
 
-    private static func joined(_ folder: String, _ name: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
-    }
+    private static func joined(_ folder: String, _ name: String) -> String { PathText.join(folder, name) }
 }

@@ -3,17 +3,20 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import XDocSource
 internal import XDSSystem
 
 /// The cache folder on disk: one file per entry, named by the SHA-256 of the request URL
 /// (`<64 hex digits>.entry`), holding the ``HTTPCacheEntry`` whole.
 ///
-/// Writes go to a new temporary file in the same folder (`<hex>.tmp.XXXXXX`, made by
-/// `mkstemp`, mode 0600) that is renamed over the entry, so a reader, a concurrent writer or
-/// a killed run never sees a torn entry: at worst a stray temporary file remains, which
-/// readers never open and ``removeStaleTemporaries(now:olderThan:)`` deletes once it is an
-/// hour old. No `fsync`: an entry cut short by a power failure fails to decode and counts as
-/// absent, which is all a cache needs.
+/// Writes go through XDocSource's `AtomicFile` (a temporary file in the same folder, mode 0600,
+/// renamed over the entry), so a reader, a concurrent writer or a killed run never sees a
+/// torn entry. On Linux the temporary file has no name until it is renamed, so nothing is left
+/// behind; elsewhere a killed run may leave a `.xds-cache-PID-RANDOM` file, which readers never
+/// open and ``removeStaleTemporaries(now:olderThan:)`` deletes once its process is gone and it
+/// is an hour old (as it does the `<hex>.tmp.XXXXXX` files earlier versions left). No `fsync`:
+/// an entry cut short by a power failure fails to decode and counts as absent, which is all a
+/// cache needs.
 struct HTTPCacheStore: Sendable {
     /// The cache folder.
     let directory: String
@@ -27,22 +30,12 @@ struct HTTPCacheStore: Sendable {
     /// impossible (see ``HTTPCacheEntry/decode(_:)``), for another URL, or has a body over
     /// `maximumBodySize` (all "absent": the next successful fetch replaces it).
     func read(_ url: String, maximumBodySize: Int) -> HTTPCacheEntry? {
-        let fd = SystemCall.retrying { open(path(for: url), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW) }
-        guard fd >= 0 else { return nil }
-        defer { SystemCall.close(fd) }
-        var info = stat()
+        guard let file = try? ReadableFile(path(for: url), options: [.nonBlocking, .noFollow]) else { return nil }
         // Header room: two URLs and the headers; a few hundred KiB is generous.
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 0,
-              Int64(info.st_size) <= Int64(max(0, maximumBodySize)).addingSaturated(1024 * 1024) else { return nil }
-        let size = Int(info.st_size)
-        var bytes = [UInt8](repeating: 0, count: size)
-        let count: Int
-        do throws(Errno) {
-            count = try bytes.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
-                do throws(Errno) { return .success(try SystemCall.readFully(fd, into: buffer)) } catch { return .failure(error) }
-            }.get()
-        } catch { return nil }
-        guard count == size, let entry = HTTPCacheEntry.decode(bytes), entry.requestURL == url,
+        guard file.isRegular, file.size >= 0,
+              Int64(file.size) <= Int64(max(0, maximumBodySize)).addingSaturated(1024 * 1024),
+              let bytes = try? file.read(upTo: file.size + 1), bytes.count == file.size,
+              let entry = HTTPCacheEntry.decode(bytes), entry.requestURL == url,
               entry.body.count <= maximumBodySize else { return nil }
         return entry
     }
@@ -56,52 +49,26 @@ struct HTTPCacheStore: Sendable {
         var error: Errno
     }
 
-    /// Stores `entry` under its request URL, atomically (temporary file + rename), creating
-    /// the folder (mode 0700) if it is missing.
-    /// - Throws: ``WriteFailure`` naming the folder, temporary file or entry path that failed.
+    /// Stores `entry` under its request URL, atomically (XDocSource's `AtomicFile`), creating the folder
+    /// (mode 0700) if it is missing.
+    /// - Throws: ``WriteFailure`` naming the folder (no folder, no temporary file there) or the
+    ///   entry path (the write or rename failed, e.g. when a folder stands where the entry goes).
     func write(_ entry: HTTPCacheEntry) throws(WriteFailure) {
-        let temporary: String
-        do throws(Errno) {
-            temporary = try writeTemporary(entry)
-        } catch {
-            throw WriteFailure(path: directory, error: error)
-        }
+        do throws(Errno) { try makeDirectory(directory) } catch { throw WriteFailure(path: directory, error: error) }
         let destination = path(for: entry.requestURL)
-        do throws(Errno) {
-            try commit(temporary, as: destination)
+        var file: AtomicFile
+        do throws(AtomicFileError) {
+            file = try AtomicFile.begin(destination, in: AT_FDCWD, purpose: "cache", options: Self.fileOptions)
         } catch {
-            throw WriteFailure(path: destination, error: error)
+            throw WriteFailure(path: error.errorNumber == EISDIR ? destination : directory, error: Errno(rawValue: error.errorNumber))
+        }
+        do throws(AtomicFileError) { try file.commit(entry.encoded()) } catch {
+            throw WriteFailure(path: destination, error: Errno(rawValue: error.errorNumber))
         }
     }
 
-    /// The first half of ``write(_:)``: the entry's bytes in a new temporary file, whose path
-    /// is returned. Separate so that tests can stop a run between the two halves.
-    func writeTemporary(_ entry: HTTPCacheEntry) throws(Errno) -> String {
-        try makeDirectory(directory)
-        var template = Array((path(for: entry.requestURL).dropLast(".entry".count) + ".tmp.XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw Errno.current }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let temporary = String(cString: template.map { UInt8(bitPattern: $0) })
-        do throws(Errno) {
-            try SystemCall.writeAll(fd, entry.encoded())
-        } catch {
-            SystemCall.close(fd)
-            unlink(temporary)
-            throw error
-        }
-        SystemCall.close(fd)
-        return temporary
-    }
-
-    /// The second half of ``write(_:)``: renames `temporary` over `destination`.
-    func commit(_ temporary: String, as destination: String) throws(Errno) {
-        guard rename(temporary, destination) == 0 else {
-            let error = Errno.current
-            unlink(temporary)
-            throw error
-        }
-    }
+    /// Entries are private (0600), replace whatever is at their path, and are not flushed.
+    private static let fileOptions = AtomicFile.Options(replacingLinks: true, newFileMode: 0o600, keepingOwnerAndMode: false)
 
     /// Deletes the entry for `url` if there is one (a `no-store` response replaced it).
     func remove(_ url: String) {
@@ -109,7 +76,8 @@ struct HTTPCacheStore: Sendable {
     }
 
     /// Deletes temporary files left by killed runs that are older than `age` seconds (younger
-    /// ones may belong to a run still writing).
+    /// ones may belong to a run still writing): `.xds-cache-PID-RANDOM` files whose process is
+    /// gone, and the `<hex>.tmp.XXXXXX` files of earlier versions.
     func removeStaleTemporaries(now: Int64, olderThan age: Int64 = 3600) {
         guard let folder = opendir(directory) else { return }
         defer { closedir(folder) }
@@ -117,7 +85,11 @@ struct HTTPCacheStore: Sendable {
             let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
                 String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
             }
-            guard name.contains(".tmp."), !name.hasPrefix(".") else { continue }
+            if let pid = TemporaryFile.stalePid(name) {
+                guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            } else {
+                guard name.contains(".tmp."), !name.hasPrefix(".") else { continue }
+            }
             let path = directory + "/" + name
             var info = stat()
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }

@@ -1,3 +1,4 @@
+internal import XDSSystem
 /// SHA-256 (FIPS 180-4), used to name cache entries after their URL without a dependency on
 /// a crypto library. Not constant-time; it hashes public URLs only.
 enum SHA256 {
@@ -45,16 +46,7 @@ enum SHA256 {
     }
 
     /// The digest of `bytes` as 64 lower-case hexadecimal digits.
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(64)
-        for byte in digest(bytes) {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 15)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
+    static func hex(_ bytes: [UInt8]) -> String { Hex.string(digest(bytes)) }
 
     @inline(__always)
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }

@@ -1,3 +1,4 @@
+internal import XDSSystem
 /// URI references (RFC 3986): parsing, and resolution of an icon's `src` against the URL of
 /// its appInfo.json (§5.2, strict form).
 ///
@@ -299,7 +300,7 @@ public enum URLReference {
             var bytes: [UInt8] = []
             var i = raw.startIndex
             while i < raw.endIndex {
-                if raw[i] == UInt8(ascii: "%"), i + 2 < raw.endIndex, let high = hexValue(raw[i + 1]), let low = hexValue(raw[i + 2]) {
+                if raw[i] == UInt8(ascii: "%"), i + 2 < raw.endIndex, let high = Hex.value(raw[i + 1]), let low = Hex.value(raw[i + 2]) {
                     bytes.append(high << 4 | low)
                     i += 3
                 } else {
@@ -375,7 +376,7 @@ public enum URLReference {
             let rest = bytes.dropFirst()
             guard let dot = rest.firstIndex(of: UInt8(ascii: ".")) else { return false }
             let version = rest[rest.startIndex..<dot], tail = rest[(dot + 1)...]
-            return !version.isEmpty && version.allSatisfy { hexValue($0) != nil }
+            return !version.isEmpty && version.allSatisfy { Hex.value($0) != nil }
                 && !tail.isEmpty && tail.allSatisfy { isUnreserved($0) || isSubDelim($0) || $0 == UInt8(ascii: ":") }
         }
         return isIPv6(bytes)
@@ -404,7 +405,7 @@ public enum URLReference {
                     guard isIPv4(piece) else { return nil }
                     count += 2
                 } else {
-                    guard (1...4).contains(piece.count), piece.allSatisfy({ hexValue($0) != nil }) else { return nil }
+                    guard (1...4).contains(piece.count), piece.allSatisfy({ Hex.value($0) != nil }) else { return nil }
                     count += 1
                 }
             }
@@ -440,14 +441,13 @@ public enum URLReference {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var i = bytes.startIndex
-        let digits = Array("0123456789ABCDEF".utf8)
         while i < bytes.endIndex {
             let byte = bytes[i]
             if byte >= 0x80 {
                 guard encodeNonASCII else { return nil }
-                out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 15)]]
+                Hex.appendPercentEncoded(byte, to: &out)
             } else if byte == UInt8(ascii: "%") {
-                guard i + 2 < bytes.endIndex, hexValue(bytes[i + 1]) != nil, hexValue(bytes[i + 2]) != nil else { return nil }
+                guard i + 2 < bytes.endIndex, Hex.value(bytes[i + 1]) != nil, Hex.value(bytes[i + 2]) != nil else { return nil }
                 out += bytes[i...(i + 2)]
                 i += 2
             } else {
@@ -478,12 +478,4 @@ public enum URLReference {
     private static func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") }
     private static func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
 
-    private static func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return b - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
 }

@@ -10,6 +10,10 @@
 /// `PLTE` in an RGB(A) image is ignored; IDAT chunks must be consecutive; data after the end
 /// of the deflate stream inside IDAT is ignored; anything after `IEND` is ignored.
 public enum PNGDecoder {
+    /// The largest width or height ``decode(_:maxDimension:)`` accepts unless told otherwise:
+    /// 8192 px, the one input limit of `xds mask`, `xds icon` and app bundle icons.
+    public static let defaultMaxDimension = 8192
+
     /// Decodes a whole PNG file held in memory into straight-alpha RGBA8 pixels.
     /// - Parameters:
     ///   - bytes: The complete file.
@@ -18,7 +22,7 @@ public enum PNGDecoder {
     /// - Returns: The image; 16-bit samples are rounded to 8 bits, CgBI pixels are swapped
     ///   to RGBA and un-premultiplied.
     /// - Throws: ``PNGError`` with a one-line description of the first problem found.
-    public static func decode(_ bytes: [UInt8], maxDimension: Int = 8192) throws(PNGError) -> RGBAImage {
+    public static func decode(_ bytes: [UInt8], maxDimension: Int = defaultMaxDimension) throws(PNGError) -> RGBAImage {
         try decode(bytes, maxDimension: maxDimension, inflater: .libdeflate)
     }
 
@@ -32,7 +36,7 @@ public enum PNGDecoder {
 
     /// ``decode(_:maxDimension:)`` with a choice of DEFLATE library, for measurements.
     @_spi(Benchmark)
-    public static func decode(_ bytes: [UInt8], maxDimension: Int = 8192, inflater: Inflater) throws(PNGError) -> RGBAImage {
+    public static func decode(_ bytes: [UInt8], maxDimension: Int = defaultMaxDimension, inflater: Inflater) throws(PNGError) -> RGBAImage {
         try bytes.withUnsafeBufferPointer { (file) throws(PNGError) in
             let layout = try PNGLayout(file, maxDimension: maxDimension)
             return try decode(layout, file, inflater, streamingThreshold: streamingThreshold)
@@ -41,7 +45,7 @@ public enum PNGDecoder {
 
     /// ``decode(_:maxDimension:)`` streaming any general-path image whose filtered data is over
     /// `streamingThreshold` bytes (tests force the streaming path with 0).
-    static func decode(_ bytes: [UInt8], maxDimension: Int = 8192, streamingThreshold: Int) throws(PNGError) -> RGBAImage {
+    static func decode(_ bytes: [UInt8], maxDimension: Int = defaultMaxDimension, streamingThreshold: Int) throws(PNGError) -> RGBAImage {
         try bytes.withUnsafeBufferPointer { (file) throws(PNGError) in
             let layout = try PNGLayout(file, maxDimension: maxDimension)
             return try decode(layout, file, .libdeflate, streamingThreshold: streamingThreshold)

@@ -43,57 +43,28 @@ enum BundleFiles {
     /// `what` names the file in messages ("the Info.plist", "the icon").
     static func read(_ path: String, limit: Int, what: String, noFollow: Bool,
                      tooLarge: AppBundleError.Kind) throws(AppBundleError) -> [UInt8] {
-        var flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK
-        if noFollow { flags |= O_NOFOLLOW }
-        let fd = SystemCall.retrying { open(path, flags) }
-        guard fd >= 0 else { throw failure(path, .current) }
-        defer { SystemCall.close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure(path, .current) }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            let folder = info.st_mode & S_IFMT == S_IFDIR
-            throw AppBundleError(tooLarge, file: path, message: folder ? "is a folder, not a file" : "is not a regular file")
+        do throws(ReadableFile.Refusal) {
+            return try ReadableFile.readWhole(path, limit: limit, options: noFollow ? [.nonBlocking, .noFollow] : .nonBlocking)
+        } catch {
+            switch error {
+            case .folder: throw AppBundleError(tooLarge, file: path, message: "is a folder, not a file")
+            case .notRegular: throw AppBundleError(tooLarge, file: path, message: "is not a regular file")
+            case .tooLarge(let size):
+                throw AppBundleError(tooLarge, file: path, message: "\(what) is \(size) bytes, more than the \(ReadableFile.sizeInWords(limit)) accepted")
+            case .grew:
+                throw AppBundleError(tooLarge, file: path, message: "\(what) grew past the \(ReadableFile.sizeInWords(limit)) accepted while being read")
+            case .failed(let errno): throw failure(path, errno)
+            }
         }
-        guard info.st_size <= off_t(limit) else {
-            throw AppBundleError(tooLarge, file: path, message: "\(what) is \(info.st_size) bytes, more than the \(sizeInWords(limit)) accepted")
-        }
-        // One byte more than the size, to notice a file that grew after fstat.
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
-        let outcome = bytes.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
-            do throws(Errno) { return .success(try SystemCall.readFully(fd, into: buffer)) } catch { return .failure(error) }
-        }
-        let count: Int
-        switch outcome {
-        case .success(let n): count = n
-        case .failure(let error): throw failure(path, error)
-        }
-        guard count <= limit else {
-            throw AppBundleError(tooLarge, file: path, message: "\(what) grew past the \(sizeInWords(limit)) accepted while being read")
-        }
-        bytes.removeSubrange(count...)
-        return bytes
     }
 
     /// Reads at most `count` bytes from the start of the regular file at `path` (not
     /// following a symbolic link), for headers.
     static func readPrefix(_ path: String, count: Int) throws(AppBundleError) -> [UInt8] {
-        let fd = SystemCall.retrying { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW) }
-        guard fd >= 0 else { throw failure(path, .current) }
-        defer { SystemCall.close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure(path, .current) }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw AppBundleError(.malformedIcon, file: path, message: "is not a regular file")
-        }
-        var bytes = [UInt8](repeating: 0, count: count)
-        let outcome = bytes.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
-            do throws(Errno) { return .success(try SystemCall.readFully(fd, into: buffer)) } catch { return .failure(error) }
-        }
-        switch outcome {
-        case .success(let n): bytes.removeSubrange(n...)
-        case .failure(let error): throw failure(path, error)
-        }
-        return bytes
+        let file: ReadableFile
+        do throws(Errno) { file = try ReadableFile(path, options: [.nonBlocking, .noFollow]) } catch { throw failure(path, error) }
+        guard file.isRegular else { throw AppBundleError(.malformedIcon, file: path, message: "is not a regular file") }
+        do throws(Errno) { return try file.read(upTo: count) } catch { throw failure(path, error) }
     }
 
     /// The names in `folder` (without `.` and `..`) that are valid UTF-8, at most `limit` of
@@ -126,21 +97,13 @@ enum BundleFiles {
         }
     }
 
-    /// "4 MiB", "64 KiB", or a byte count.
-    static func sizeInWords(_ bytes: Int) -> String {
-        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
-        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
-        return "\(bytes) bytes"
-    }
 
     /// `folder/name`, without doubling a slash.
-    static func join(_ folder: String, _ name: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
-    }
+    static func join(_ folder: String, _ name: String) -> String { PathText.join(folder, name) }
 
     /// The folder part of `path` ("." for a bare name, "/" for a file at the root).
     static func folder(of path: String) -> String {
-        let trimmed = trimmingTrailingSlashes(path)
+        let trimmed = PathText.trimmingTrailingSlashes(path)
         guard let slash = trimmed.lastIndex(of: "/") else { return "." }
         let folder = String(trimmed[..<slash])
         return folder.isEmpty ? "/" : folder
@@ -148,14 +111,9 @@ enum BundleFiles {
 
     /// The last component of `path`, trailing slashes ignored.
     static func lastComponent(of path: String) -> String {
-        let trimmed = trimmingTrailingSlashes(path)
-        guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
+        let trimmed = PathText.trimmingTrailingSlashes(path)
+        guard let slash = trimmed.lastIndex(of: "/") else { return String(trimmed) }
         return String(trimmed[trimmed.index(after: slash)...])
     }
 
-    private static func trimmingTrailingSlashes(_ path: String) -> String {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        return String(trimmed)
-    }
 }

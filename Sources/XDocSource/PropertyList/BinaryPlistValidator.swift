@@ -1,3 +1,4 @@
+internal import XDSSystem
 /// Checks a binary plist (`bplist00`) completely before libplist sees it.
 ///
 /// libplist 2.2.0 (Debian 12) trusts the trailer and offset table in ways fixed only in later
@@ -385,7 +386,4 @@ struct BinaryPlistValidator {
     }
 }
 
-func hex(_ byte: UInt8) -> String {
-    let digits = Array("0123456789abcdef")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-}
+func hex(_ byte: UInt8) -> String { Hex.string(CollectionOfOne(byte)) }

@@ -1,4 +1,5 @@
 internal import CPlist
+internal import XDSSystem
 
 /// Property-list coding over libplist, hardened for values written by someone else.
 ///
@@ -218,9 +219,7 @@ public enum PropertyList {
         return string.withCString(body)
     }
 
-    private static func bigEndian(_ value: UInt64) -> [UInt8] {
-        (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) }
-    }
+    private static func bigEndian(_ value: UInt64) -> [UInt8] { BigEndian.bytes(value, width: 8) }
 
     /// Parses a one-object binary plist holding `object`, to get nodes `plist_new_*` cannot make.
     private static func parsedNode(_ object: [UInt8]) throws(PropertyListError) -> plist_t {

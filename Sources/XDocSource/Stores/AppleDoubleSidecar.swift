@@ -16,7 +16,7 @@ extension DocumentSourceFile {
             base = String(cString: resolved)
             free(resolved)
         }
-        while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
+        base = String(PathText.trimmingTrailingSlashes(base))
         let folder: Substring
         let name: Substring
         if let slash = base.lastIndex(of: "/") {
@@ -39,10 +39,46 @@ extension DocumentSourceFile {
     /// opened (macOS writes sidecars as plain files; following a link could read anything) and
     /// counts as no sidecar.
     func readSidecar() throws(DocumentSourceFileError) -> StoredDocumentSource? {
-        guard let (bytes, size, sidecar) = try readSidecarStart() else { return nil }
+        guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: self)
+        else { return nil }
+        defer { SystemCall.close(folder.descriptor) }
+        // The label people see: the resolved path when it can be had, else the path as
+        // reached; made only once a sidecar is there (realpath is a walk over the whole path).
+        return try sidecarValue(folder: folder.descriptor, name: Array(("._" + folder.name).utf8), checkFirst: true) {
+            sidecarPath ?? folder.display + "._" + folder.name
+        }
+    }
+
+    /// The sidecar's location when it holds an `x-document-source` entry (not decoded); nil
+    /// when there is none or the sidecar cannot be read or parsed.
+    func sidecarValueLocation() -> String? {
+        guard let folder = try? SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: self)
+        else { return nil }
+        defer { SystemCall.close(folder.descriptor) }
+        let name = "._" + folder.name
+        guard let start = try? readSidecarStart(folder: folder.descriptor, name: Array(name.utf8), checkFirst: true, location: { "" }),
+            let double = try? AppleDouble(bytes: start.bytes, fileSize: start.fileSize),
+            double.value(named: Self.plainAttributeName) != nil
+        else { return nil }
+        return sidecarPath ?? folder.display + name
+    }
+}
+
+extension DocumentSourceFile {
+    /// The one sidecar reader, for a file's own read (``readSidecar()``) and for the tree walk
+    /// (`TreeEntryReader`): the `x-document-source` entry of the AppleDouble file `name` in the
+    /// open folder `folder`, decoded, or nil when there is no such regular file or it has no
+    /// entry. `name` is the file name's bytes (a name met in a walk need not be UTF-8);
+    /// `location` names the sidecar in messages (made only when one is needed).
+    func sidecarValue(
+        folder: Int32, name: [UInt8], checkFirst: Bool, location: () -> String
+    ) throws(DocumentSourceFileError) -> StoredDocumentSource? {
+        guard let start = try readSidecarStart(folder: folder, name: name, checkFirst: checkFirst, location: location)
+        else { return nil }
+        let sidecar = location()
         let double: AppleDouble
         do {
-            double = try AppleDouble(bytes: bytes, fileSize: size)
+            double = try AppleDouble(bytes: start.bytes, fileSize: start.fileSize)
         } catch {
             throw DocumentSourceFileError(
                 .malformedSidecar, path: path,
@@ -58,84 +94,53 @@ extension DocumentSourceFile {
         return StoredDocumentSource(source: source, store: .appleDouble, location: sidecar)
     }
 
-    /// The sidecar's location when it holds an `x-document-source` entry (not decoded); nil
-    /// when there is none or the sidecar cannot be read or parsed.
-    func sidecarValueLocation() -> String? {
-        guard let (bytes, size, sidecar) = try? readSidecarStart(),
-            let double = try? AppleDouble(bytes: bytes, fileSize: size),
-            double.value(named: Self.plainAttributeName) != nil
-        else { return nil }
-        return sidecar
-    }
-
-    /// Reads the first ``AppleDouble/attributeAreaLimit`` bytes of the sidecar and returns them
-    /// with the file's size and the sidecar's location; nil when there is no such regular file.
-    private func readSidecarStart() throws(DocumentSourceFileError) -> ([UInt8], Int, String)? {
-        guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: self)
-        else { return nil }
-        defer { SystemCall.close(folder.descriptor) }
-        let name = "._" + folder.name
-        // The label people see: the resolved path when it can be had (as before), else the
-        // path as reached; the file itself is always opened relative to its folder.
-        // Made only once a sidecar is there: realpath is a walk over the whole path.
-        func location() -> String { sidecarPath ?? folder.display + name }
+    /// The first ``AppleDouble/attributeAreaLimit`` bytes of the sidecar `name` in `folder`,
+    /// with the size to judge them by (a file that shrank while it was read is judged by what
+    /// was there); nil when there is no such regular file. Opened with `O_NOFOLLOW` and
+    /// `O_NONBLOCK` (XDSSystem's `ReadableFile`), so a link or FIFO of that name is never
+    /// followed or waited on. With `checkFirst` (a path whose folder listing was not read),
+    /// the name is `fstatat`-ed first so that nothing but a regular file is ever opened, and
+    /// a file swapped between the check and the open is checked again (three tries).
+    private func readSidecarStart(
+        folder: Int32, name: [UInt8], checkFirst: Bool, location: () -> String
+    ) throws(DocumentSourceFileError) -> (bytes: [UInt8], fileSize: Int)? {
+        let name = name.map { CChar(bitPattern: $0) } + [0]
         func failure(_ code: Int32) -> DocumentSourceFileError {
             DocumentSourceFileError(
                 errno: code, path: path, context: "cannot read the AppleDouble sidecar \(location()): ")
         }
-        // Three tries: a sidecar swapped for another file between the check and the open is
-        // checked again rather than read unchecked.
         for _ in 0..<3 {
             var before = stat()
-            if SystemCall.retrying({ fstatat(folder.descriptor, name, &before, AT_SYMLINK_NOFOLLOW) }) != 0 {
-                let code = errno
-                if code == ENOENT || code == ENOTDIR { return nil }
-                throw failure(code)
+            if checkFirst {
+                if SystemCall.retrying({ fstatat(folder, name, &before, AT_SYMLINK_NOFOLLOW) }) != 0 {
+                    let code = errno
+                    if code == ENOENT || code == ENOTDIR { return nil }
+                    throw failure(code)
+                }
+                guard before.st_mode & S_IFMT == S_IFREG else { return nil }
             }
-            guard before.st_mode & S_IFMT == S_IFREG else { return nil }
-            let fd = SystemCall.retrying {
-                openat(folder.descriptor, name, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
-            }
-            if fd < 0 {
-                let code = errno
-                // Gone, or replaced by a symbolic link (O_NOFOLLOW), since the check.
-                if code == ENOENT || code == ELOOP { return nil }
-                throw failure(code)
-            }
-            defer { SystemCall.close(fd) }
-            var info = stat()
-            guard fstat(fd, &info) == 0 else { throw failure(errno) }
-            guard info.st_mode & S_IFMT == S_IFREG, info.st_dev == before.st_dev, info.st_ino == before.st_ino
-            else { continue }
-            let start: (bytes: [UInt8], fileSize: Int)
+            let file: ReadableFile
             do throws(Errno) {
-                start = try Self.readSidecarStart(fd, size: Int(info.st_size))
+                file = try ReadableFile(name, relativeTo: folder, options: [.nonBlocking, .noFollow])
+            } catch {
+                // Gone, or replaced by a symbolic link (O_NOFOLLOW), since the check.
+                if error.rawValue == ENOENT || error.rawValue == ELOOP { return nil }
+                throw failure(error.rawValue)
+            }
+            guard file.isRegular else {
+                if checkFirst { continue }
+                return nil
+            }
+            if checkFirst, file.info.st_dev != before.st_dev || file.info.st_ino != before.st_ino { continue }
+            let wanted = min(file.size, AppleDouble.attributeAreaLimit)
+            do throws(Errno) {
+                let bytes = try file.read(upTo: wanted)
+                return (bytes, bytes.count < wanted ? bytes.count : file.size)
             } catch {
                 throw failure(error.rawValue)
             }
-            return (start.bytes, start.fileSize, location())
         }
         throw DocumentSourceFileError(
             .ioError, path: path, message: "the AppleDouble sidecar \(location()) kept changing while it was read; try again")
-    }
-}
-
-extension DocumentSourceFile {
-    /// Reads the first ``AppleDouble/attributeAreaLimit`` bytes of the open sidecar `fd` whose
-    /// size is `size`; returns them with the size to judge them by (a file that shrank while it
-    /// was read is judged by what was there). Shared by the reader and the tree walk.
-    static func readSidecarStart(_ fd: Int32, size: Int) throws(Errno) -> (bytes: [UInt8], fileSize: Int) {
-        let wanted = min(size, AppleDouble.attributeAreaLimit)
-        var failure: Errno?
-        let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
-            do throws(Errno) {
-                count = try SystemCall.readFully(fd, into: UnsafeMutableRawBufferPointer(buffer))
-            } catch {
-                failure = error
-                count = 0
-            }
-        }
-        if let failure { throw failure }
-        return (bytes, bytes.count < wanted ? bytes.count : size)
     }
 }

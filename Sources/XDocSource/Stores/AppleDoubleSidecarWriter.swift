@@ -51,12 +51,12 @@ extension DocumentSourceFile {
                 throw DocumentSourceFileError(
                     .tooLarge, path: path, message: "cannot write the AppleDouble sidecar \(location()): \(error)")
             }
-            try replaceSidecar(folder.descriptor, name, with: bytes, keeping: nil, failure: failure)
+            try replaceSidecar(folder.descriptor, name, with: bytes, failure: failure)
             return true
         }
         let edit: AppleDouble.Edit
         do {
-            edit = try AppleDouble.edited(current.bytes, setting: Self.plainAttributeName, to: value)
+            edit = try AppleDouble.edited(current, setting: Self.plainAttributeName, to: value)
         } catch {
             // A sidecar that does not parse is left alone: rewriting it could lose what the
             // writer of it meant. An edit that does not fit is no fault of the file.
@@ -72,7 +72,7 @@ extension DocumentSourceFile {
         case .unchanged:
             return false
         case .replace(let bytes):
-            try replaceSidecar(folder.descriptor, name, with: bytes, keeping: current.info, failure: failure)
+            try replaceSidecar(folder.descriptor, name, with: bytes, failure: failure)
         case .delete:
             if SystemCall.retrying({ unlinkat(folder.descriptor, name, 0) }) != 0 && errno != ENOENT {
                 throw failure(errno, "remove")
@@ -92,12 +92,12 @@ extension DocumentSourceFile {
             .unsupportedFileType, path: path, message: "has no name an AppleDouble sidecar ._NAME could be made from")
     }
 
-    /// The whole sidecar and its `stat`, or nil when there is none. Anything but a regular
+    /// The whole sidecar, or nil when there is none. Anything but a regular
     /// file under that name is never opened: when `writing`, it is refused (writing over it,
     /// or through it, is never right); for a removal it holds no value (as for the reader).
     private func readWholeSidecar(
         _ folder: Int32, _ name: String, writing: Bool, failure: (Int32, String) -> DocumentSourceFileError
-    ) throws(DocumentSourceFileError) -> (bytes: [UInt8], info: stat)? {
+    ) throws(DocumentSourceFileError) -> [UInt8]? {
         for _ in 0..<3 {
             var before = stat()
             if SystemCall.retrying({ fstatat(folder, name, &before, AT_SYMLINK_NOFOLLOW) }) != 0 {
@@ -110,77 +110,44 @@ extension DocumentSourceFile {
                     .unsupportedFileType, path: path,
                     message: "\(VisibleText.escaped(name)) next to it is not a regular file, so it is not written as an AppleDouble sidecar")
             }
-            let fd = SystemCall.retrying {
-                openat(folder, name, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
+            let file: ReadableFile
+            do throws(Errno) {
+                file = try ReadableFile(name, relativeTo: folder, options: [.nonBlocking, .noFollow])
+            } catch {
+                if error.rawValue == ENOENT || error.rawValue == ELOOP { continue }  // changed since the check
+                throw failure(error.rawValue, "read")
             }
-            if fd < 0 {
-                if errno == ENOENT || errno == ELOOP { continue }  // changed since the check
-                throw failure(errno, "read")
-            }
-            defer { SystemCall.close(fd) }
-            var info = stat()
-            guard fstat(fd, &info) == 0 else { throw failure(errno, "read") }
-            guard info.st_mode & S_IFMT == S_IFREG, info.st_dev == before.st_dev, info.st_ino == before.st_ino
+            guard file.isRegular, file.info.st_dev == before.st_dev, file.info.st_ino == before.st_ino
             else { continue }
-            let size = Int(info.st_size)
+            let size = file.size
             guard size <= AppleDouble.maximumFileSize else {
                 throw DocumentSourceFileError(
                     .tooLarge, path: path,
                     message: "the AppleDouble sidecar \(sidecarPath ?? name) is \(size) bytes, more than the \(AppleDouble.maximumFileSize >> 20) MiB this library rewrites")
             }
             // One byte more than the size: a file that grew since the fstat is read again.
-            var code: Int32 = 0
-            let bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
-                do throws(Errno) {
-                    count = try SystemCall.readFully(fd, into: UnsafeMutableRawBufferPointer(buffer))
-                } catch {
-                    code = error.rawValue
-                    count = 0
-                }
-            }
-            if code != 0 { throw failure(code, "read") }
+            let bytes: [UInt8]
+            do throws(Errno) { bytes = try file.read(upTo: size + 1) } catch { throw failure(error.rawValue, "read") }
             guard bytes.count == size else { continue }
-            return (bytes, info)
+            return bytes
         }
         throw DocumentSourceFileError(
             .ioError, path: path, message: "the AppleDouble sidecar \(sidecarPath ?? name) kept changing while it was read; try again")
     }
 
-    /// Writes `bytes` to a new file in the folder and renames it over `name`; with `old`, the
-    /// new file gets the old one's mode and (where allowed) owner and group. The new file is
-    /// XDSSystem's ``TemporaryFile``: unnamed until it is renamed into place on Linux, so an
-    /// interrupted writer (SIGKILL included) leaves nothing; elsewhere a named file removed
-    /// on failure and on SIGINT, SIGTERM and SIGHUP; leftovers of killed writers are swept by
-    /// the next writer in the folder (SPEC §5).
+    /// Writes `bytes` whole over `name` in the folder: XDocSource's ``AtomicFile`` (a new file
+    /// in the same folder, given the old one's mode and, where allowed, owner and group,
+    /// flushed with `fsync`, renamed over `name`; unnamed until then on Linux, so an
+    /// interrupted writer leaves nothing; SPEC §5). The name is replaced, never followed.
     private func replaceSidecar(
-        _ folder: Int32, _ name: String, with bytes: [UInt8], keeping old: stat?,
-        failure: (Int32, String) -> DocumentSourceFileError
+        _ folder: Int32, _ name: String, with bytes: [UInt8], failure: (Int32, String) -> DocumentSourceFileError
     ) throws(DocumentSourceFileError) {
-        // A new sidecar is made like any new file (0666 less the umask); a replaced one
-        // starts private and gets the old mode once written.
-        var file: TemporaryFile
-        do throws(Errno) {
-            file = try TemporaryFile.create(folder: folder, prefix: "", purpose: "sidecar", mode: old == nil ? 0o666 : 0o600)
+        do throws(AtomicFileError) {
+            var file = try AtomicFile.begin(
+                name, in: folder, purpose: "sidecar", options: AtomicFile.Options(replacingLinks: true, synchronized: true))
+            try file.commit(bytes)
         } catch {
-            throw failure(error.rawValue, "write")
-        }
-        let fd = file.descriptor
-        do throws(Errno) {
-            try SystemCall.writeAll(fd, bytes)
-            if let old {
-                // Not the owner's to give away unless root: then the new file stays ours.
-                _ = fchown(fd, old.st_uid, old.st_gid)
-                if fchmod(fd, old.st_mode & 0o7777) != 0 { throw Errno.current }
-            }
-            if SystemCall.retrying({ fsync(fd) }) != 0 { throw Errno.current }
-        } catch {
-            file.discard()
-            throw failure(error.rawValue, "write")
-        }
-        do throws(Errno) {
-            try file.commit(as: name)
-        } catch {
-            throw failure(error.rawValue, "write")
+            throw failure(error.errorNumber, "write")
         }
     }
 }

@@ -1,3 +1,4 @@
+internal import XDSSystem
 /// Writing AppleDouble files: one attribute set, replaced or removed, everything else kept.
 ///
 /// The rewrite keeps, byte for byte: the 16-byte filler of the header, every entry other than
@@ -250,8 +251,6 @@ extension AppleDouble {
     }
 
     private static func u32(_ v: UInt32) -> [UInt8] { u32(Int(v)) }
-    private static func u32(_ v: Int) -> [UInt8] {
-        [UInt8(v >> 24 & 255), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)]
-    }
-    private static func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 255), UInt8(v & 255)] }
+    private static func u32(_ v: Int) -> [UInt8] { BigEndian.bytes(UInt64(truncatingIfNeeded: v), width: 4) }
+    private static func u16(_ v: Int) -> [UInt8] { BigEndian.bytes(UInt64(truncatingIfNeeded: v), width: 2) }
 }

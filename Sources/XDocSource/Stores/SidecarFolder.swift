@@ -84,8 +84,7 @@ struct SidecarFolder {
     /// Splits a path into its folder part (empty, or ending in `/`) and last component; nil
     /// for `/` and the empty path.
     static func split(_ path: String) -> (folder: String, name: String)? {
-        var trimmed = Substring(path)
-        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let trimmed = PathText.trimmingTrailingSlashes(path)
         guard !trimmed.isEmpty, trimmed != "/" else { return nil }
         guard let slash = trimmed.lastIndex(of: "/") else { return ("", String(trimmed)) }
         return (String(trimmed[...slash]), String(trimmed[trimmed.index(after: slash)...]))

@@ -129,9 +129,7 @@ public struct TextBundleInfo: Sendable, Equatable {
 
     /// Whether `path` names a TextBundle folder (`.textbundle`, any case) by its name.
     public static func isBundleName(_ path: String) -> Bool {
-        var name = Substring(path)
-        while name.hasSuffix("/") && name.count > 1 { name = name.dropLast() }
-        return name.lowercased().hasSuffix(".textbundle")
+        PathText.trimmingTrailingSlashes(path).lowercased().hasSuffix(".textbundle")
     }
 
     /// The JSON object `xds show --json` prints as `"textbundle"`: the keys found, in ``keys``

@@ -76,11 +76,9 @@ extension DocumentSourceTree.Found {
             throw DocumentSourceFileError(errno: errno == ELOOP ? ENOENT : errno, path: label)
         }
         defer { if fd >= 0 { SystemCall.close(fd) } }
-        if fd >= 0, !Self.lock(fd) {
-            throw DocumentSourceFileError(
-                .ioError, path: label, message: "another program has held a lock on the file for 10 seconds; try again",
-                errorNumber: EWOULDBLOCK)
-        }
+        // The writers' lock and wait (FileLock); a filesystem that refuses `flock` is cleared
+        // without it.
+        if fd >= 0, case .busy = FileLock.wait(for: fd) { throw FileLock.busy(label) }
         func remove(_ name: String) throws(ExtendedAttributeFailure) -> Bool {
             fd >= 0
                 ? try ExtendedAttributes.removeValue(named: name, descriptor: fd)
@@ -147,17 +145,5 @@ extension DocumentSourceTree.Found {
         let owner = DocumentSourceFile(path: folder + String(name.dropFirst(2)), followSymlinks: false)
         let changed = try owner.writeSidecarLocked(nil, orphan: true)
         return DocumentSourceRemoval(removed: changed ? [.appleDouble] : [])
-    }
-
-    /// Takes the writers' exclusive `flock` on `fd`, waiting up to ten seconds for another
-    /// writer (as `DocumentSourceFile` does); false when it is still held then. A filesystem that
-    /// refuses `flock` is written without it.
-    static func lock(_ fd: Int32) -> Bool {
-        for _ in 0..<1000 {
-            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
-            guard errno == EWOULDBLOCK || errno == EINTR else { return true }
-            usleep(10_000)
-        }
-        return false
     }
 }

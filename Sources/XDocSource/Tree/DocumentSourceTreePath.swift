@@ -95,9 +95,7 @@ public struct DocumentSourceTreePath: Sendable, Hashable, CustomStringConvertibl
         }
     }
 
-    private static func hex(_ byte: UInt8) -> String {
-        (byte < 16 ? "0" : "") + String(byte, radix: 16)
-    }
+    private static func hex(_ byte: UInt8) -> String { Hex.string(CollectionOfOne(byte)) }
 
     /// The path with `name` appended after a `/` (none when the path already ends in one).
     func appending(_ name: some Collection<UInt8>) -> DocumentSourceTreePath {

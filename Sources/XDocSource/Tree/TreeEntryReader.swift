@@ -15,20 +15,24 @@ struct TreeEntryReader {
 
     private var owner: DocumentSourceFile { DocumentSourceFile(path: path.lossyString, followSymlinks: false) }
 
-    /// The value of the native attribute or else a Samba stream, when `names` lists one.
-    func attributeValue(_ names: AttributeNames) throws(DocumentSourceFileError) -> StoredDocumentSource? {
-        if names.native, let bytes = try read(DocumentSourceFile.attributeName), bytes != [0] {
-            return StoredDocumentSource(
-                source: try decode(bytes, from: DocumentSourceFile.attributeName),
-                store: .xattr, location: DocumentSourceFile.attributeName)
-        }
-        guard names.samba else { return nil }
-        for name in SambaStream.attributeNames {
-            // Samba creates a stream as one NUL byte before the client writes to it: empty.
-            guard let bytes = try read(name), !bytes.isEmpty, bytes != [0] else { continue }
-            return StoredDocumentSource(source: try decode(bytes, from: name), store: .sambaStream, location: name)
-        }
-        return nil
+    /// The value of the entry, from the stores `names` lists and then the sidecar `._NAME` in
+    /// the open folder `sidecarFolder` (none: no sidecar is looked for), in the one store
+    /// order (``DocumentSourceFile/firstStored(lookUp:sidecar:)``).
+    func value(
+        _ names: AttributeNames, sidecarFolder: Int32?, name: ArraySlice<UInt8>, label: DocumentSourceTreePath?
+    ) throws(DocumentSourceFileError) -> StoredDocumentSource? {
+        try owner.firstStored(
+            lookUp: { (attribute) throws(DocumentSourceFileError) -> DocumentSourceFile.Lookup in
+                guard attribute == DocumentSourceFile.attributeName ? names.native : names.samba,
+                    let bytes = try read(attribute)
+                else { return .absent }
+                return .found(bytes)
+            },
+            sidecar: { () throws(DocumentSourceFileError) -> StoredDocumentSource? in
+                guard let sidecarFolder, let label else { return nil }
+                return try sidecarValue(folder: sidecarFolder, name: [UInt8(ascii: "."), UInt8(ascii: "_")] + name, label: label)
+            }
+        ).0
     }
 
     private func read(_ name: String) throws(DocumentSourceFileError) -> [UInt8]? {
@@ -39,55 +43,12 @@ struct TreeEntryReader {
         }
     }
 
-    private func decode(_ bytes: [UInt8], from location: String) throws(DocumentSourceFileError) -> DocumentSource {
-        let owner = owner
-        return try SambaStream.decode(bytes) { (value) throws(DocumentSourceFileError) in
-            try owner.decodeValue(value, from: location)
-        }
-    }
-
     /// The `x-document-source` entry of the AppleDouble file `name` in the open folder `folder`
     /// (`AT_FDCWD` for a path), or nil when it is gone, not a regular file, or has no entry.
     func sidecarValue(
         folder: Int32, name: [UInt8], label: DocumentSourceTreePath
     ) throws(DocumentSourceFileError) -> StoredDocumentSource? {
         let location = label.lossyString
-        func failure(_ code: Int32) -> DocumentSourceFileError {
-            DocumentSourceFileError(
-                errno: code, path: path.lossyString, context: "cannot read the AppleDouble sidecar \(location): ")
-        }
-        // O_NOFOLLOW: a link named ._NAME is no sidecar; O_NONBLOCK: a FIFO must not block.
-        let fd = TreeWalker.withCName(name) { cName in
-            SystemCall.retrying { openat(folder, cName, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW) }
-        }
-        if fd < 0 {
-            let code = errno
-            if code == ENOENT || code == ELOOP { return nil }
-            throw failure(code)
-        }
-        defer { SystemCall.close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure(errno) }
-        guard info.st_mode & S_IFMT == S_IFREG else { return nil }
-        let start: (bytes: [UInt8], fileSize: Int)
-        do throws(Errno) {
-            start = try DocumentSourceFile.readSidecarStart(fd, size: Int(info.st_size))
-        } catch {
-            throw failure(error.rawValue)
-        }
-        let double: AppleDouble
-        do {
-            double = try AppleDouble(bytes: start.bytes, fileSize: start.fileSize)
-        } catch {
-            throw DocumentSourceFileError(
-                .malformedSidecar, path: path.lossyString, message: "malformed AppleDouble sidecar \(location): \(error)")
-        }
-        guard let value = double.value(named: DocumentSourceFile.plainAttributeName) else { return nil }
-        guard value.count <= DocumentSourceFile.maximumValueSize else {
-            throw DocumentSourceFileError(
-                .malformedValue, path: path.lossyString,
-                message: "the x-document-source value in \(location) is larger than 64 KiB")
-        }
-        return StoredDocumentSource(source: try owner.decodeValue(value, from: location), store: .appleDouble, location: location)
+        return try owner.sidecarValue(folder: folder, name: name, checkFirst: false) { location }
     }
 }

@@ -435,12 +435,9 @@ struct TreeWalker {
         let sidecarPath = parent.map { $0.path.appending([UInt8(ascii: "."), UInt8(ascii: "_")] + name) }
         let reader = TreeEntryReader(path: path, access: access, follow: follow)
         do {
-            var stored = try reader.attributeValue(names)
-            if stored == nil, let parent, let sidecarPath {
-                stored = try reader.sidecarValue(
-                    folder: parent.descriptor, name: [UInt8(ascii: "."), UInt8(ascii: "_")] + name, label: sidecarPath)
+            if let stored = try reader.value(names, sidecarFolder: parent?.descriptor, name: name, label: sidecarPath) {
+                found(path, folder: folder, stored, sidecar: sidecarPath)
             }
-            if let stored { found(path, folder: folder, stored, sidecar: sidecarPath) }
         } catch {
             if error.kind == .notFound {
                 problem(path, .vanished, "vanished during the walk")

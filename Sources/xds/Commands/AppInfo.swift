@@ -129,10 +129,13 @@ extension XDS {
             for note in publication.skipped {
                 Diagnostics.printError("xds: note: " + VisibleText.escapedMessage(note))
             }
-            do throws(BinaryFileError) {
-                try AppInfoOutput.write(publication, into: output)
+            do throws(AppIconPublishError) {
+                try publication.write(into: output)
+            } catch where error.kind == .imageFolderIsSymbolicLink {
+                diagnostics.fail(error.file, Self.linkedImageFolder, status: .ioError)
+                return try diagnostics.finish()
             } catch {
-                diagnostics.fail(error.path, error.reason, status: error.status)
+                diagnostics.fail(error)
                 return try diagnostics.finish()
             }
             let line = Self.setLine(publication, appInfoURL: url ?? Self.placeholderBase + "appInfo.json",
@@ -146,6 +149,9 @@ extension XDS {
                     "xds: note: replace \(Self.placeholderBase) in the line above with the URL \(VisibleText.escaped(output)) will be served from (or give --base-url)")
             }
         }
+
+        /// Why a symbolic link DIR/img is not written through, in the command's words.
+        static let linkedImageFolder = "is a symbolic link; xds appinfo writes nothing outside the folder it is given, so it does not write through it (remove the link or make it a folder)"
 
         /// `xds set FILE --id ID --name NAME --app-info-url URL`, the values quoted for a POSIX shell.
         static func setLine(_ publication: AppIconPublication, appInfoURL: String, allowHTTP: Bool) -> String {

@@ -27,7 +27,7 @@ extension XDS {
         static let inputLimit = 256 << 20
 
         /// The largest input side the decoder accepts (SPEC: 8192 px).
-        static let maxInputPixels = 8192
+        static let maxInputPixels = PNGDecoder.defaultMaxDimension
 
         @Argument(help: ArgumentHelp("The PNG to mask (- for standard input).", valueName: "in.png"))
         var input: String

@@ -14,7 +14,7 @@ enum HumanText {
         case .boolean(let b): return b ? "true" : "false"
         case .date(let d): return PropertyListDate.text(d)
         case .data(let bytes):
-            let hex = bytes.prefix(16).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+            let hex = Hex.string(bytes.prefix(16))
             return "<\(bytes.count) byte\(bytes.count == 1 ? "" : "s")\(bytes.isEmpty ? "" : ": " + hex)\(bytes.count > 16 ? "…" : "")>"
         case .uid(let u): return "UID(\(u))"
         case .array(let items): return "[" + items.map(Self.value).joined(separator: ", ") + "]"

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import XDocSource
 import XDSSystem
 
 /// Why a file could not be read or written; `description` is one line in words, and
@@ -35,6 +36,13 @@ struct BinaryFileError: Error, CustomStringConvertible {
     }
 }
 
+extension BinaryFileError {
+    /// The error for a failed `AtomicFile` write (74), in the library's words.
+    init(_ error: AtomicFileError) {
+        self.init(path: error.path, reason: error.message, status: .ioError)
+    }
+}
+
 /// Whole-file reads and writes with plain system calls (through XDSSystem's one EINTR
 /// policy): no Foundation, so `xds mask` starts fast.
 enum BinaryFile {
@@ -49,51 +57,24 @@ enum BinaryFile {
     static func readBounded(_ path: String, prefixCount: Int,
                             bound: ([UInt8]) throws(BinaryFileError) -> Int) throws(BinaryFileError) -> [UInt8] {
         let name = path == "-" ? standardInputName : path
-        let fd: Int32
-        if path == "-" {
-            fd = 0
-        } else {
-            fd = SystemCall.retrying { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) }
-            if fd < 0 { throw .reading(.current, path: name, operation: "cannot open") }
+        let file: ReadableFile
+        do throws(Errno) {
+            file = path == "-" ? try ReadableFile(standardInput: ()) : try ReadableFile(path)
+        } catch {
+            // A failed fstat of standard input is a failed read; a failed open (or fstat after it) an open.
+            throw .reading(error, path: name, operation: path == "-" ? "cannot read" : "cannot open")
         }
-        defer { if fd != 0 { SystemCall.close(fd) } }
-        var st = stat()
-        if fstat(fd, &st) != 0 { throw .reading(.current, path: name, operation: "cannot read") }
-        if (st.st_mode & S_IFMT) == S_IFDIR { throw .reading(Errno(rawValue: EISDIR), path: name, operation: "cannot read") }
-
-        var bytes = [UInt8](repeating: 0, count: prefixCount)
-        var count = try read(fd, into: &bytes, from: 0, name: name)
-        bytes.removeSubrange(count...)
+        if file.isFolder { throw .reading(Errno(rawValue: EISDIR), path: name, operation: "cannot read") }
+        var bytes: [UInt8] = []
+        do throws(Errno) { try file.read(into: &bytes, upTo: prefixCount) } catch {
+            throw .reading(error, path: name, operation: "cannot read")
+        }
         let limit = try bound(bytes)
-        guard count == prefixCount, limit > count else { return bytes }
-        // A regular file's size is known: one buffer. Pipes and devices start small and double.
-        let isRegular = (st.st_mode & S_IFMT) == S_IFREG
-        var capacity = isRegular ? min(max(Int(st.st_size), count), limit) : min(1 << 16, limit)
-        while true {
-            bytes.append(contentsOf: repeatElement(0, count: capacity - bytes.count))
-            count = try read(fd, into: &bytes, from: count, name: name)
-            if count < bytes.count || capacity == limit {
-                bytes.removeSubrange(count...)
-                return bytes
-            }
-            capacity = min(capacity * 2, limit)
+        guard bytes.count == prefixCount, limit > bytes.count else { return bytes }
+        do throws(Errno) { try file.read(into: &bytes, upTo: limit) } catch {
+            throw .reading(error, path: name, operation: "cannot read")
         }
-    }
-
-    /// Fills `bytes[from...]` from `fd` until it is full or the file ends; returns the count held.
-    private static func read(_ fd: Int32, into bytes: inout [UInt8], from start: Int,
-                             name: String) throws(BinaryFileError) -> Int {
-        let outcome = bytes.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
-            do throws(Errno) {
-                return .success(try SystemCall.readFully(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[start...])))
-            } catch {
-                return .failure(error)
-            }
-        }
-        switch outcome {
-        case .success(let n): return start + n
-        case .failure(let e): throw .reading(e, path: name, operation: "cannot read")
-        }
+        return bytes
     }
 
     /// Writes `bytes` to standard output.

@@ -1,7 +1,9 @@
+import XDocSource
 import ArgumentParser
 
 /// Where `xds mask` and `xds icon` write their PNG: `-o FILE` (whole or not at all, through
-/// ``AtomicOutput``) or standard output, never a terminal.
+/// XDocSource's `AtomicFile`: links followed, an old file's mode and owner kept) or standard
+/// output, never a terminal.
 struct PNGDestination {
     /// The `-o` value; nil or `-` means standard output.
     let output: String?
@@ -24,27 +26,30 @@ struct PNGDestination {
 
     /// Opens the destination before any work: for `-o`, the temporary file beside the target,
     /// so a folder that cannot be written fails at once and an interrupted run leaves nothing
-    /// behind (see ``AtomicOutput``).
+    /// behind (see `AtomicFile`).
     func open() throws(BinaryFileError) -> Opened {
         if let output, let problem = FileArguments.problem(output) {
             throw BinaryFileError(path: output, reason: problem, status: .usage)
         }
-        return Opened(file: isStandardOutput ? nil : try AtomicOutput.begin(output!))
+        if isStandardOutput { return Opened(file: nil) }
+        do throws(AtomicFileError) { return Opened(file: try AtomicFile.begin(output!)) } catch {
+            throw BinaryFileError(error)
+        }
     }
 
     /// An opened destination: ``commit(_:)`` the PNG once it is made, or ``discard()`` it.
     struct Opened {
         /// The temporary file for `-o`; nil for standard output (or once committed).
-        private var file: AtomicOutput?
+        private var file: AtomicFile?
 
-        fileprivate init(file: AtomicOutput?) { self.file = file }
+        fileprivate init(file: AtomicFile?) { self.file = file }
 
         /// Writes the PNG: renames the finished temporary file over the target, or writes to
         /// standard output. On failure the temporary file is gone and the old file untouched.
         mutating func commit(_ png: [UInt8]) throws(BinaryFileError) {
             if var target = file {
                 file = nil
-                try target.commit(png)
+                do throws(AtomicFileError) { try target.commit(png) } catch { throw BinaryFileError(error) }
             } else {
                 try BinaryFile.writeStandardOutput(png)
             }
