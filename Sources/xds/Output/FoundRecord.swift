@@ -67,7 +67,7 @@ struct FoundRecord {
         }
         if let textBundle {
             var bundle = JSONObject()
-            for (key, value) in textBundle.displayedFields { bundle.add(key, json: value.json) }
+            for (key, value) in textBundle.fields { bundle.add(key, value) }
             if !textBundle.warnings.isEmpty { bundle.add("warnings", strings: textBundle.warnings) }
             object.add("textbundle", bundle)
         }
@@ -119,12 +119,14 @@ struct FoundRecord {
     /// The TextBundle section, indented under the name: "  textbundle (info.json):" then one
     /// aligned line a key.
     private static func text(_ info: TextBundleInfo) -> String {
-        let fields = info.displayedFields
+        let fields = info.fields
         var text = "  textbundle (info.json):\n"
         if fields.isEmpty { text += "    (none of its keys are set)\n" }
         let width = (fields.map { $0.key.count }.max() ?? 0) + 1
         for field in fields {
-            text += "    " + (field.key + ":").padded(to: width) + " " + VisibleText.escaped(field.value.text) + "\n"
+            // Strings as written (not quoted as other keys are), escaped.
+            let value = if case .string(let string) = field.value { VisibleText.escaped(string) } else { HumanText.value(field.value) }
+            text += "    " + (field.key + ":").padded(to: width) + " " + value + "\n"
         }
         for warning in info.warnings {
             text += "    warning: " + VisibleText.escaped(warning) + "\n"
