@@ -201,20 +201,9 @@ extension XDS {
             let text = json
                 ? record.json + "\n"
                 : (shown > 0 ? "\n" : "") + (record.stored.flatMap { icons?.sequence(for: $0.source) } ?? "") + record.text
-            guard write(text, &diagnostics) else { return false }
+            guard diagnostics.write(text) else { return false }
             shown += 1
             return true
-        }
-
-        /// Writes `text` to standard output in one call; false (reported) when that failed.
-        static func write(_ text: String, _ diagnostics: inout Diagnostics) -> Bool {
-            do throws(Errno) {
-                try StandardOutput.write(text)
-                return true
-            } catch {
-                diagnostics.failedOutput(error)
-                return false
-            }
         }
 
         /// `show -r`: walks every folder root and writes each file and folder found as soon as it
@@ -232,49 +221,24 @@ extension XDS {
                     if single.worst == .success { shown += 1 }
                     continue
                 }
-                var outputFailed = false
                 var members = 0
-                let counts = DocumentSourceTree(roots: [root], jobs: jobs).walk(archives: { archive in
-                    progress.clear()
+                let walked = Recursive.walk(root, jobs: jobs, progress: &progress, diagnostics: &diagnostics,
+                                            onArchive: { archive, diagnostics in
                     let scanned = showArchive(archive, json: json, limits: limits, shown: &shown, diagnostics: &diagnostics)
                     members += scanned.shown
-                    if scanned.outputFailed {
-                        outputFailed = true
-                        return .stop
-                    }
+                    guard !scanned.outputFailed else { return false }
                     // A .textpack that carries values: its info.json record after its members.
-                    if scanned.shown > 0, ArchiveKind.isTextPack(archive.bytes),
-                       let bundle = textPackInfo(archive, scanned)
-                    {
-                        guard write(FoundRecord(file: archive, nil, textBundle: bundle), json: json, shown: &shown,
-                                    diagnostics: &diagnostics)
-                        else {
-                            outputFailed = true
-                            return .stop
-                        }
-                    }
-                    return .proceed
-                }) { event in
-                    switch event {
-                    case .progress(let counts):
-                        progress.update(counts)
-                    case .problem(let problem):
-                        progress.clear()
-                        diagnostics.report(problem)
-                    case .found(let found):
-                        progress.clear()
-                        let bundle = textBundleInfo(found.path, isFolder: found.isFolder)
-                        guard write(FoundRecord(found, textBundle: bundle), json: json, icons: icons, shown: &shown,
-                                    diagnostics: &diagnostics)
-                        else {
-                            outputFailed = true
-                            return .stop
-                        }
-                    }
-                    return .proceed
+                    guard scanned.shown > 0, ArchiveKind.isTextPack(archive.bytes),
+                          let bundle = textPackInfo(archive, scanned)
+                    else { return true }
+                    return write(FoundRecord(file: archive, nil, textBundle: bundle), json: json, shown: &shown,
+                                 diagnostics: &diagnostics)
+                }) { found, diagnostics in
+                    let bundle = textBundleInfo(found.path, isFolder: found.isFolder)
+                    return write(FoundRecord(found, textBundle: bundle), json: json, icons: icons, shown: &shown,
+                                 diagnostics: &diagnostics)
                 }
-                progress.clear()
-                if outputFailed { break }
+                guard let counts = walked else { break }
                 if counts.tagged == 0 && members == 0 {
                     diagnostics.fail(root, "no file or folder in it has an x-document-source attribute", status: .absent)
                 }
