@@ -8,7 +8,9 @@
 #
 # Covers set (every store), show (one file, --json, archives, -r with -j 1 so that the order
 # is fixed), remove -r -n, icon (local list, no network), mask and appinfo, with their exit
-# status and standard error. Inputs are made in a temporary folder from the repository's own
+# status and standard error; also every kind of other key, wrong-type keys, escapes, names
+# that are not UTF-8, an orphan sidecar, TextBundles (.textbundle, .textpack) and the
+# removal reports of remove FILE and remove -r (python3 writes the property lists). Inputs are made in a temporary folder from the repository's own
 # files (appInfo.json, img/); nothing outside it is read or written.
 set -eu
 xds=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -48,6 +50,72 @@ run show-json "$xds" show --json tree/one.txt tree/a/b/three.md tree/c/four tree
 run show-tree "$xds" show -r -j 1 tree
 run show-tree-json "$xds" show -r -j 1 --json tree
 run remove-dry "$xds" remove -r -n -j 1 tree
+
+# Escapes, typed other keys, warnings, names that are not UTF-8, an orphan sidecar and
+# TextBundles (a folder with and without the attribute, a .textpack zip), in their own tree.
+mkdir -p more/d more/Note.textbundle more/Bare.textbundle more/Odd.textbundle
+value() {  # value FILE: a binary property list with every kind of other key, hex for setfattr
+    python3 - "$1" <<'PY'
+import plistlib, sys, datetime
+kind = sys.argv[1]
+d = {"identifier": "com.example.odd", "name": 'Quote " back \\ tab \t nl \n bidi \u202e end',
+     "path": "a\u2028b/\u00e9\u0007.txt", "appInfoURL": "https://example.com/a.json"}
+if kind == "typed":
+    d.update({"data": b"\x00\x01\xfe\xff" * 5, "empty": b"", "date": datetime.datetime(2024, 5, 1, 12, 30, 0, 250000),
+              "old": datetime.datetime(1, 1, 1), "nan": float("nan"), "inf": float("-inf"), "real": 1.5,
+              "big": 1e20, "int": -3, "uint": 2**63 + 1, "yes": True, "uid": plistlib.UID(7),
+              "list": [1, "two", [], {}], "dict": {"z": 1, "a": {"k\u0001": "v\""}}, "key\nline": "x"})
+elif kind == "wrong":
+    d = {"identifier": 42, "name": ["x"], "path": "p", "appInfoURL": True, "extra": "e"}
+sys.stdout.write("0x" + plistlib.dumps(d, fmt=plistlib.FMT_BINARY).hex())
+PY
+}
+for f in typed wrong plain; do printf 'x\n' > "more/d/$f"; done
+bad=$(printf 'more/d/bad\377\376name')
+nl=$(printf 'more/d/new\nline')
+printf 'x\n' > "$bad"; printf 'x\n' > "$nl"
+setfattr -n user.x-document-source -v "$(value typed)" more/d/typed
+setfattr -n user.x-document-source -v "$(value wrong)" more/d/wrong
+setfattr -n user.x-document-source -v "$(value plain)" "$bad"
+setfattr -n user.x-document-source -v "$(value plain)" "$nl"
+printf 'x\n' > more/d/malformed
+setfattr -n user.x-document-source -v 0x62706c6973743030ffff more/d/malformed
+printf 'x\n' > more/d/gone; printf 'x\n' > 'more/d/back\slash'
+run more-set-back "$xds" set 'more/d/back\slash' --id org.example.back --name Back --store sidecar
+run more-set-gone "$xds" set more/d/gone --id org.example.gone --name Gone --store sidecar
+rm -f more/d/gone
+printf 'text\n' > more/Note.textbundle/text.md
+printf '{"version":2,"type":"net.daringfireball.markdown","transient":false,"creatorIdentifier":"com.example.writer","creatorURL":"https://example.com/w","sourceURL":"https://example.com/p?a=1&b=\\"2\\"","x-app":1}' > more/Note.textbundle/info.json
+printf '{"version":"2","transient":1,"type":null,"creatorURL":[]}' > more/Bare.textbundle/info.json
+printf 'not json' > more/Odd.textbundle/info.json
+run more-set-note "$xds" set more/Note.textbundle --id com.example.writer --name Writer
+run more-set-odd "$xds" set more/Odd.textbundle --id com.example.odd --name Odd
+cp more/Note.textbundle/info.json info.json
+printf 'text\n' > text.md
+run more-set-text "$xds" set text.md --id com.example.packed --name Packed --store sidecar
+zip -q -X more/Pack.textpack info.json text.md ._text.md
+zip -q -X more/Empty.textpack info.json text.md
+rm -f info.json text.md ._text.md
+run more-show "$xds" show more/d/typed more/d/wrong "$bad" "$nl" more/Note.textbundle more/Bare.textbundle \
+    more/Odd.textbundle more/Pack.textpack more/Empty.textpack more/d/plain 'more/d/back\slash'
+run more-show-json "$xds" show --json more/d/typed more/d/wrong "$bad" "$nl" more/Note.textbundle \
+    more/Bare.textbundle more/Odd.textbundle more/Pack.textpack more/Empty.textpack more/d/plain 'more/d/back\slash'
+run more-show-tree "$xds" show -r -j 1 more
+run more-show-tree-json "$xds" show -r -j 1 --json more
+run more-remove-dry "$xds" remove -r -n -j 1 more
+
+# Removal reports: remove FILE (a value only in a sidecar; a value in two stores), remove -r.
+cp -a more removed
+printf 'x\n' > 'removed/si\de'; printf 'x\n' > removed/both
+run rm-set-side "$xds" set 'removed/si\de' --id a.b --name B --store sidecar
+printf 'x\n' > removed/tmp
+run rm-set-both "$xds" set removed/tmp --id a.b --name B --store sidecar
+mv removed/._tmp removed/._both; rm removed/tmp
+setfattr -n user.x-document-source -v "$(value plain)" removed/both
+run rm-side "$xds" remove 'removed/si\de' removed/none
+run rm-both "$xds" remove removed/both
+run rm-tree "$xds" remove -r -j 1 removed
+run rm-after "$xds" show -r -j 1 removed
 
 # Archives: a tar with extended-attribute headers, a zip with an AppleDouble member.
 tar --xattrs --xattrs-include='user.*' -cf tree.tar tree/one.txt tree/a/two.pdf tree/plain

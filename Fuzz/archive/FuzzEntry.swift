@@ -40,7 +40,7 @@ public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
                     members += 1
                     precondition(member.stored.store == store, "wrong store")
                     precondition(!member.name.visible.contains("\n"), "unescaped newline in a name")
-                    _ = member.jsonLine(archive: scanner.path)
+                    _ = member.path(in: scanner.path).json
                 case .problem(let problem):
                     problems += 1
                     precondition(!problem.message.contains("\n"), "a problem message spans lines")

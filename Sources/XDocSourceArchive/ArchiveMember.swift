@@ -24,16 +24,6 @@ public struct ArchiveMember: Sendable, Equatable {
     public func path(in archive: DocumentSourceTreePath) -> DocumentSourceTreePath {
         DocumentSourceTreePath(bytes: archive.bytes + Array("!/".utf8) + name.bytes)
     }
-
-    /// One JSON Lines object as `StoredDocumentSource/jsonLine(file:)` writes it, with
-    /// `"file"` (`ARCHIVE!/MEMBER`), `"archive"` and `"member"` first, each from exact bytes
-    /// (`DocumentSourceTreePath/json`).
-    public func jsonLine(archive: DocumentSourceTreePath) -> String {
-        let line = stored.jsonLine(file: "")
-        let emptyFile = "{\"file\":\"\""
-        return "{\"file\":" + path(in: archive).json + ",\"archive\":" + archive.json
-            + ",\"member\":" + name.json + line.dropFirst(emptyFile.count)
-    }
 }
 
 /// Something wrong with one member (or the scan's bounds); the scan goes on (or, for

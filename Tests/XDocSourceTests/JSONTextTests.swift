@@ -29,17 +29,14 @@ struct JSONTextTests {
         }
     }
 
-    @Test("a stored value's JSON line keeps the field order xds show prints")
-    func jsonLine() throws {
+    @Test("a value's other keys as JSON (xds show --json's \"other\"), the key of the wrong type a warning")
+    func otherKeys() throws {
         let source = try DocumentSource(propertyList: PropertyList.encodeBinary(.dictionary([
             "appInfoURL": .string("https://example.com/appInfo.json"), "path": .string("d/f.txt"),
             "name": .integer(5), "identifier": .string("com.example.app"), "zz": .data([1]),
         ])))
-        let stored = StoredDocumentSource(source: source, store: .xattr, location: "user.x-document-source")
-        #expect(stored.jsonLine(file: "a\"b") == #"{"file":"a\"b","identifier":"com.example.app","path":"d/f.txt","#
-            + #""appInfoURL":"https://example.com/appInfo.json","store":"xattr","other":{"zz":"AQ=="},"#
-            + #""warnings":["'name' is an integer, not a string; ignored"]}"#)
-        let plain = StoredDocumentSource(source: DocumentSource(identifier: "x.y"), store: .sambaStream, location: "s")
-        #expect(plain.jsonLine(file: "f") == #"{"file":"f","identifier":"x.y","store":"samba-stream","other":{}}"#)
+        #expect(JSONText.object(source.otherKeys) == #"{"zz":"AQ=="}"#)
+        #expect(source.warnings == ["'name' is an integer, not a string; ignored"])
+        #expect(JSONText.string("a\"b") == #""a\"b""#)
     }
 }

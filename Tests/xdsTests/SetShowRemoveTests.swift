@@ -274,6 +274,9 @@ struct SetShowRemoveTests {
         let object = try #require(try json.jsonLines().first)
         #expect(object["name"] == nil)
         #expect((object["warnings"] as? [String])?.count == 2)
+        // The whole line: the keys in the order documented, "warnings" after "other".
+        #expect(json.stdout == #"{"file":"a.txt","identifier":"a.b","store":"xattr","other":{},"#
+            + #""warnings":["'name' is an integer, not a string; ignored","'path' is an array, not a string; ignored"]}"# + "\n")
 
         // Rewriting another key keeps the wrong-typed ones as they are.
         let set = try xds("set", "a.txt", "--app-info-url", "https://example.com/appInfo.json", "--name", "Now", in: folder.path)

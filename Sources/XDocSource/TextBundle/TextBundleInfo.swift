@@ -132,32 +132,21 @@ public struct TextBundleInfo: Sendable, Equatable {
         PathText.trimmingTrailingSlashes(path).lowercased().hasSuffix(".textbundle")
     }
 
-    /// The JSON object `xds show --json` prints as `"textbundle"`: the keys found, in ``keys``
-    /// order, and `"warnings"` when there are any.
-    public func jsonObject() -> String {
-        var fields: [String] = []
-        for (key, value) in displayedFields {
-            fields.append(JSONText.string(key) + ":" + value.json)
-        }
-        if !warnings.isEmpty {
-            fields.append("\"warnings\":[" + warnings.map(JSONText.string).joined(separator: ",") + "]")
-        }
-        return "{" + fields.joined(separator: ",") + "}"
-    }
-
-    /// The keys found with their values, in ``keys`` order: the JSON text and the text for people
-    /// (strings unquoted, as written).
-    public var displayedFields: [(key: String, value: (json: String, text: String))] {
-        var fields: [(key: String, value: (json: String, text: String))] = []
+    /// The keys found with their values, in ``keys`` order: the strings as
+    /// ``PropertyListValue/string(_:)``, `transient` as ``PropertyListValue/boolean(_:)`` and
+    /// `version` as ``PropertyListValue/integer(_:)`` (`xds show` prints these, and
+    /// ``warnings``).
+    public var fields: [(key: String, value: PropertyListValue)] {
+        var fields: [(key: String, value: PropertyListValue)] = []
         func add(_ key: String, _ string: String?) {
-            if let string { fields.append((key, (JSONText.string(string), string))) }
+            if let string { fields.append((key, .string(string))) }
         }
         add("creatorIdentifier", creatorIdentifier)
         add("creatorURL", creatorURL)
         add("sourceURL", sourceURL)
         add("type", type)
-        if let transient { fields.append(("transient", (transient ? "true" : "false", transient ? "true" : "false"))) }
-        if let version { fields.append(("version", (String(version), String(version)))) }
+        if let transient { fields.append(("transient", .boolean(transient))) }
+        if let version { fields.append(("version", .integer(Int64(version)))) }
         return fields
     }
 

@@ -48,20 +48,6 @@ extension DocumentSourceTree {
             self.sidecar = sidecar
             self.isOrphanSidecar = isOrphanSidecar
         }
-
-        /// One JSON Lines object, as ``StoredDocumentSource/jsonLine(file:)`` writes it, with
-        /// `"file"` written from the exact bytes (``DocumentSourceTreePath/json``).
-        public func jsonLine() -> String {
-            let line = stored.jsonLine(file: "")
-            let emptyFile = "{\"file\":\"\""
-            return "{\"file\":" + path.json + line.dropFirst(emptyFile.count)
-        }
-
-        /// ``jsonLine()`` with the `"textbundle"` object last when `textBundle` is given
-        /// (see ``StoredDocumentSource/jsonLine(file:textBundle:)``).
-        public func jsonLine(textBundle: TextBundleInfo?) -> String {
-            TextBundleInfo.appending(textBundle, to: jsonLine())
-        }
     }
 
     /// Something the walk could not do; it goes on with the next entry.

@@ -140,10 +140,7 @@ extension XDS {
             }
             let line = Self.setLine(publication, appInfoURL: url ?? Self.placeholderBase + "appInfo.json",
                                     allowHTTP: url?.lowercased().hasPrefix("http:") == true)
-            do throws(Errno) { try StandardOutput.write(line + "\n") } catch {
-                diagnostics.failedOutput(error)
-                return try diagnostics.finish()
-            }
+            guard diagnostics.write(line + "\n") else { return try diagnostics.finish() }
             if url == nil {
                 Diagnostics.printError(
                     "xds: note: replace \(Self.placeholderBase) in the line above with the URL \(VisibleText.escaped(output)) will be served from (or give --base-url)")

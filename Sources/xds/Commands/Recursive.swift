@@ -15,6 +15,53 @@ enum Recursive {
         var info = stat()
         return stat(root, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
+
+    /// Walks the folder `root` on `jobs` threads for `show -r` or `remove -r`: keeps the
+    /// progress line (cleared before anything else is written), reports problems, and hands
+    /// each archive met, each value found and (when `onRemovable` is given) each value that
+    /// does not parse but can be removed to the command. A handler returns false when standard
+    /// output failed (it has reported that): the walk stops there.
+    /// - Returns: the walk's counts, or nil when a handler stopped it.
+    static func walk(
+        _ root: String, jobs: Int, progress: inout ProgressLine, diagnostics: inout Diagnostics,
+        onArchive: (DocumentSourceTreePath, inout Diagnostics) -> Bool,
+        onRemovable: ((DocumentSourceTree.Problem, inout Diagnostics) -> Bool)? = nil,
+        onFound: (DocumentSourceTree.Found, inout Diagnostics) -> Bool
+    ) -> DocumentSourceTree.Counts? {
+        var outputFailed = false
+        let counts = DocumentSourceTree(roots: [root], jobs: jobs).walk(archives: { archive in
+            progress.clear()
+            guard onArchive(archive, &diagnostics) else {
+                outputFailed = true
+                return .stop
+            }
+            return .proceed
+        }) { event in
+            switch event {
+            case .progress(let counts):
+                progress.update(counts)
+            case .problem(let problem):
+                progress.clear()
+                if let onRemovable, problem.isRemovableValue {
+                    guard onRemovable(problem, &diagnostics) else {
+                        outputFailed = true
+                        return .stop
+                    }
+                } else {
+                    diagnostics.report(problem)
+                }
+            case .found(let found):
+                progress.clear()
+                guard onFound(found, &diagnostics) else {
+                    outputFailed = true
+                    return .stop
+                }
+            }
+            return .proceed
+        }
+        progress.clear()
+        return outputFailed ? nil : counts
+    }
 }
 
 /// The progress line on standard error, only when it is a terminal: "\rxds: N files, M
@@ -64,29 +111,6 @@ extension Diagnostics {
     mutating func report(_ problem: DocumentSourceTree.Problem) {
         let status = problem.error.map { ExitStatus($0) } ?? .success
         fail(visible: problem.path.visible, problem.message, status: status)
-    }
-
-    /// Reports what `remove -r` left on one entry, as ``report(_:for:)`` does for `remove`.
-    mutating func report(_ removal: DocumentSourceRemoval, visible path: String) {
-        guard !removal.remaining.isEmpty else {
-            if removal.removed.isEmpty { fail(visible: path, "no x-document-source attribute", status: .absent) }
-            return
-        }
-        let removed = removal.removed.map(\.description).joined(separator: " and ")
-        for place in removal.remaining {
-            let holder = place.store == .appleDouble
-                ? "the AppleDouble sidecar \(VisibleText.escaped(place.location))"
-                : "the Samba stream \(place.location)"
-            if let failure = place.failure {
-                fail(visible: path, "removed from \(removed), but \(holder) could not be removed (\(failure.message)) and still holds a value",
-                     status: ExitStatus(failure))
-            } else if removal.removed.isEmpty {
-                fail(visible: path, "the attribute is only in \(holder), which xds remove leaves alone", status: .absent)
-            } else {
-                fail(visible: path, "removed from \(removed), but \(holder) still holds a value (xds show will find it)",
-                     status: .success)
-            }
-        }
     }
 }
 

@@ -79,7 +79,7 @@ extension XDS {
                 guard diagnostics.accepts(file) else { continue }
                 do {
                     let document = DocumentSourceFile(path: file, followSymlinks: !noFollow)
-                    diagnostics.report(try document.remove(sidecar: sidecar), for: file)
+                    diagnostics.report(try document.remove(sidecar: sidecar), visible: VisibleText.escaped(file), walked: false)
                 } catch where error.kind == .notSupported && !sidecar {
                     diagnostics.fail(
                         file, error.message + "; --sidecar removes the value from an AppleDouble file ._NAME next to it",
@@ -100,62 +100,22 @@ extension XDS {
             var progress = ProgressLine()
             for root in roots {
                 guard diagnostics.accepts(root) else { continue }
-                var outputFailed = false
                 // Values that do not parse: removed as `remove FILE` removes them (SPEC §5).
                 var malformedRemoved = 0
-                let counts = DocumentSourceTree(roots: [root], jobs: jobs).walk(archives: { archive in
-                    progress.clear()
+                let walked = Recursive.walk(root, jobs: jobs, progress: &progress, diagnostics: &diagnostics, onArchive: { archive, diagnostics in
                     noteArchive(archive, limits: limits, diagnostics: &diagnostics)
-                    return .proceed
-                }) { event in
-                    switch event {
-                    case .progress(let counts):
-                        progress.update(counts)
-                    case .problem(let problem) where problem.isRemovableValue:
-                        progress.clear()
-                        let visible = problem.path.visible
-                        malformedRemoved += 1
-                        guard dryRun else {
-                            do throws(DocumentSourceFileError) {
-                                diagnostics.report(try problem.removeValue(), visible: visible)
-                            } catch {
-                                diagnostics.fail(visible: visible, error.message, status: ExitStatus(error))
-                            }
-                            return .proceed
-                        }
-                        do throws(Errno) {
-                            try StandardOutput.write(visible + "\n")
-                        } catch {
-                            diagnostics.failedOutput(error)
-                            outputFailed = true
-                            return .stop
-                        }
-                    case .problem(let problem):
-                        progress.clear()
-                        diagnostics.report(problem)
-                    case .found(let found):
-                        progress.clear()
-                        let visible = found.path.visible
-                        guard dryRun else {
-                            do throws(DocumentSourceFileError) {
-                                diagnostics.report(try found.remove(sidecar: true), visible: visible)
-                            } catch {
-                                diagnostics.fail(visible: visible, error.message, status: ExitStatus(error))
-                            }
-                            return .proceed
-                        }
-                        do throws(Errno) {
-                            try StandardOutput.write(visible + "\n")
-                        } catch {
-                            diagnostics.failedOutput(error)
-                            outputFailed = true
-                            return .stop
-                        }
+                    return true
+                }, onRemovable: { problem, diagnostics in
+                    malformedRemoved += 1
+                    return clear(problem.path, dryRun: dryRun, diagnostics: &diagnostics) { () throws(DocumentSourceFileError) in
+                        try problem.removeValue()
                     }
-                    return .proceed
+                }) { found, diagnostics in
+                    clear(found.path, dryRun: dryRun, diagnostics: &diagnostics) { () throws(DocumentSourceFileError) in
+                        try found.remove(sidecar: true)
+                    }
                 }
-                progress.clear()
-                if outputFailed { break }
+                guard let counts = walked else { break }
                 if counts.tagged == 0 && malformedRemoved == 0 {
                     if Recursive.isFolder(root) {
                         diagnostics.fail(root, "no file or folder in it has an x-document-source attribute", status: .absent)
@@ -165,6 +125,60 @@ extension XDS {
                 }
             }
             return diagnostics
+        }
+
+        /// One entry of `remove -r`: removed and what is left reported, or with `dryRun` its
+        /// path printed. False when standard output failed (reported).
+        private static func clear(
+            _ path: DocumentSourceTreePath, dryRun: Bool, diagnostics: inout Diagnostics,
+            _ remove: () throws(DocumentSourceFileError) -> DocumentSourceRemoval
+        ) -> Bool {
+            let visible = path.visible
+            guard dryRun else {
+                do throws(DocumentSourceFileError) {
+                    diagnostics.report(try remove(), visible: visible, walked: true)
+                } catch {
+                    diagnostics.fail(visible: visible, error.message, status: ExitStatus(error))
+                }
+                return true
+            }
+            return diagnostics.write(visible + "\n")
+        }
+    }
+}
+
+extension Diagnostics {
+    /// Reports what a removal left on one file or folder, for `remove FILE` and each entry of
+    /// `remove -r` alike: nothing to remove (1, "no x-document-source attribute"), or each place
+    /// where `show` still finds a value: a store that refused the removal (that failure's
+    /// status), or an AppleDouble sidecar left alone (a note, 0 when something was removed, 1
+    /// when the sidecar is all there was).
+    ///
+    /// - Parameters:
+    ///   - path: The file or folder, already made visible.
+    ///   - walked: Whether the removal was `remove -r`'s, which clears sidecars already: the
+    ///     notes then do not suggest `--sidecar`, and the sidecar's location is escaped as the
+    ///     walk's paths are (`remove FILE` writes it as the library gives it).
+    mutating func report(_ removal: DocumentSourceRemoval, visible path: String, walked: Bool) {
+        guard !removal.remaining.isEmpty else {
+            if removal.removed.isEmpty { fail(visible: path, "no x-document-source attribute", status: .absent) }
+            return
+        }
+        let removed = removal.removed.map(\.description).joined(separator: " and ")
+        for place in removal.remaining {
+            let holder = place.store == .appleDouble
+                ? "the AppleDouble sidecar \(walked ? VisibleText.escaped(place.location) : place.location)"
+                : "the Samba stream \(place.location)"
+            if let failure = place.failure {
+                fail(visible: path, "removed from \(removed), but \(holder) could not be removed (\(failure.message)) and still holds a value",
+                     status: ExitStatus(failure))
+            } else if removal.removed.isEmpty {
+                fail(visible: path, "the attribute is only in \(holder)" + (walked ? ", which xds remove leaves alone" : "; xds remove --sidecar removes it"),
+                     status: .absent)
+            } else {
+                fail(visible: path, "removed from \(removed), but \(holder) still holds a value (xds show will find it"
+                     + (walked ? ")" : "; xds remove --sidecar removes it too)"), status: .success)
+            }
         }
     }
 }

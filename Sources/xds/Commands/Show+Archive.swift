@@ -62,18 +62,10 @@ extension XDS.Show {
                 case .problem(let problem):
                     diagnostics.fail(visible: archive.visible, problem.message, status: .dataError)
                 case .member(let member):
-                    let text = json
-                        ? member.jsonLine(archive: archive) + "\n"
-                        : (shown > 0 ? "\n" : "") + humanText(heading: member.path(in: archive).visible, member.stored,
-                                                              location: member.entry.visible)
-                    do throws(Errno) {
-                        try StandardOutput.write(text)
-                    } catch {
-                        diagnostics.failedOutput(error)
+                    guard write(FoundRecord(member, in: archive), json: json, shown: &shown, diagnostics: &diagnostics) else {
                         result.outputFailed = true
                         return .stop
                     }
-                    shown += 1
                     result.shown += 1
                 }
                 return .proceed

@@ -16,20 +16,4 @@ extension XDS.Show {
         }
         return info
     }
-
-    /// The human section for a TextBundle's own record, indented under the file's heading:
-    /// "  textbundle (info.json):" then one aligned line a key.
-    static func humanText(_ info: TextBundleInfo) -> String {
-        let fields = info.displayedFields
-        var text = "  textbundle (info.json):\n"
-        if fields.isEmpty { text += "    (none of its keys are set)\n" }
-        let width = (fields.map { $0.key.count }.max() ?? 0) + 1
-        for field in fields {
-            text += "    " + (field.key + ":").padded(to: width) + " " + VisibleText.escaped(field.value.text) + "\n"
-        }
-        for warning in info.warnings {
-            text += "    warning: " + VisibleText.escaped(warning) + "\n"
-        }
-        return text
-    }
 }

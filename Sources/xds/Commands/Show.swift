@@ -182,36 +182,25 @@ extension XDS {
             _ file: String, _ found: StoredDocumentSource?, _ bundle: TextBundleInfo?, json: Bool,
             icons: IconDisplay? = nil, shown: inout Int, diagnostics: inout Diagnostics
         ) -> Bool {
-            let text: String
-            switch (found, bundle) {
-            case (let found?, _):
-                text = json
-                    ? found.jsonLine(file: file, textBundle: bundle) + "\n"
-                    : (shown > 0 ? "\n" : "") + (icons?.sequence(for: found.source) ?? "")
-                        + humanText(file: file, found) + (bundle.map(humanText) ?? "")
-            case (nil, let bundle?):
-                // No attribute, but the bundle's own record is worth showing; the status still
-                // says the attribute is absent.
-                text = json
-                    ? bundle.jsonLine(file: file) + "\n"
-                    : (shown > 0 ? "\n" : "") + VisibleText.escaped(file) + "\n" + humanText(bundle)
-            case (nil, nil):
-                return true
-            }
-            guard write(text, &diagnostics) else { return false }
-            shown += 1
-            return true
+            // No attribute, but the bundle's own record is worth showing; the status still says
+            // the attribute is absent.
+            guard found != nil || bundle != nil else { return true }
+            return write(FoundRecord(file: DocumentSourceTreePath(file), found, textBundle: bundle), json: json,
+                         icons: icons, shown: &shown, diagnostics: &diagnostics)
         }
 
-        /// Writes `text` to standard output in one call; false (reported) when that failed.
-        static func write(_ text: String, _ diagnostics: inout Diagnostics) -> Bool {
-            do throws(Errno) {
-                try StandardOutput.write(text)
-                return true
-            } catch {
-                diagnostics.failedOutput(error)
-                return false
-            }
+        /// Writes one record in one write: a JSON line, or the human text after a blank line
+        /// (when something was shown before) with the app's icon over a value's fields. False
+        /// (reported) when the output failed.
+        static func write(
+            _ record: FoundRecord, json: Bool, icons: IconDisplay? = nil, shown: inout Int, diagnostics: inout Diagnostics
+        ) -> Bool {
+            let text = json
+                ? record.json + "\n"
+                : (shown > 0 ? "\n" : "") + (record.stored.flatMap { icons?.sequence(for: $0.source) } ?? "") + record.text
+            guard diagnostics.write(text) else { return false }
+            shown += 1
+            return true
         }
 
         /// `show -r`: walks every folder root and writes each file and folder found as soon as it
@@ -229,100 +218,29 @@ extension XDS {
                     if single.worst == .success { shown += 1 }
                     continue
                 }
-                var outputFailed = false
                 var members = 0
-                let counts = DocumentSourceTree(roots: [root], jobs: jobs).walk(archives: { archive in
-                    progress.clear()
+                let walked = Recursive.walk(root, jobs: jobs, progress: &progress, diagnostics: &diagnostics,
+                                            onArchive: { archive, diagnostics in
                     let scanned = showArchive(archive, json: json, limits: limits, shown: &shown, diagnostics: &diagnostics)
                     members += scanned.shown
-                    if scanned.outputFailed {
-                        outputFailed = true
-                        return .stop
-                    }
+                    guard !scanned.outputFailed else { return false }
                     // A .textpack that carries values: its info.json record after its members.
-                    if scanned.shown > 0, ArchiveKind.isTextPack(archive.bytes),
-                       let bundle = textPackInfo(archive, scanned)
-                    {
-                        let text = json
-                            ? bundle.jsonLine(path: archive) + "\n"
-                            : "\n" + archive.visible + "\n" + humanText(bundle)
-                        guard write(text, &diagnostics) else {
-                            outputFailed = true
-                            return .stop
-                        }
-                    }
-                    return .proceed
-                }) { event in
-                    switch event {
-                    case .progress(let counts):
-                        progress.update(counts)
-                    case .problem(let problem):
-                        progress.clear()
-                        diagnostics.report(problem)
-                    case .found(let found):
-                        progress.clear()
-                        let bundle = textBundleInfo(found.path, isFolder: found.isFolder)
-                        let text = json
-                            ? found.jsonLine(textBundle: bundle) + "\n"
-                            : (shown > 0 ? "\n" : "") + (icons?.sequence(for: found.stored.source) ?? "")
-                                + humanText(heading: found.path.visible, found.stored)
-                                + (bundle.map(humanText) ?? "")
-                        guard write(text, &diagnostics) else {
-                            outputFailed = true
-                            return .stop
-                        }
-                        shown += 1
-                    }
-                    return .proceed
+                    guard scanned.shown > 0, ArchiveKind.isTextPack(archive.bytes),
+                          let bundle = textPackInfo(archive, scanned)
+                    else { return true }
+                    return write(FoundRecord(file: archive, nil, textBundle: bundle), json: json, shown: &shown,
+                                 diagnostics: &diagnostics)
+                }) { found, diagnostics in
+                    let bundle = textBundleInfo(found.path, isFolder: found.isFolder)
+                    return write(FoundRecord(found, textBundle: bundle), json: json, icons: icons, shown: &shown,
+                                 diagnostics: &diagnostics)
                 }
-                progress.clear()
-                if outputFailed { break }
+                guard let counts = walked else { break }
                 if counts.tagged == 0 && members == 0 {
                     diagnostics.fail(root, "no file or folder in it has an x-document-source attribute", status: .absent)
                 }
             }
             return diagnostics
         }
-
-        static func humanText(file: String, _ found: StoredDocumentSource) -> String {
-            humanText(heading: VisibleText.escaped(file), found)
-        }
-
-        /// The human text under `heading`, a file name already made visible; `location`, when
-        /// given, is the store's location already made visible (an archive entry's exact bytes).
-        static func humanText(heading: String, _ found: StoredDocumentSource, location: String? = nil) -> String {
-            let source = found.source
-            var rows: [(String, String)] = []
-            for (key, value) in zip(DocumentSource.keys, [source.identifier, source.name, source.path, source.appInfoURL]) {
-                if let value { rows.append((key, VisibleText.escaped(value))) }
-            }
-            let storeText = found.store == .xattr ? found.store.rawValue
-                : "\(found.store.rawValue) (\(location ?? VisibleText.escaped(found.location)))"
-            rows.append(("store", storeText))
-            let other = source.otherKeys.sorted { $0.key < $1.key }
-            let width = rows.map { $0.0.count }.max()! + 1
-            var text = heading + "\n"
-            for (key, value) in rows {
-                text += "  " + (key + ":").padded(to: width) + " " + value + "\n"
-            }
-            if !other.isEmpty {
-                text += "  other keys:\n"
-                let otherWidth = other.map { VisibleText.escaped($0.key).count }.max()! + 1
-                for (key, value) in other {
-                    text += "    " + (VisibleText.escaped(key) + ":").padded(to: otherWidth) + " " + HumanText.value(value) + "\n"
-                }
-            }
-            for warning in source.warnings {
-                text += "  warning: " + VisibleText.escaped(warning) + "\n"
-            }
-            return text
-        }
-    }
-}
-
-extension String {
-    /// The string followed by spaces up to `width` characters.
-    func padded(to width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

@@ -19,4 +19,15 @@ extension Diagnostics {
     mutating func failedOutput(_ error: Errno) {
         fail("standard output", error.words, status: .ioError)
     }
+
+    /// Writes `text` to standard output in one call; false (reported) when that failed.
+    mutating func write(_ text: String) -> Bool {
+        do throws(Errno) {
+            try StandardOutput.write(text)
+            return true
+        } catch {
+            failedOutput(error)
+            return false
+        }
+    }
 }
