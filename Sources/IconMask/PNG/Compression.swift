@@ -187,6 +187,26 @@ final class StreamingInflate {
 
     private var name: String { raw ? "raw deflate (CgBI)" : "zlib" }
 
+    /// Gives the stream the next IDAT chunk's bytes; false when there is none left.
+    private func feed() -> Bool {
+        guard next < ranges.count else { return false }
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: file.baseAddress! + ranges[next].lowerBound)
+        stream.pointee.avail_in = UInt32(ranges[next].count)
+        next += 1
+        return true
+    }
+
+    /// What one `inflate` call's `code` means: the stream's end, more to do, or damage.
+    private func step(_ code: Int32) throws(PNGError) {
+        switch code {
+        case Z_STREAM_END: ended = true
+        case Z_OK, Z_BUF_ERROR: break
+        default:
+            let why = stream.pointee.msg.map { String(cString: $0) } ?? "code \(code)"
+            throw PNGError(.imageData, "image data is not a valid \(name) stream (\(why))")
+        }
+    }
+
     /// Fills exactly `count` bytes at `out` with the next inflated data.
     func read(into out: UnsafeMutablePointer<UInt8>, count: Int) throws(PNGError) {
         stream.pointee.next_out = out
@@ -194,19 +214,10 @@ final class StreamingInflate {
         while stream.pointee.avail_out > 0 {
             if ended { throw short() }
             if stream.pointee.avail_in == 0 {
-                guard next < ranges.count else { throw short() }
-                stream.pointee.next_in = UnsafeMutablePointer(mutating: file.baseAddress! + ranges[next].lowerBound)
-                stream.pointee.avail_in = UInt32(ranges[next].count)
-                next += 1
+                guard feed() else { throw short() }
             }
             let code = inflate(stream, Z_NO_FLUSH)
-            switch code {
-            case Z_STREAM_END: ended = true
-            case Z_OK, Z_BUF_ERROR: continue
-            default:
-                let why = stream.pointee.msg.map { String(cString: $0) } ?? "code \(code)"
-                throw PNGError(.imageData, "image data is not a valid \(name) stream (\(why))")
-            }
+            try step(code)
         }
     }
 
@@ -215,12 +226,9 @@ final class StreamingInflate {
         var scratch: UInt8 = 0
         while !ended {
             if stream.pointee.avail_in == 0 {
-                guard next < ranges.count else {
+                guard feed() else {
                     throw PNGError(.imageData, "image data is not a valid \(name) stream (it ends early)")
                 }
-                stream.pointee.next_in = UnsafeMutablePointer(mutating: file.baseAddress! + ranges[next].lowerBound)
-                stream.pointee.avail_in = UInt32(ranges[next].count)
-                next += 1
             }
             let code = withUnsafeMutablePointer(to: &scratch) { p -> Int32 in
                 stream.pointee.next_out = p
@@ -230,13 +238,7 @@ final class StreamingInflate {
             if stream.pointee.avail_out == 0 {
                 throw PNGError(.imageData, "image data inflates to more than the \(expected) bytes the header implies")
             }
-            switch code {
-            case Z_STREAM_END: ended = true
-            case Z_OK, Z_BUF_ERROR: continue
-            default:
-                let why = stream.pointee.msg.map { String(cString: $0) } ?? "code \(code)"
-                throw PNGError(.imageData, "image data is not a valid \(name) stream (\(why))")
-            }
+            try step(code)
         }
     }
 

@@ -24,6 +24,15 @@ enum ExtendedAttributes {
     static let maximumValueSize = 65_536
 
     /// Whether `code` means "this attribute is not set" (ENODATA on Linux, ENOATTR on Darwin).
+    /// What a `removexattr`-family call's result says: removed (true), not set (false), or
+    /// the failure in `errno`.
+    private static func removed(_ result: Int32) throws(ExtendedAttributeFailure) -> Bool {
+        guard result < 0 else { return true }
+        let code = errno
+        if isMissing(code) { return false }
+        throw ExtendedAttributeFailure(code: code)
+    }
+
     static func isMissing(_ code: Int32) -> Bool {
         Errno(rawValue: code).isMissingAttribute
     }
@@ -99,12 +108,7 @@ enum ExtendedAttributes {
         named name: String, atPath path: String, followSymlinks: Bool
     ) throws(ExtendedAttributeFailure) -> Bool {
         let result = SystemCall.retrying { remove(path, name, followSymlinks) }
-        if result < 0 {
-            let code = errno
-            if isMissing(code) { return false }
-            throw ExtendedAttributeFailure(code: code)
-        }
-        return true
+        return try removed(result)
     }
 
     /// Whether the file is immutable or append-only (`chattr +i`, `chattr +a`), which makes
@@ -249,12 +253,7 @@ extension ExtendedAttributes {
             fremovexattr(fd, name)
             #endif
         }
-        if result < 0 {
-            let code = errno
-            if isMissing(code) { return false }
-            throw ExtendedAttributeFailure(code: code)
-        }
-        return true
+        return try removed(result)
     }
 
     /// Removes `name` from the C path `path` (not following a symbolic link); false when it
@@ -269,11 +268,6 @@ extension ExtendedAttributes {
                 #endif
             }
         }
-        if result < 0 {
-            let code = errno
-            if isMissing(code) { return false }
-            throw ExtendedAttributeFailure(code: code)
-        }
-        return true
+        return try removed(result)
     }
 }
