@@ -60,8 +60,7 @@ public final class TestHTTPServer: @unchecked Sendable {
     /// The JSON Lines request log.
     public let logFile: URL
 
-    private let process: Process
-    private let input: Pipe
+    private let process: ProcessRunner.Running
     private let lock = NSLock()
     private var stopped = false
 
@@ -77,51 +76,34 @@ public final class TestHTTPServer: @unchecked Sendable {
         let routes = folder.appendingPathComponent("routes.json")
         let log = folder.appendingPathComponent("requests.jsonl")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let errors = folder.appendingPathComponent("server-stderr.txt")
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--root", root.path, "--work", work.path,
-                             "--routes", routes.path, "--log", log.path]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        let errorHandle = try FileHandle(forWritingTo: errors)
-        process.standardError = errorHandle
-        try spawnUnblocked(process)
-        try? errorHandle.close()
-
-        // Cert generation takes well under a second; give up (and kill it) after 30 s.
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        let process = try ProcessRunner.start("/usr/bin/env", ["python3", script.path, "--root", root.path, "--work", work.path,
+                                                               "--routes", routes.path, "--log", log.path],
+                                              holdInput: true, standardOutput: .pipe)
+        // Ready: one JSON line with the ports. Making the certificates takes well under a
+        // second; give up (and kill it) after 30 s.
+        let watchdog = DispatchWorkItem { process.signal(SIGTERM) }
         DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let more = output.fileHandleForReading.availableData
-            if more.isEmpty { break }
-            line.append(more)
-        }
+        let line = process.readLine()
         watchdog.cancel()
-        guard let newline = line.firstIndex(of: UInt8(ascii: "\n")),
-              let ready = try? JSONSerialization.jsonObject(with: line[..<newline]) as? [String: Any],
+        guard let line, let ready = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let http = ready["http"] as? Int, let https = ready["https"] as? Int,
               let selfSigned = ready["https_self_signed"] as? Int, let ca = ready["ca"] as? String,
               let expired = ready["https_expired"] as? Int, let wrongHost = ready["https_wrong_host"] as? Int
         else {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-            let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            process.signal(SIGTERM)
+            let run = try? process.wait()
             try? FileManager.default.removeItem(at: folder)
-            throw StartFailure(description: "the test HTTP server did not start: \(stderr)")
+            throw StartFailure(description: "the test HTTP server did not start: \(run?.stderr ?? "")")
         }
         return TestHTTPServer(ports: [.http: http, .https: https, .httpsSelfSigned: selfSigned,
                                       .httpsExpired: expired, .httpsWrongHost: wrongHost], ca: ca,
                               root: root, folder: folder, routes: routes, log: log,
-                              process: process, input: input)
+                              process: process)
     }
 
     private init(ports: [Listener: Int], ca: String, root: URL, folder: URL,
-                 routes: URL, log: URL, process: Process, input: Pipe) {
+                 routes: URL, log: URL, process: ProcessRunner.Running) {
         self.ports = ports
         self.httpPort = ports[.http]!
         self.httpsPort = ports[.https]!
@@ -132,7 +114,6 @@ public final class TestHTTPServer: @unchecked Sendable {
         self.routesFile = routes
         self.logFile = log
         self.process = process
-        self.input = input
     }
 
     deinit { stop() }
@@ -143,9 +124,9 @@ public final class TestHTTPServer: @unchecked Sendable {
         defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
-        try? input.fileHandleForWriting.close()  // the server exits at end of input…
-        if process.isRunning { process.terminate() }  // …or at once on SIGTERM
-        process.waitUntilExit()
+        process.closeInput()  // the server exits at end of input…
+        process.signal(SIGTERM)  // …or at once on SIGTERM
+        _ = try? process.wait()
         try? FileManager.default.removeItem(at: folder)
     }
 

@@ -12,11 +12,10 @@ let xdsPath: String = Repository.xdsExecutable
 /// The package's root folder.
 let packageRoot: String = Repository.root.path
 
-/// Runs a program with arguments in `folder`, feeding `input` on standard input, with
-/// `environment` added to the test process's own.
+/// Runs a program with arguments in `folder` (see ``ProcessRunner/run(_:_:in:input:environment:terminal:defaultSignals:timeLimit:)``).
 func run(_ executable: String, _ arguments: [String], in folder: String? = nil, input: Data? = nil,
-         environment: [String: String] = [:]) throws -> Run {
-    try ProcessRunner.run(executable, arguments, in: folder, input: input, environment: environment)
+         environment: [String: String] = [:], terminal: Bool = false) throws -> Run {
+    try ProcessRunner.run(executable, arguments, in: folder, input: input, environment: environment, terminal: terminal)
 }
 
 /// Runs `xds` with arguments.

@@ -1,27 +1,8 @@
 import Foundation
 import XDSTestSupport
 
-/// Runs the built `xds` binary for the `mask` tests and makes their input files.
+/// Makes the input files of the `mask` tests (they run `xds` with CLIHarness.swift's `xds`).
 enum MaskHarness {
-    /// What one run of a process gave back.
-    struct Result {
-        let status: Int32
-        let stdout: [UInt8]
-        let stderr: String
-    }
-
-    /// The `xds` executable SwiftPM built next to this test bundle (XDS_BINARY overrides).
-    static let xds: String = Repository.xdsExecutable
-
-    /// Runs `executable` with `arguments`, capturing standard output and error.
-    static func run(_ executable: String, _ arguments: [String]) throws -> Result {
-        let run = try ProcessRunner.run(executable, arguments)
-        return Result(status: run.status, stdout: [UInt8](run.stdoutBytes), stderr: run.stderr)
-    }
-
-    /// Runs `xds ARGUMENTS`.
-    static func xds(_ arguments: [String]) throws -> Result { try run(xds, arguments) }
-
     /// A fresh temporary folder, removed by `cleanUp`.
     static func makeFolder() throws -> String {
         try ScratchFolder.make(prefix: "xds-mask-tests").path
