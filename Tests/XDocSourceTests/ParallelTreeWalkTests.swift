@@ -7,16 +7,6 @@ import XDSTestSupport
 /// as one thread, in another order, with every promise of the walk kept.
 @Suite("DocumentSourceTree walks with several threads", .timeLimit(.minutes(2)))
 struct ParallelTreeWalkTests {
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     func value(_ name: String) throws -> [UInt8] {
         try DocumentSource(identifier: "com.example.\(name)", name: name).binaryPropertyList()
@@ -57,7 +47,7 @@ struct ParallelTreeWalkTests {
     /// files tagged natively, in a Samba stream or a sidecar, orphan sidecars, malformed values,
     /// symbolic links, and archives by name.
     func randomTree(_ tmp: TemporaryFolder, seed: UInt64, count: Int) throws -> String {
-        var random = Seeded(state: seed)
+        var random = SplitMix64(seed: seed)
         let root = tmp.folder("r\(seed)")
         var folders = [root]
         for i in 0..<count {
@@ -84,7 +74,7 @@ struct ParallelTreeWalkTests {
                               bytes: appleDoubleBytes(attributes: [("x-document-source", try value("o\(i)"))]))
             case 6: try setRawAttribute("user.x-document-source", [1, 2, 3], on: tmp.file(String(full.dropFirst(tmp.path.count + 1))))
             case 7: try FileManager.default.createSymbolicLink(atPath: full, withDestinationPath: "..")
-            case 8: _ = tmp.file(String(full.dropFirst(tmp.path.count + 1)) + ".zip", contents: "not a zip")
+            case 8: _ = tmp.file(String(full.dropFirst(tmp.path.count + 1)) + ".zip", "not a zip")
             default: _ = tmp.file(String(full.dropFirst(tmp.path.count + 1)))
             }
         }

@@ -22,7 +22,7 @@ struct OutputAndStatusTests {
     func fullDisk(arguments: [String]) throws {
         // Without /dev/full there is no way to make every write fail: nothing to test here.
         guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("a.txt")
         #expect(try xds("set", "a.txt", "--id", "com.example.app", "--name", "N", in: folder.path).status == 0)
         let result = try runToFull(arguments, in: folder.path)
@@ -53,7 +53,7 @@ struct OutputAndStatusTests {
 
     @Test("a closed pipe ends xds on SIGPIPE, quietly; with SIGPIPE ignored it is a failed write (74)")
     func closedPipe() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("a.txt")
         #expect(try xds("set", "a.txt", "--id", "com.example.app", "--name", "N", in: folder.path).status == 0)
         // 20 000 lines of about 80 bytes: far more than a pipe holds, so head has closed it
@@ -75,7 +75,7 @@ struct OutputAndStatusTests {
     /// output would have read the last file before writing anything.
     @Test("show writes each result as soon as it has it", arguments: [["--json"], []])
     func streaming(flags: [String]) throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("a.txt")
         folder.file("last.txt")
         for file in ["a.txt", "last.txt"] {

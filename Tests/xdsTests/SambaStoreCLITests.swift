@@ -9,7 +9,7 @@ struct SambaStoreCLITests {
 
     @Test("a Samba stream value is updated in the stream, with one trailing NUL; no native copy appears")
     func sambaStreamStaysAStream() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let file = folder.file("notes.md")
         let value = try plistlib(#"{"identifier": "com.example.a", "name": "A", "other": "kept"}"#)
         try folder.setAttribute(file, value + [0], name: Self.stream)
@@ -35,10 +35,10 @@ struct SambaStoreCLITests {
 
     @Test("a sidecar value is updated in the sidecar without --sidecar; no native copy appears")
     func sidecarStaysASidecar() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let file = folder.file("a.txt")
         let value = try plistlib(#"{"identifier": "com.example.a", "name": "A"}"#)
-        try Data(appleDouble([("x-document-source", value)])).write(to: URL(fileURLWithPath: folder.path + "/._a.txt"))
+        try Data(appleDoubleBytes(attributes: [("x-document-source", value)])).write(to: URL(fileURLWithPath: folder.path + "/._a.txt"))
         let set = try xds("set", "a.txt", "--path", "p/a.txt", in: folder.path)
         #expect(set.status == 0, "\(set)")
         #expect(try folder.attribute(file) == nil)
@@ -48,7 +48,7 @@ struct SambaStoreCLITests {
 
     @Test("--store samba-stream writes a new value as streams_xattr does; --store and --sidecar are checked")
     func storeOption() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let file = folder.file("n.md")
         let set = try xds("set", "n.md", "--store", "samba-stream", "--id", "com.example.a", "--name", "A", in: folder.path)
         #expect(set.status == 0, "\(set)")
@@ -73,7 +73,7 @@ struct SambaStoreCLITests {
 struct RealSambaTests {
     /// A running smbd on a free loopback port, with a share in a temporary folder.
     final class Server {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let port: Int
         let process: ProcessRunner.Running
         var stopped = false
