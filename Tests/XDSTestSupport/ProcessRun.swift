@@ -241,6 +241,12 @@ public enum ProcessRunner {
             try? inputPipe?.fileHandleForWriting.close()
         }
 
+        /// Writes `data` to standard input (with `holdInput`); false if it could not.
+        public func send(_ data: Data) -> Bool {
+            guard let handle = inputPipe?.fileHandleForWriting else { return false }
+            return (try? handle.write(contentsOf: data)) != nil
+        }
+
         /// Sends `signal` to the program (if it still runs).
         public func signal(_ signal: Int32) {
             if process.isRunning { kill(process.processIdentifier, signal) }

@@ -11,7 +11,7 @@ final class IconCommandTests: @unchecked Sendable {
     let home: URL
 
     init() throws {
-        server = try TestHTTPServer.start()
+        server = try TestHTTPServer.start(sharing: "IconCommandTests")
         work = try ScratchFolder.make(prefix: "xds-icon-work")
         home = try ScratchFolder.make(prefix: "xds-icon-home")
         // The project's own icons, listed the way the repository's appInfo.json lists them.
@@ -195,8 +195,8 @@ final class IconCommandTests: @unchecked Sendable {
                                         in: work.path, environment: ["SSL_CERT_FILE": server.caCertificatePath,
                                                                      "HOME": home.path, "XDG_CACHE_HOME": cache],
                                         standardOutput: .discard, defaultSignals: true)
-        _ = try server.requests(to: "/slow/appInfo.json")  // the list is in; the icon is trickling
-        Thread.sleep(forTimeInterval: 0.5)
+        // Ready when the icon's request has come in: its body trickles for about 2 s.
+        try #require(server.requestsStarted(to: "/slow/body"), "xds never asked for the icon")
         p.signal(signal)
         #expect(try p.wait().killedBySignal)
         let cached = (try? FileManager.default.contentsOfDirectory(atPath: cache + "/xds")) ?? []

@@ -17,7 +17,7 @@ final class ShowIconTests: @unchecked Sendable {
     let plain: Data
 
     init() throws {
-        server = try TestHTTPServer.start()
+        server = try TestHTTPServer.start(sharing: "ShowIconTests")
         work = try ScratchFolder.make(prefix: "xds-show-icon-work")
         home = try ScratchFolder.make(prefix: "xds-show-icon-home")
         for side in [29, 58, 87, 1024] {
