@@ -48,7 +48,7 @@ import XDSTestSupport
 
     @Test(arguments: [false, true], [false, true])
     func premultipliedPixelsAreStraightened(_ alpha: Bool, _ interlaced: Bool) throws {
-        var random = SeededRandom(state: alpha ? 11 : 12)
+        var random = SplitMix64(seed: alpha ? 11 : 12)
         let (width, height) = (23, 19)
         var straight = (0..<width * height * 4).map { _ in UInt8.random(in: 0...255, using: &random) }
         // Make sure the edge cases occur: fully transparent, opaque, alpha 1.

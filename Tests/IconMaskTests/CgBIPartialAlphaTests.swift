@@ -8,7 +8,7 @@ import IconMask
 @Suite struct CgBIPartialAlphaTests {
     /// An image whose alpha takes every value 0…255 and whose colours vary independently.
     static func original(width: Int, height: Int) -> RGBAImage {
-        var random = SeededRandom(state: 42)
+        var random = SplitMix64(seed: 42)
         var px = (0..<width * height * 4).map { _ in UInt8.random(in: 0...255, using: &random) }
         for i in 0..<min(256, width * height) { px[i * 4 + 3] = UInt8(i) }
         return RGBAImage(width: width, height: height, pixels: px)

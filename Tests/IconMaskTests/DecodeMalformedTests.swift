@@ -1,4 +1,5 @@
 import Testing
+import XDSTestSupport
 @_spi(Benchmark) import IconMask
 
 /// Malformed files are refused with one line naming the problem.

@@ -1,4 +1,5 @@
 import Testing
+import XDSTestSupport
 import IconMask
 
 /// Every valid colour type × bit depth × interlace, with and without tRNS, at odd sizes, with
@@ -37,7 +38,7 @@ import IconMask
         let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][c.type]!
         let maxSample = (1 << c.depth) - 1
         for (width, height) in Self.sizes {
-            var random = SeededRandom(state: UInt64(c.type * 1000 + c.depth * 10 + width))
+            var random = SplitMix64(seed: UInt64(c.type * 1000 + c.depth * 10 + width))
             let paletteCount = c.type == 3 ? Int.random(in: 1...(1 << c.depth), using: &random) : 0
             let palette = (0..<paletteCount).map { _ in (0..<3).map { _ in UInt8.random(in: 0...255, using: &random) } }
             let paletteAlpha = (0..<max(1, paletteCount / 2)).map { _ in UInt8.random(in: 0...255, using: &random) }
@@ -97,7 +98,7 @@ import IconMask
     @Test(arguments: [0, 1, 2, 3, 4] as [UInt8], [(6, 4), (2, 3), (4, 2), (0, 1)])
     func everyFilterAlone(_ filter: UInt8, _ format: (Int, Int)) throws {
         let (type, channels) = format
-        var random = SeededRandom(state: UInt64(filter) * 77 + UInt64(type))
+        var random = SplitMix64(seed: UInt64(filter) * 77 + UInt64(type))
         let (width, height) = (17, 5)
         let samples: [[[Int]]] = (0..<height).map { _ in
             (0..<width).map { _ in (0..<channels).map { _ in Int.random(in: 0...255, using: &random) } }

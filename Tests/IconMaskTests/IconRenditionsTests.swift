@@ -127,12 +127,12 @@ import XDSTestSupport
             path = Repository.url(input).path
         }
         let sizes = [29, 58, 87, 120, 180]
-        let run = try TestSupport.run(["python3", Repository.url("scripts/renditions_quality.py").path, path,
+        let run = try ProcessRunner.runOnPath(["python3", Repository.url("scripts/renditions_quality.py").path, path,
                                        "--sizes", sizes.map(String.init).joined(separator: ","),
                                        "--f32-dir", dir.path, "--json"])
         try #require(run.status == 0, "renditions_quality.py: \(run.stderr)")
         var bound: [Int: (pillow: Double, floor: Double)] = [:]
-        for line in String(decoding: run.stdout, as: UTF8.self).split(separator: "\n") {
+        for line in run.stdout.split(separator: "\n") {
             let row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let n = try #require(row["size"] as? Int)
             let pillow = try #require((row["pillow"] as? [String: Any])?["mae"] as? Double)
@@ -159,8 +159,8 @@ import XDSTestSupport
 
             let png = dir.appendingPathComponent("icon-\(n).png")
             try Data(PNGEncoder.encode(rendition)).write(to: png)
-            let check = try TestSupport.run(["pngcheck", "-q", png.path])
-            #expect(check.status == 0, "pngcheck \(n): \(String(decoding: check.stdout, as: UTF8.self)) \(check.stderr)")
+            let check = try ProcessRunner.runOnPath(["pngcheck", "-q", png.path])
+            #expect(check.status == 0, "pngcheck \(n): \(check.stdout) \(check.stderr)")
         }
     }
 }

@@ -94,8 +94,8 @@ struct PNGEncoderTests {
         let png = dir.appendingPathComponent("\(name).png"), raw = dir.appendingPathComponent("\(name).rgba")
         try Data(try PNGEncoder.encode(image)).write(to: png)
 
-        let check = try TestSupport.run(["pngcheck", "-q", png.path])
-        #expect(check.status == 0, "pngcheck: \(String(decoding: check.stdout, as: UTF8.self)) \(check.stderr)")
+        let check = try ProcessRunner.runOnPath(["pngcheck", "-q", png.path])
+        #expect(check.status == 0, "pngcheck: \(check.stdout) \(check.stderr)")
 
         let script = """
         import sys
@@ -104,7 +104,7 @@ struct PNGEncoderTests {
         assert im.mode == "RGBA", im.mode
         open(sys.argv[2], "wb").write(im.tobytes())
         """
-        let py = try TestSupport.run(["python3", "-c", script, png.path, raw.path])
+        let py = try ProcessRunner.runOnPath(["python3", "-c", script, png.path, raw.path])
         #expect(py.status == 0, "python3: \(py.stderr)")
         #expect(try [UInt8](Data(contentsOf: raw)) == image.pixels)
     }

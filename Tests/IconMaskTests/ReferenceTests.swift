@@ -28,7 +28,7 @@ struct ReferenceTests {
         var arguments = ["python3", Repository.url("scripts/reference_mask.py").path, input.path, "\(c.size)",
                          "--filter", c.filter.rawValue, "--shape", c.shape.rawValue, "--f32", raw.path]
         if !c.stroke { arguments.append("--no-stroke") }
-        let run = try TestSupport.run(arguments)
+        let run = try ProcessRunner.runOnPath(arguments)
         try #require(run.status == 0, "reference_mask.py: \(run.stderr)")
         let data = try Data(contentsOf: raw)
         let expected = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }

@@ -40,12 +40,6 @@ enum TestSupport {
         try ScratchFolder.make(prefix: "iconmask-tests")
     }
 
-    /// Runs a program found on PATH; returns its exit status, standard output and standard error.
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: String) {
-        let run = try ProcessRunner.runOnPath(arguments)
-        return (run.status, run.stdoutBytes, run.stderr)
-    }
-
     /// A straight 8-bit pixel premultiplied, in 0…255 units.
     static func premultiplied(_ image: RGBAImage, _ i: Int) -> SIMD4<Double> {
         let p = image.pixels

@@ -16,9 +16,18 @@ prints ONE JSON line on stdout:
 It exits when its standard input reaches end of file (so it never outlives the test process)
 or on SIGTERM.
 
+More sites, one CA: a line `site ROOT ROUTES LOG` on standard input opens five more listeners
+(the same certificates) serving ROOT with their own routes file and request log, and prints
+their ports as one JSON line like the first; `close HTTPPORT` closes the five listeners of the
+site whose http port that is. So a test suite makes its CA once and gives each test a site of
+its own: the tests share nothing but the process and can run in parallel.
+
 Every request is logged to --log as one JSON line, written when the response is over:
   {"server": "http|https|https_self_signed", "method": "GET", "path": "/x?y", "headers":
    {"lower-case-name": "value", ...}, "status": 200, "body_bytes_sent": N, "complete": true}
+When a request comes in (before any answer), {"server": ..., "method": ..., "path": ...} is
+appended to the file named like the log with ".started" added, so a test can wait for a request
+to be under way (a slow body trickling) rather than sleep.
 `body_bytes_sent` counts body bytes the socket accepted; `complete` is false when the client went
 away first (so tests can check a client stopped reading early).
 
@@ -66,27 +75,43 @@ import urllib.parse
 
 LOG_LOCK = threading.Lock()
 ARGS = None
-PORTS = {}
 
 
-def log_request(entry):
-    if not ARGS.log:
-        return
-    line = json.dumps(entry, sort_keys=True)
-    with LOG_LOCK:
-        with open(ARGS.log, "a", encoding="utf-8") as handle:
-            handle.write(line + "\n")
-            handle.flush()
+class Site:
+    """What a set of listeners serves: a root folder, a routes file, a request log, its ports."""
 
+    def __init__(self, root, routes, log):
+        self.root = os.path.abspath(root)
+        self.routes = routes
+        self.log = log
+        self.ports = {}
+        self.servers = []
 
-def load_routes():
-    if not ARGS.routes:
-        return {}
-    try:
-        with open(ARGS.routes, encoding="utf-8") as handle:
-            return json.load(handle)
-    except FileNotFoundError:
-        return {}
+    def log_request(self, entry):
+        if not self.log:
+            return
+        line = json.dumps(entry, sort_keys=True)
+        with LOG_LOCK:
+            with open(self.log, "a", encoding="utf-8") as handle:
+                handle.write(line + "\n")
+                handle.flush()
+
+    def log_start(self, entry):
+        if not self.log:
+            return
+        with LOG_LOCK:
+            with open(self.log + ".started", "a", encoding="utf-8") as handle:
+                handle.write(json.dumps(entry, sort_keys=True) + "\n")
+                handle.flush()
+
+    def load_routes(self):
+        if not self.routes:
+            return {}
+        try:
+            with open(self.routes, encoding="utf-8") as handle:
+                return json.load(handle)
+        except FileNotFoundError:
+            return {}
 
 
 class ClientGone(Exception):
@@ -154,13 +179,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.body_sent = 0
         self.status_sent = None
         self.complete = False
+        self.server.site.log_start({"server": self.server.name, "method": self.command, "path": self.path})
         try:
             self.route()
             self.complete = True
         except ClientGone:
             self.close_connection = True
         finally:
-            log_request({
+            self.server.site.log_request({
                 "server": self.server.name,
                 "method": self.command,
                 "path": self.path,
@@ -176,7 +202,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         parsed = urllib.parse.urlsplit(self.path)
         path = urllib.parse.unquote(parsed.path)
         query = dict(urllib.parse.parse_qsl(parsed.query))
-        routes = load_routes()
+        routes = self.server.site.load_routes()
         scripted = routes.get("routes", {}).get(path)
         if scripted is not None:
             return self.scripted(scripted)
@@ -195,7 +221,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if path == "/redirect-to":
             return self.simple(302, b"", [("Location", query.get("location", "/"))])
         if path.startswith("/downgrade/"):
-            target = f"http://127.0.0.1:{PORTS['http']}/{path[len('/downgrade/'):]}"
+            target = f"http://127.0.0.1:{self.server.site.ports['http']}/{path[len('/downgrade/'):]}"
             return self.simple(302, b"", [("Location", target)])
         if path.startswith("/status/") and parts[2].isdigit():
             return self.simple(int(parts[2]), f"status {parts[2]}".encode())
@@ -256,7 +282,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         relative = os.path.normpath(path.lstrip("/"))
         if relative.startswith("..") or os.path.isabs(relative):
             return self.simple(404, b"not found")
-        full = os.path.join(ARGS.root, relative)
+        full = os.path.join(self.server.site.root, relative)
         if not os.path.isfile(full):
             return self.simple(404, b"not found")
         with open(full, "rb") as handle:
@@ -307,7 +333,8 @@ class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, name, context=None):
+    def __init__(self, site, name, context=None):
+        self.site = site
         self.name = name
         self.context = context
         super().__init__(("127.0.0.1", 0), Handler)
@@ -363,6 +390,24 @@ def context(work, name):
     return result
 
 
+def open_site(site, work):
+    """Five listeners for `site`, each served by its own thread."""
+    site.servers = [Server(site, "http"), Server(site, "https", context(work, "server")),
+                    Server(site, "https_self_signed", context(work, "self")),
+                    Server(site, "https_expired", context(work, "expired")),
+                    Server(site, "https_wrong_host", context(work, "wrong"))]
+    for server in site.servers:
+        site.ports[server.name] = server.server_address[1]
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    print(json.dumps({**site.ports, "ca": os.path.join(os.path.abspath(work), "ca.pem")}), flush=True)
+
+
+def close_site(site):
+    for server in site.servers:
+        server.shutdown()
+        server.server_close()
+
+
 def main():
     global ARGS
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -371,22 +416,26 @@ def main():
     parser.add_argument("--routes", help="JSON file of scripted routes and extra headers")
     parser.add_argument("--log", help="JSON Lines request log to append to")
     ARGS = parser.parse_args()
-    ARGS.root = os.path.abspath(ARGS.root)
     os.makedirs(ARGS.work, exist_ok=True)
     make_certificates(ARGS.work)
-    servers = [Server("http"), Server("https", context(ARGS.work, "server")),
-               Server("https_self_signed", context(ARGS.work, "self")),
-               Server("https_expired", context(ARGS.work, "expired")),
-               Server("https_wrong_host", context(ARGS.work, "wrong"))]
-    for server in servers:
-        PORTS[server.name] = server.server_address[1]
-        threading.Thread(target=server.serve_forever, daemon=True).start()
+    sites = {}
+    first = Site(ARGS.root, ARGS.routes, ARGS.log)
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
-    print(json.dumps({**PORTS, "ca": os.path.join(os.path.abspath(ARGS.work), "ca.pem")}), flush=True)
-    # Stay up until the test closes our standard input (or it dies).
+    open_site(first, ARGS.work)
+    sites[first.ports["http"]] = first
+    # Stay up until the test closes our standard input (or it dies); take commands meanwhile.
     try:
-        while sys.stdin.buffer.read(4096):
-            pass
+        for line in sys.stdin:
+            words = line.split()
+            if len(words) == 4 and words[0] == "site":
+                site = Site(words[1], words[2], words[3])
+                open_site(site, ARGS.work)
+                sites[site.ports["http"]] = site
+            elif len(words) == 2 and words[0] == "close" and words[1].isdigit():
+                site = sites.pop(int(words[1]), None)
+                if site is not None:
+                    close_site(site)
+                print(json.dumps({"closed": int(words[1])}), flush=True)
     except (OSError, ValueError):
         pass
     os._exit(0)

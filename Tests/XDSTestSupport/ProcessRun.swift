@@ -1,6 +1,6 @@
 import Foundation
 
-/// What one run of a program gave back.
+/// What one run of a program gave back: the one result type of the tests.
 public struct Run: CustomStringConvertible, Sendable {
     /// The exit status (or the signal number when the program was killed).
     public var status: Int32
@@ -10,15 +10,28 @@ public struct Run: CustomStringConvertible, Sendable {
     public var stderr: String
     /// Standard output exactly as written.
     public var stdoutBytes: Data
+    /// True when a signal ended the program (``status`` is then the signal's number).
+    public var killedBySignal: Bool
+    /// True when the runner killed the program because it outlived its time limit.
+    public var timedOut: Bool
 
-    public init(status: Int32, stdout: String, stderr: String, stdoutBytes: Data) {
+    public init(status: Int32, stdout: String, stderr: String, stdoutBytes: Data,
+                killedBySignal: Bool = false, timedOut: Bool = false) {
         self.status = status
         self.stdout = stdout
         self.stderr = stderr
         self.stdoutBytes = stdoutBytes
+        self.killedBySignal = killedBySignal
+        self.timedOut = timedOut
     }
 
-    public var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+    public var description: String {
+        let how = timedOut ? " (killed: over its time limit)" : killedBySignal ? " (signal)" : ""
+        return "exit \(status)\(how)\nstdout: \(stdout)\nstderr: \(stderr)"
+    }
+
+    /// Standard output as bytes.
+    public var output: [UInt8] { [UInt8](stdoutBytes) }
 
     /// Standard error split into lines.
     public var errorLines: [String] { stderr.split(separator: "\n").map(String.init) }
@@ -39,51 +52,249 @@ public struct Run: CustomStringConvertible, Sendable {
     }
 }
 
-/// The one way the tests run a program.
+/// The one way the tests run a program: ``run(_:_:in:input:environment:terminal:defaultSignals:timeLimit:)``
+/// to run it to its end, ``start(_:_:in:input:environment:standardOutput:defaultSignals:timeLimit:)``
+/// to do something while it runs (read its output as it comes, signal it) and then ``Running/wait()``.
 public enum ProcessRunner {
-    /// Runs `executable` (a path; use `/usr/bin/env` to search PATH) with `arguments` in `folder`,
-    /// feeding `input` on standard input (none: /dev/null), with `environment` added to (or
-    /// replacing names in) the test process's own. Output goes to files rather than pipes, so
-    /// no size of output can block the child.
+    /// Where a started program's standard output goes.
+    public enum Output {
+        /// A file, read back by ``Running/wait()`` (no size of output can block the child).
+        case capture
+        /// A pipe the test reads from while the program runs (``Running/output``); what is left
+        /// unread when ``Running/wait()`` is called ends up in the result.
+        case pipe
+        /// An open file given by the test (for example /dev/full); the result's output is empty.
+        case file(FileHandle)
+        /// /dev/null.
+        case discard
+    }
+
+    /// Runs `executable` (a path; use ``runOnPath(_:in:input:environment:terminal:defaultSignals:timeLimit:)``
+    /// to search PATH) with `arguments` in `folder` and waits for it to end.
+    /// - Parameters:
+    ///   - input: fed on standard input (none: /dev/null).
+    ///   - environment: added to (or replacing names in) the test process's own.
+    ///   - terminal: standard output on a pseudo-terminal (Tests/Support/run_in_pty.py); the
+    ///     result's output is exactly what the program wrote there.
+    ///   - defaultSignals: the program starts with SIGINT, SIGTERM, SIGHUP, SIGCHLD and SIGPIPE
+    ///     at their defaults, as a shell leaves them (through a small python3 exec).
+    ///   - timeLimit: seconds after which the program is killed (SIGKILL) and the result says
+    ///     ``Run/timedOut``; nil: no limit.
     public static func run(_ executable: String, _ arguments: [String], in folder: String? = nil,
-                           input: Data? = nil, environment: [String: String] = [:]) throws -> Run {
+                           input: Data? = nil, environment: [String: String] = [:], terminal: Bool = false,
+                           defaultSignals: Bool = false, timeLimit: Double? = nil) throws -> Run {
+        var executable = executable, arguments = arguments
+        if terminal {
+            arguments = ["python3", Repository.url("Tests/Support/run_in_pty.py").path, executable] + arguments
+            executable = "/usr/bin/env"
+        }
+        return try start(executable, arguments, in: folder, input: input, environment: environment,
+                         defaultSignals: defaultSignals, timeLimit: timeLimit).wait()
+    }
+
+    /// Runs a program found on PATH (through /usr/bin/env).
+    public static func runOnPath(_ arguments: [String], in folder: String? = nil, input: Data? = nil,
+                                 environment: [String: String] = [:], terminal: Bool = false,
+                                 defaultSignals: Bool = false, timeLimit: Double? = nil) throws -> Run {
+        try run("/usr/bin/env", arguments, in: folder, input: input, environment: environment,
+                terminal: terminal, defaultSignals: defaultSignals, timeLimit: timeLimit)
+    }
+
+    /// The python3 program that resets the signals ``run(_:_:in:input:environment:terminal:defaultSignals:timeLimit:)``
+    /// names and then becomes `sys.argv[1:]`.
+    public static let defaultSignalsScript = """
+        import os, signal, sys
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD, signal.SIGPIPE):
+            signal.signal(s, signal.SIG_DFL)
+        os.execv(sys.argv[1], sys.argv[1:])
+        """
+
+    /// Starts `executable` and returns at once; see ``run(_:_:in:input:environment:terminal:defaultSignals:timeLimit:)``
+    /// for the parameters. The caller must ``Running/wait()``. With `holdInput`, standard input
+    /// is a pipe the runner holds open until ``Running/closeInput()`` or ``Running/wait()`` (a
+    /// server that ends at end of input then never outlives the tests).
+    public static func start(_ executable: String, _ arguments: [String], in folder: String? = nil,
+                             input: Data? = nil, holdInput: Bool = false, environment: [String: String] = [:],
+                             standardOutput: Output = .capture, defaultSignals: Bool = false,
+                             timeLimit: Double? = nil) throws -> Running {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        if defaultSignals {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-c", defaultSignalsScript, executable] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        }
         if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         let scratch = try ScratchFolder.make(prefix: "xds-run")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let out = scratch.appendingPathComponent("out"), err = scratch.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
-        defer { try? outHandle.close(); try? errHandle.close() }
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        var inHandle: FileHandle?
-        if let input {
-            let inFile = scratch.appendingPathComponent("in")
-            try input.write(to: inFile)
-            inHandle = try FileHandle(forReadingFrom: inFile)
-            process.standardInput = inHandle
-        } else {
-            process.standardInput = FileHandle.nullDevice
+        let running = Running(process: process, scratch: scratch)
+        do {
+            let err = scratch.appendingPathComponent("err")
+            _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+            let errHandle = try FileHandle(forWritingTo: err)
+            running.handles.append(errHandle)
+            process.standardError = errHandle
+            switch standardOutput {
+            case .capture:
+                let out = scratch.appendingPathComponent("out")
+                _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+                let outHandle = try FileHandle(forWritingTo: out)
+                running.handles.append(outHandle)
+                running.outputFile = out
+                process.standardOutput = outHandle
+            case .pipe:
+                let pipe = Pipe()
+                running.pipe = pipe
+                process.standardOutput = pipe
+            case .file(let handle):
+                process.standardOutput = handle
+            case .discard:
+                process.standardOutput = FileHandle.nullDevice
+            }
+            if holdInput {
+                let pipe = Pipe()
+                running.inputPipe = pipe
+                process.standardInput = pipe
+            } else if let input {
+                let inFile = scratch.appendingPathComponent("in")
+                try input.write(to: inFile)
+                let inHandle = try FileHandle(forReadingFrom: inFile)
+                running.handles.append(inHandle)
+                process.standardInput = inHandle
+            } else {
+                process.standardInput = FileHandle.nullDevice
+            }
+            try spawnUnblocked(process)
+        } catch {
+            running.cleanUp()
+            throw error
         }
-        defer { try? inHandle?.close() }
-        try spawnUnblocked(process)
-        process.waitUntilExit()
-        let stdout = try Data(contentsOf: out)
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self), stdoutBytes: stdout)
+        // The parent's copies of the child's ends are not needed any more.
+        try? running.pipe?.fileHandleForWriting.close()
+        try? running.inputPipe?.fileHandleForReading.close()
+        if let timeLimit {
+            let watchdog = DispatchWorkItem { [weak running] in running?.expire() }
+            running.watchdog = watchdog
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: watchdog)
+        }
+        return running
     }
 
-    /// Runs a program found on PATH (through /usr/bin/env).
-    public static func runOnPath(_ arguments: [String], in folder: String? = nil, input: Data? = nil,
-                                 environment: [String: String] = [:]) throws -> Run {
-        try run("/usr/bin/env", arguments, in: folder, input: input, environment: environment)
+    /// A program started by ``ProcessRunner/start(_:_:in:input:environment:standardOutput:defaultSignals:timeLimit:)``.
+    public final class Running: @unchecked Sendable {
+        let process: Process
+        let scratch: URL
+        var handles: [FileHandle] = []
+        var outputFile: URL?
+        var pipe: Pipe?
+        var inputPipe: Pipe?
+        var watchdog: DispatchWorkItem?
+        private let lock = NSLock()
+        private var expired = false
+        private var finished = false
+
+        init(process: Process, scratch: URL) {
+            self.process = process
+            self.scratch = scratch
+        }
+
+        deinit {
+            if !finished {
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                process.waitUntilExit()
+                cleanUp()
+            }
+        }
+
+        /// The program's process id.
+        public var processIdentifier: Int32 { process.processIdentifier }
+
+        /// The read end of standard output, with ``ProcessRunner/Output/pipe``.
+        public var output: FileHandle? { pipe?.fileHandleForReading }
+
+        /// Reads standard output (``ProcessRunner/Output/pipe``) byte by byte up to the next
+        /// newline, so no more is taken from the pipe than that line: the readiness line of a
+        /// server, or the first result of a stream. Nil at end of output.
+        public func readLine() -> String? {
+            guard let fd = pipe?.fileHandleForReading.fileDescriptor else { return nil }
+            var line: [UInt8] = []
+            var byte: UInt8 = 0
+            while true {
+                let n = read(fd, &byte, 1)
+                if n == 1 {
+                    if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
+                    line.append(byte)
+                } else if n < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)
+                }
+            }
+        }
+
+        /// Closes standard input (with `holdInput`): the program reads end of input.
+        public func closeInput() {
+            try? inputPipe?.fileHandleForWriting.close()
+        }
+
+        /// Writes `data` to standard input (with `holdInput`); false if it could not.
+        public func send(_ data: Data) -> Bool {
+            guard let handle = inputPipe?.fileHandleForWriting else { return false }
+            return (try? handle.write(contentsOf: data)) != nil
+        }
+
+        /// Sends `signal` to the program (if it still runs).
+        public func signal(_ signal: Int32) {
+            if process.isRunning { kill(process.processIdentifier, signal) }
+        }
+
+        fileprivate func expire() {
+            lock.lock()
+            expired = true
+            lock.unlock()
+            signal(SIGKILL)
+        }
+
+        /// Waits for the program to end and returns what it gave back.
+        public func wait() throws -> Run {
+            closeInput()
+            let rest = pipe.map { $0.fileHandleForReading.readDataToEndOfFile() }
+            process.waitUntilExit()
+            watchdog?.cancel()
+            defer { cleanUp() }
+            let stdout = try outputFile.map { try Data(contentsOf: $0) } ?? rest ?? Data()
+            let stderr = try Data(contentsOf: scratch.appendingPathComponent("err"))
+            lock.lock()
+            let timedOut = expired
+            lock.unlock()
+            return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                       stderr: String(decoding: stderr, as: UTF8.self), stdoutBytes: stdout,
+                       killedBySignal: process.terminationReason == .uncaughtSignal, timedOut: timedOut)
+        }
+
+        func cleanUp() {
+            finished = true
+            for handle in handles { try? handle.close() }
+            handles = []
+            try? pipe?.fileHandleForReading.close()
+            try? FileManager.default.removeItem(at: scratch)
+        }
+    }
+}
+
+/// Waits up to `seconds` for `condition` to hold, checking every few milliseconds; returns
+/// whether it did. For readiness signals (a file appearing, a line in a log), never as a timer.
+@discardableResult
+public func waitUntil(seconds: Double = 60, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while true {
+        if try condition() { return true }
+        if Date() > deadline { return false }
+        usleep(5_000)
     }
 }
 

@@ -1,10 +1,15 @@
 import Foundation
 
 /// A loopback HTTP and HTTPS server for tests: Tests/Support/http_test_server.py (see its
-/// header for the routes), started in a scratch folder with its own test CA, stopped by
-/// ``stop()`` or when the value goes away. It never touches the network beyond 127.0.0.1.
+/// header for the routes), with its own test CA, stopped by ``stop()`` or when the value goes
+/// away. It never touches the network beyond 127.0.0.1.
 ///
-///     let server = try TestHTTPServer.start()
+/// A suite shares one server process and CA (``start(sharing:)``): each test still gets a
+/// value of its own, with its own listeners (ports), served folder, routes and request log, so
+/// tests stay independent and may run in parallel, and ``stop()`` closes that test's listeners
+/// only. ``start()`` starts a process of its own, for a test that needs one.
+///
+///     let server = try TestHTTPServer.start(sharing: "MySuite")
 ///     defer { server.stop() }
 ///     try server.write("appInfo.json", "{\"icons\": []}")
 ///     let url = server.url("/appInfo.json", on: .https)   // trust server.caCertificatePath
@@ -60,93 +65,178 @@ public final class TestHTTPServer: @unchecked Sendable {
     /// The JSON Lines request log.
     public let logFile: URL
 
-    private let process: Process
-    private let input: Pipe
+    private let host: Host
+    /// True when this value's host process is its own (``start()``): stopping ends it.
+    private let ownsHost: Bool
     private let lock = NSLock()
     private var stopped = false
 
     /// The server script in the repository.
     public static let script: URL = Repository.url("Tests/Support/http_test_server.py")
 
-    /// Starts the server (python3 and openssl from PATH) and waits until it listens.
+    /// How many server processes (each making a CA) this test process has started.
+    public static var processesStarted: Int { Host.started.withLock { $0 } }
+
+    /// Starts a server process of its own (python3 and openssl from PATH) and waits until it
+    /// listens.
     public static func start() throws -> TestHTTPServer {
-        let folder = try ScratchFolder.make(prefix: "xds-http")
-        let root = folder.appendingPathComponent("root", isDirectory: true)
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        let work = folder.appendingPathComponent("work", isDirectory: true)
-        let routes = folder.appendingPathComponent("routes.json")
-        let log = folder.appendingPathComponent("requests.jsonl")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let errors = folder.appendingPathComponent("server-stderr.txt")
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--root", root.path, "--work", work.path,
-                             "--routes", routes.path, "--log", log.path]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        let errorHandle = try FileHandle(forWritingTo: errors)
-        process.standardError = errorHandle
-        try spawnUnblocked(process)
-        try? errorHandle.close()
-
-        // Cert generation takes well under a second; give up (and kill it) after 30 s.
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let more = output.fileHandleForReading.availableData
-            if more.isEmpty { break }
-            line.append(more)
-        }
-        watchdog.cancel()
-        guard let newline = line.firstIndex(of: UInt8(ascii: "\n")),
-              let ready = try? JSONSerialization.jsonObject(with: line[..<newline]) as? [String: Any],
-              let http = ready["http"] as? Int, let https = ready["https"] as? Int,
-              let selfSigned = ready["https_self_signed"] as? Int, let ca = ready["ca"] as? String,
-              let expired = ready["https_expired"] as? Int, let wrongHost = ready["https_wrong_host"] as? Int
-        else {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-            let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-            try? FileManager.default.removeItem(at: folder)
-            throw StartFailure(description: "the test HTTP server did not start: \(stderr)")
-        }
-        return TestHTTPServer(ports: [.http: http, .https: https, .httpsSelfSigned: selfSigned,
-                                      .httpsExpired: expired, .httpsWrongHost: wrongHost], ca: ca,
-                              root: root, folder: folder, routes: routes, log: log,
-                              process: process, input: input)
+        let (host, first) = try Host.launch()
+        return TestHTTPServer(site: first, host: host, ownsHost: true)
     }
 
-    private init(ports: [Listener: Int], ca: String, root: URL, folder: URL,
-                 routes: URL, log: URL, process: Process, input: Pipe) {
-        self.ports = ports
-        self.httpPort = ports[.http]!
-        self.httpsPort = ports[.https]!
-        self.selfSignedPort = ports[.httpsSelfSigned]!
-        self.caCertificatePath = ca
-        self.root = root
-        self.folder = folder
-        self.routesFile = routes
-        self.logFile = log
-        self.process = process
-        self.input = input
+    /// New listeners, with a folder, routes and log of their own, on the one server process of
+    /// `suite` (started, with its CA, on the first call).
+    public static func start(sharing suite: String) throws -> TestHTTPServer {
+        let host = try Host.shared(suite)
+        return TestHTTPServer(site: try host.openSite(), host: host, ownsHost: false)
+    }
+
+    private init(site: Site, host: Host, ownsHost: Bool) {
+        self.ports = site.ports
+        self.httpPort = site.ports[.http]!
+        self.httpsPort = site.ports[.https]!
+        self.selfSignedPort = site.ports[.httpsSelfSigned]!
+        self.caCertificatePath = site.ca
+        self.root = site.folder.appendingPathComponent("root", isDirectory: true)
+        self.folder = site.folder
+        self.routesFile = site.folder.appendingPathComponent("routes.json")
+        self.logFile = site.folder.appendingPathComponent("requests.jsonl")
+        self.host = host
+        self.ownsHost = ownsHost
     }
 
     deinit { stop() }
 
-    /// Stops the server and removes its folder; safe to call more than once.
+    /// Stops the server (a shared one: closes this value's listeners) and removes its folder;
+    /// safe to call more than once.
     public func stop() {
         lock.lock()
         defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
-        try? input.fileHandleForWriting.close()  // the server exits at end of input…
-        if process.isRunning { process.terminate() }  // …or at once on SIGTERM
-        process.waitUntilExit()
+        if ownsHost { host.stop() } else { host.closeSite(httpPort: httpPort) }
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// One set of listeners as the server reported it.
+    struct Site {
+        let ports: [Listener: Int]
+        let ca: String
+        let folder: URL
+    }
+
+    /// One server process with its CA, taking `site` and `close` commands on standard input.
+    final class Host: @unchecked Sendable {
+        /// The shared process of each suite.
+        static let registry = Locked([String: Host]())
+        /// How many processes were started (kept apart: ``launch()`` runs inside the registry's lock).
+        static let started = Locked(0)
+
+        private let process: ProcessRunner.Running
+        private let folder: URL
+        private let lock = NSLock()
+        private var stopped = false
+
+        private init(process: ProcessRunner.Running, folder: URL) {
+            self.process = process
+            self.folder = folder
+        }
+
+        /// Starts a process; returns it and its first site.
+        static func launch() throws -> (Host, Site) {
+            let folder = try ScratchFolder.make(prefix: "xds-http")
+            let first = try Host.siteFolder(in: folder)
+            let work = folder.appendingPathComponent("work", isDirectory: true)
+            let process = try ProcessRunner.start(
+                "/usr/bin/env", ["python3", script.path, "--root", first.appendingPathComponent("root").path,
+                                 "--work", work.path, "--routes", first.appendingPathComponent("routes.json").path,
+                                 "--log", first.appendingPathComponent("requests.jsonl").path],
+                holdInput: true, standardOutput: .pipe)
+            started.withLock { $0 += 1 }
+            let host = Host(process: process, folder: folder)
+            // Making the certificates takes well under a second; give up (and kill it) after 30 s.
+            let watchdog = DispatchWorkItem { process.signal(SIGTERM) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
+            let site = host.readSite(folder: first)
+            watchdog.cancel()
+            guard let site else {
+                process.signal(SIGTERM)
+                let run = try? process.wait()
+                try? FileManager.default.removeItem(at: folder)
+                throw StartFailure(description: "the test HTTP server did not start: \(run?.stderr ?? "")")
+            }
+            return (host, site)
+        }
+
+        /// The process of `suite`, started on first use and ended when the tests exit.
+        static func shared(_ suite: String) throws -> Host {
+            try registry.withLock { hosts in
+                if let host = hosts[suite] { return host }
+                let (host, _) = try launch()  // its first site stays unused
+                hosts[suite] = host
+                if hosts.count == 1 { atexit { Host.stopShared() } }
+                return host
+            }
+        }
+
+        static func stopShared() {
+            let hosts = registry.withLock { hosts in
+                defer { hosts = [:] }
+                return Array(hosts.values)
+            }
+            for host in hosts { host.stop() }
+        }
+
+        /// A fresh folder for one site: root/, an empty request log.
+        static func siteFolder(in parent: URL) throws -> URL {
+            let folder = parent.appendingPathComponent("site-\(UUID().uuidString)", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("root"), withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("requests.jsonl").path, contents: nil)
+            return folder
+        }
+
+        /// Asks the process for another site.
+        func openSite() throws -> Site {
+            lock.lock()
+            defer { lock.unlock() }
+            let site = try Host.siteFolder(in: folder)
+            let command = "site \(site.appendingPathComponent("root").path) \(site.appendingPathComponent("routes.json").path) \(site.appendingPathComponent("requests.jsonl").path)\n"
+            guard !stopped, process.send(Data(command.utf8)), let ready = readSite(folder: site) else {
+                throw StartFailure(description: "the shared test HTTP server opened no site")
+            }
+            return ready
+        }
+
+        /// Closes the listeners of the site whose http port is `httpPort`.
+        func closeSite(httpPort: Int) {
+            lock.lock()
+            defer { lock.unlock() }
+            guard !stopped, process.send(Data("close \(httpPort)\n".utf8)) else { return }
+            _ = process.readLine()  // {"closed": PORT}: the ports no longer answer
+        }
+
+        /// Reads the JSON line that lists a site's ports.
+        private func readSite(folder: URL) -> Site? {
+            guard let line = process.readLine(),
+                  let ready = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let http = ready["http"] as? Int, let https = ready["https"] as? Int,
+                  let selfSigned = ready["https_self_signed"] as? Int, let ca = ready["ca"] as? String,
+                  let expired = ready["https_expired"] as? Int, let wrongHost = ready["https_wrong_host"] as? Int
+            else { return nil }
+            return Site(ports: [.http: http, .https: https, .httpsSelfSigned: selfSigned,
+                                .httpsExpired: expired, .httpsWrongHost: wrongHost], ca: ca, folder: folder)
+        }
+
+        func stop() {
+            lock.lock()
+            defer { lock.unlock() }
+            guard !stopped else { return }
+            stopped = true
+            process.closeInput()  // the server exits at end of input…
+            process.signal(SIGTERM)  // …or at once on SIGTERM
+            _ = try? process.wait()
+            try? FileManager.default.removeItem(at: folder)
+        }
     }
 
     /// The URL of `path` (starting with "/") on `listener`, with host 127.0.0.1.
@@ -208,8 +298,34 @@ public final class TestHTTPServer: @unchecked Sendable {
         }
     }
 
+    /// Waits up to `timeout` seconds until at least `count` requests whose path starts with
+    /// `prefix` have come in (logged on arrival, before any answer: a slow response is then
+    /// under way); returns whether they did.
+    public func requestsStarted(to prefix: String, atLeast count: Int = 1, timeout: Double = 60) -> Bool {
+        let started = URL(fileURLWithPath: logFile.path + ".started")
+        return waitUntil(seconds: timeout) {
+            let text = (try? String(contentsOf: started, encoding: .utf8)) ?? ""
+            let paths = text.split(separator: "\n").compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["path"] as? String
+            }
+            return paths.filter { $0.hasPrefix(prefix) }.count >= count
+        }
+    }
+
     /// The server could not start (python3 or openssl missing, or the script failed).
     public struct StartFailure: Error, CustomStringConvertible {
         public let description: String
+    }
+}
+
+/// A value behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 }

@@ -11,8 +11,7 @@ public final class TestProxyServer: @unchecked Sendable {
 
     private let folder: URL
     private let logFile: URL
-    private let process: Process
-    private let input: Pipe
+    private let process: ProcessRunner.Running
     private let lock = NSLock()
     private var stopped = false
 
@@ -21,37 +20,26 @@ public final class TestProxyServer: @unchecked Sendable {
         let folder = try ScratchFolder.make(prefix: "xds-proxy")
         let log = folder.appendingPathComponent("requests.jsonl")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Repository.url("Tests/Support/connect_proxy.py").path, "--log", log.path]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try spawnUnblocked(process)
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let more = output.fileHandleForReading.availableData
-            if more.isEmpty { break }
-            line.append(more)
-        }
-        guard let newline = line.firstIndex(of: UInt8(ascii: "\n")),
-              let ready = try? JSONSerialization.jsonObject(with: line[..<newline]) as? [String: Any],
+        let process = try ProcessRunner.start("/usr/bin/env", ["python3", Repository.url("Tests/Support/connect_proxy.py").path,
+                                                               "--log", log.path],
+                                              holdInput: true, standardOutput: .pipe)
+        // Ready: one JSON line with the port.
+        guard let line = process.readLine(),
+              let ready = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let port = ready["port"] as? Int else {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
+            process.signal(SIGTERM)
+            let run = try? process.wait()
             try? FileManager.default.removeItem(at: folder)
-            throw TestHTTPServer.StartFailure(description: "the test proxy did not start")
+            throw TestHTTPServer.StartFailure(description: "the test proxy did not start: \(run?.stderr ?? "")")
         }
-        return TestProxyServer(port: port, folder: folder, logFile: log, process: process, input: input)
+        return TestProxyServer(port: port, folder: folder, logFile: log, process: process)
     }
 
-    private init(port: Int, folder: URL, logFile: URL, process: Process, input: Pipe) {
+    private init(port: Int, folder: URL, logFile: URL, process: ProcessRunner.Running) {
         self.port = port
         self.folder = folder
         self.logFile = logFile
         self.process = process
-        self.input = input
     }
 
     deinit { stop() }
@@ -62,9 +50,9 @@ public final class TestProxyServer: @unchecked Sendable {
         defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
-        try? input.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        process.closeInput()  // the proxy exits at end of input…
+        process.signal(SIGTERM)  // …or at once on SIGTERM
+        _ = try? process.wait()
         try? FileManager.default.removeItem(at: folder)
     }
 

@@ -20,7 +20,7 @@ struct CurlProxyTests {
 
     @Test("https through the proxy: one CONNECT tunnel to the server, the body as served; http forwarded")
     func throughProxy() async throws {
-        let server = try TestHTTPServer.start()
+        let server = try TestHTTPServer.start(sharing: "CurlProxyTests")
         defer { server.stop() }
         let proxy = try TestProxyServer.start()
         defer { proxy.stop() }
@@ -37,7 +37,7 @@ struct CurlProxyTests {
 
     @Test("a host in the no-proxy list is reached directly")
     func noProxyBypass() async throws {
-        let server = try TestHTTPServer.start()
+        let server = try TestHTTPServer.start(sharing: "CurlProxyTests")
         defer { server.stop() }
         let proxy = try TestProxyServer.start()
         defer { proxy.stop() }
@@ -50,7 +50,7 @@ struct CurlProxyTests {
 
     @Test("a proxy that refuses connections: a network failure naming the proxy")
     func refusedProxy() async throws {
-        let server = try TestHTTPServer.start()
+        let server = try TestHTTPServer.start(sharing: "CurlProxyTests")
         defer { server.stop() }
         let port = try FreePort.take()
         let transport = Self.transport(server, proxy: "http://127.0.0.1:\(port)")

@@ -23,7 +23,7 @@ struct CurlTransportTests {
     /// Runs `body` with a started server and a transport.
     static func withServer(trustTestCA: Bool = true, total: Duration = .seconds(5),
                            _ body: (TestHTTPServer, CurlTransport) async throws -> Void) async throws {
-        let server = try TestHTTPServer.start()
+        let server = try TestHTTPServer.start(sharing: "CurlTransportTests")
         defer { server.stop() }
         try await body(server, transport(server, trustTestCA: trustTestCA, total: total))
     }
@@ -275,7 +275,7 @@ struct CurlTransportTests {
 
     @Test("a transport dropped after requests does not crash, and concurrent requests each get a handle")
     func concurrentAndDropped() async throws {
-        let server = try TestHTTPServer.start()
+        let server = try TestHTTPServer.start(sharing: "CurlTransportTests")
         defer { server.stop() }
         for index in 0..<8 { try server.write("c\(index).txt", "body \(index)") }
         do {
@@ -315,7 +315,7 @@ struct CurlTransportTests {
 
     @Test("SSL_CERT_FILE that is missing, a FIFO, a folder or not certificates: a certificate failure in words, naming the variable and the file")
     func badTrustFile() async throws {
-        let server = try TestHTTPServer.start()
+        let server = try TestHTTPServer.start(sharing: "CurlTransportTests")
         defer { server.stop() }
         try server.write("hello.txt", "x")
         let folder = try ScratchFolder.make(prefix: "xds-trust")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XDSTestSupport
 @testable import XDocSource
 
 /// Failures whose bare errno would mislead: the message must say what is really going on.
@@ -35,19 +36,9 @@ struct ErrorMessageTests {
         let file = DocumentSourceFile(path: path)
         try file.write(DocumentSource(identifier: "a.b", name: "N"))
         let before = try file.readRawValue()
-        let chattr = Process()
-        chattr.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-        chattr.arguments = [flag, path]
-        try chattr.run()
-        chattr.waitUntilExit()
-        try #require(chattr.terminationStatus == 0, "this filesystem does not take chattr \(flag)")
-        defer {
-            let undo = Process()
-            undo.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-            undo.arguments = ["-i", "-a", path]
-            try? undo.run()
-            undo.waitUntilExit()
-        }
+        let chattr = try ProcessRunner.run("/usr/bin/chattr", [flag, path])
+        try #require(chattr.status == 0, "this filesystem does not take chattr \(flag): \(chattr.stderr)")
+        defer { _ = try? ProcessRunner.run("/usr/bin/chattr", ["-i", "-a", path]) }
         let writeError = #expect(throws: DocumentSourceFileError.self) {
             try file.update(with: DocumentSource(path: "p"))
         }

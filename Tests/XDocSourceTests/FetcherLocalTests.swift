@@ -1,4 +1,5 @@
 import Foundation
+import XDSTestSupport
 import Testing
 @testable import XDocSource
 @testable import XDocSourceFetch
@@ -35,10 +36,10 @@ struct FetcherLocalTests {
 
     func makeFolder() -> TemporaryFolder {
         let folder = TemporaryFolder()
-        folder.file("appInfo.json", contents: Self.list)
+        folder.file("appInfo.json", Self.list)
         try? FileManager.default.createDirectory(atPath: folder.path + "/img", withIntermediateDirectories: true)
-        folder.file("img/a.png", contents: "small")
-        folder.file("img/b.png", contents: "large")
+        folder.file("img/a.png", "small")
+        folder.file("img/b.png", "large")
         return folder
     }
 
@@ -63,13 +64,13 @@ struct FetcherLocalTests {
 
     @Test func localSrcMustStayInsideTheFolder() async throws {
         let folder = makeFolder()
-        folder.file("secret.png", contents: "secret")
+        folder.file("secret.png", "secret")
         try FileManager.default.createDirectory(atPath: folder.path + "/app", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/app/link.png", withDestinationPath: folder.path + "/secret.png")
-        folder.file("app/inside.png", contents: "inside")
+        folder.file("app/inside.png", "inside")
         let fetcher = AppInfoFetcher(transport: nil, cache: nil)
         for src in ["../secret.png", "link.png", "/etc/passwd", "file:///etc/passwd", "sub/../../secret.png"] {
-            folder.file("app/appInfo.json", contents: #"[{"width": 8, "height": 8, "src": "\#(src)"}]"#)
+            folder.file("app/appInfo.json", #"[{"width": 8, "height": 8, "src": "\#(src)"}]"#)
             await #expect(throws: FetchError.self, "src \(src)") {
                 try await fetcher.iconImage(pixelSize: 8, from: .commandLine(folder.path + "/app/appInfo.json"))
             }
@@ -79,7 +80,7 @@ struct FetcherLocalTests {
                 #expect(error.kind == .refused, "src \(src): \(error)")
             }
         }
-        folder.file("app/appInfo.json", contents: #"[{"width": 8, "height": 8, "src": "./x/../inside.png"}]"#)
+        folder.file("app/appInfo.json", #"[{"width": 8, "height": 8, "src": "./x/../inside.png"}]"#)
         let ok = try await fetcher.iconImage(pixelSize: 8, from: .commandLine(folder.path + "/app/appInfo.json"))
         #expect(ok.bytes == Array("inside".utf8))
     }
@@ -164,7 +165,7 @@ struct FetcherLocalTests {
 
     @Test func unwritableCacheFolderWarnsAndFetches() async throws {
         let folder = TemporaryFolder()
-        folder.file("not-a-folder", contents: "x")
+        folder.file("not-a-folder", "x")
         let transport = ScriptedTransport { _ in HTTPResponse(status: 200, headers: [], body: Array("[]".utf8)) }
         let fetcher = AppInfoFetcher(transport: transport, cache: CacheSettings(directory: folder.path + "/not-a-folder/xds"))
         let list = try await fetcher.appInfo(at: .attribute("https://example.test/a.json"))
@@ -180,8 +181,8 @@ struct FetcherLocalTests {
         let root = TemporaryFolder()
         let inside = root.path + "/caf\u{E9}", sibling = root.path + "/cafe\u{301}"
         #expect(mkdir(inside, 0o755) == 0 && mkdir(sibling, 0o755) == 0 && mkdir(sibling + "/img", 0o755) == 0)
-        root.file("cafe\u{301}/img/secret.png", contents: "secret")
-        root.file("caf\u{E9}/appInfo.json", contents: #"{"icons": [{"width": 29, "height": 29, "src": "img/secret.png"}]}"#)
+        root.file("cafe\u{301}/img/secret.png", "secret")
+        root.file("caf\u{E9}/appInfo.json", #"{"icons": [{"width": 29, "height": 29, "src": "img/secret.png"}]}"#)
         #expect(symlink("../cafe\u{301}/img", inside + "/img") == 0)
         let fetcher = AppInfoFetcher(transport: nil, cache: nil)
         do {

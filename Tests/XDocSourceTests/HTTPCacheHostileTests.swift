@@ -1,4 +1,5 @@
 import Foundation
+import XDSTestSupport
 import Testing
 @testable import XDocSource
 @testable import XDocSourceFetch
@@ -212,17 +213,6 @@ struct HTTPCacheHostileTests {
         ], requestTime: t0 - 1, responseTime: t0, body: Array(#"{"icons": []}"#.utf8))
     }
 
-    /// SplitMix64: a seeded generator, so a failing flip can be replayed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// A few thousand seeded flips of one to three bits in a stored entry: each read either
     /// finds no entry or a whole one, and using it never traps. Every flip fails the checksum.
@@ -232,7 +222,7 @@ struct HTTPCacheHostileTests {
         let original = Self.realisticEntry()
         let bytes = original.encoded()
         let path = store.path(for: original.requestURL)
-        var generator = SeededGenerator(state: 14)
+        var generator = SplitMix64(seed: 14)
         for round in 0..<3000 {
             var flipped = bytes
             for _ in 0...Int.random(in: 0...2, using: &generator) {
@@ -255,7 +245,7 @@ struct HTTPCacheHostileTests {
     @Test func craftedEntriesWithValidChecksumsNeverTrap() {
         let bytes = Self.realisticEntry().encoded()
         let content = Array(bytes.dropLast(8))
-        var generator = SeededGenerator(state: 9111)
+        var generator = SplitMix64(seed: 9111)
         var accepted = 0
         for _ in 0..<4000 {
             var flipped = content

@@ -8,7 +8,7 @@ import XDSTestSupport
 /// binary runs this same test again as a child that rewrites one entry in a loop, kills it at
 /// a random moment, and reads what is left. `xds icon` killed mid-download is the same
 /// primitive (``HTTPCacheStore/write(_:)``) behind a network read.
-@Suite("HTTP cache: killed writer")
+@Suite("HTTP cache: killed writer", .timeLimit(.minutes(5)))
 struct HTTPCacheKillTests {
     static let childVariable = "XDS_CACHE_KILL_CHILD"
     static let url = "https://example.test/icon.png"
@@ -20,7 +20,7 @@ struct HTTPCacheKillTests {
     }
 
     // The child is this test binary run again: Linux only (on macOS tests run inside xctest).
-    @Test(.enabled(if: Self.testBinary() != nil))
+    @Test(.enabled(if: Self.testBinary() != nil, "the child is this test binary run again, which needs Linux's /proc/self/exe"))
     func killedWriterLeavesAWholeEntry() throws {
         if let folder = ProcessInfo.processInfo.environment[Self.childVariable] {
             // The child: rewrite the entry until killed.
@@ -34,20 +34,15 @@ struct HTTPCacheKillTests {
         let folder = TemporaryFolder()
         let store = HTTPCacheStore(directory: folder.path + "/xds")
         for attempt in 0..<4 {
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: try #require(Self.testBinary()))
-            child.arguments = ["--testing-library", "swift-testing", "--filter", "killedWriterLeavesAWholeEntry"]
-            child.environment = ProcessInfo.processInfo.environment.merging([Self.childVariable: store.directory]) { $1 }
-            child.standardOutput = FileHandle.nullDevice
-            child.standardError = FileHandle.nullDevice
-            try spawnUnblocked(child)
-            // Wait for a first entry, then let it write a while longer.
-            let deadline = Date().addingTimeInterval(60)
-            while access(store.path(for: Self.url), F_OK) != 0 && Date() < deadline { usleep(5000) }
+            let child = try ProcessRunner.start(try #require(Self.testBinary()),
+                                                ["--testing-library", "swift-testing", "--filter", "killedWriterLeavesAWholeEntry"],
+                                                environment: [Self.childVariable: store.directory], standardOutput: .discard)
+            // Ready when a first entry is there; then a random while longer, so that the kill
+            // falls at a different point of a write each time (the randomness is the test).
+            try #require(waitUntil(seconds: 120) { access(store.path(for: Self.url), F_OK) == 0 }, "the child wrote no entry")
             usleep(UInt32.random(in: 20_000...200_000) + UInt32(attempt) * 10_000)
-            kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
-            #expect(child.terminationReason == .uncaughtSignal, "the child was killed, not finished")
+            child.signal(SIGKILL)
+            #expect(try child.wait().killedBySignal, "the child was killed, not finished")
 
             let found = try #require(store.read(Self.url, maximumBodySize: Self.size), "attempt \(attempt): entry unreadable")
             #expect(found.body.count == Self.size)

@@ -1,4 +1,5 @@
 import Foundation
+import XDSTestSupport
 import Testing
 @testable import XDocSource
 
@@ -100,7 +101,7 @@ struct OnePassDecodeTests {
         try script.write(to: scriptFile, atomically: true, encoding: .utf8)
         let result = try run("/usr/bin/env", ["python3", scriptFile.path, String(seed), String(count)])
         try #require(result.status == 0, "\(result.stderr)")
-        let bytes = [UInt8](result.stdout)
+        let bytes = result.output
         var plists: [[UInt8]] = []
         var at = 0
         while at + 4 <= bytes.count {

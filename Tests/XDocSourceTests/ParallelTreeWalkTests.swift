@@ -1,21 +1,12 @@
 import Foundation
 import Testing
+import XDSTestSupport
 @testable import XDocSource
 
 /// `DocumentSourceTree` with several threads (``DocumentSourceTree/jobs``): the same findings
 /// as one thread, in another order, with every promise of the walk kept.
 @Suite("DocumentSourceTree walks with several threads", .timeLimit(.minutes(2)))
 struct ParallelTreeWalkTests {
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     func value(_ name: String) throws -> [UInt8] {
         try DocumentSource(identifier: "com.example.\(name)", name: name).binaryPropertyList()
@@ -56,7 +47,7 @@ struct ParallelTreeWalkTests {
     /// files tagged natively, in a Samba stream or a sidecar, orphan sidecars, malformed values,
     /// symbolic links, and archives by name.
     func randomTree(_ tmp: TemporaryFolder, seed: UInt64, count: Int) throws -> String {
-        var random = Seeded(state: seed)
+        var random = SplitMix64(seed: seed)
         let root = tmp.folder("r\(seed)")
         var folders = [root]
         for i in 0..<count {
@@ -83,7 +74,7 @@ struct ParallelTreeWalkTests {
                               bytes: appleDoubleBytes(attributes: [("x-document-source", try value("o\(i)"))]))
             case 6: try setRawAttribute("user.x-document-source", [1, 2, 3], on: tmp.file(String(full.dropFirst(tmp.path.count + 1))))
             case 7: try FileManager.default.createSymbolicLink(atPath: full, withDestinationPath: "..")
-            case 8: _ = tmp.file(String(full.dropFirst(tmp.path.count + 1)) + ".zip", contents: "not a zip")
+            case 8: _ = tmp.file(String(full.dropFirst(tmp.path.count + 1)) + ".zip", "not a zip")
             default: _ = tmp.file(String(full.dropFirst(tmp.path.count + 1)))
             }
         }
@@ -171,7 +162,7 @@ struct ParallelTreeWalkTests {
         #expect(all.contains { if case .found(let f) = $0 { f.path.lossyString.hasSuffix("/late.txt") } else { false } })
     }
 
-    @Test("a bind-mount loop is caught by a worker that took the folder over")
+    @Test("a bind-mount loop is caught by a worker that took the folder over", .enabled(if: geteuid() == 0, "mount --bind needs root"))
     func bindMountLoopUnderThreads() throws {
         let tmp = TemporaryFolder()
         let root = tmp.folder("bind")
@@ -182,19 +173,9 @@ struct ParallelTreeWalkTests {
         }
         let inner = tmp.folder("bind/s3/deep/b")
         try setRawAttribute("user.x-document-source", try value("x"), on: tmp.file("bind/s3/x.txt"))
-        let mounted = Process()
-        mounted.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mounted.arguments = ["--bind", root, inner]
-        try mounted.run()
-        mounted.waitUntilExit()
-        try #require(mounted.terminationStatus == 0, "mount --bind needs root")
-        defer {
-            let umount = Process()
-            umount.executableURL = URL(fileURLWithPath: "/bin/umount")
-            umount.arguments = [inner]
-            try? umount.run()
-            umount.waitUntilExit()
-        }
+        let mounted = try ProcessRunner.run("/bin/mount", ["--bind", root, inner])
+        try #require(mounted.status == 0, "mount --bind needs root: \(mounted.stderr)")
+        defer { _ = try? ProcessRunner.run("/bin/umount", [inner]) }
         for jobs in [2, 4, 8] {
             let all = walk([root], jobs: jobs).events
             let loops = all.compactMap { event -> String? in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XDSTestSupport
 @testable import XDocSource
 
 /// Interop with independent implementations on the machine: Python's `plistlib` (binary and
@@ -36,9 +37,8 @@ struct PlistInteropTests {
             sys.exit(1)
     """#
 
-    static func python(_ body: String, _ arguments: [String] = [], stdin: Data? = nil) throws -> (status: Int32, stderr: String) {
-        let result = try run("/usr/bin/python3", ["-c", pythonPrelude + "\n" + body] + arguments, stdin: stdin)
-        return (result.status, result.stderr)
+    static func python(_ body: String, _ arguments: [String] = [], stdin: Data? = nil) throws -> Run {
+        try run("/usr/bin/python3", ["-c", pythonPrelude + "\n" + body] + arguments, stdin: stdin)
     }
 
     /// Our value for the XML variants: no UID, and dates as plistlib writes them in XML.
@@ -94,12 +94,12 @@ struct PlistInteropTests {
         try Data(PropertyList.encodeBinary(.dictionary(everyTypeSample))).write(to: file)
         let converted = try run("/usr/bin/plistutil", ["-i", file.path, "-o", "-"])
         #expect(converted.status == 0, "\(converted.stderr)")
-        #expect(converted.stdout.starts(with: Data("<?xml".utf8)))
+        #expect(converted.stdoutBytes.starts(with: Data("<?xml".utf8)))
         // libplist writes dates in XML as whole seconds truncated toward zero, and UIDs as
         // CF$UID dictionaries.
         let result = try Self.python(
             "check(plistlib.loads(sys.stdin.buffer.read(), fmt=plistlib.FMT_XML), expected(whole_seconds=True, uid_as_dict=True, negative_whole=-1000000000))",
-            stdin: converted.stdout)
+            stdin: converted.stdoutBytes)
         #expect(result.status == 0, "\(result.stderr)")
     }
 

@@ -70,12 +70,10 @@ struct BPlistBuilder {
     }
 }
 
-/// Runs a command and returns its status, standard output and standard error (`stdin`, when
-/// given, is fed on standard input; otherwise standard input is empty).
+/// Runs a command (`stdin`, when given, is fed on standard input; otherwise standard input is empty).
 @discardableResult
-func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, stdout: Data, stderr: String) {
-    let run = try ProcessRunner.run(executable, arguments, input: stdin ?? Data())
-    return (run.status, run.stdoutBytes, run.stderr)
+func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> Run {
+    try ProcessRunner.run(executable, arguments, input: stdin ?? Data())
 }
 
 /// A fresh temporary folder, removed by the caller with `try? FileManager.default.removeItem`.

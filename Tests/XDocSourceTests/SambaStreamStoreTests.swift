@@ -1,4 +1,5 @@
 import Testing
+import XDSTestSupport
 @testable import XDocSource
 
 @Suite("Samba stream store")

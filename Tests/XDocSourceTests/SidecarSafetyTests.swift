@@ -1,4 +1,5 @@
 import Foundation
+import XDSTestSupport
 import Testing
 @testable import XDocSource
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XDSTestSupport
 @testable import XDocSource
 
 /// `DocumentSourceTree` on real trees in temporary folders.
@@ -123,19 +124,9 @@ struct TreeWalkTests {
         let root = tmp.folder("bind")
         let inner = tmp.folder("bind/a/b")
         try setRawAttribute("user.x-document-source", try value("x"), on: tmp.file("bind/a/x.txt"))
-        let mounted = Process()
-        mounted.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mounted.arguments = ["--bind", root, inner]
-        try mounted.run()
-        mounted.waitUntilExit()
-        try #require(mounted.terminationStatus == 0, "mount --bind failed as root")
-        defer {
-            let umount = Process()
-            umount.executableURL = URL(fileURLWithPath: "/bin/umount")
-            umount.arguments = [inner]
-            try? umount.run()
-            umount.waitUntilExit()
-        }
+        let mounted = try ProcessRunner.run("/bin/mount", ["--bind", root, inner])
+        try #require(mounted.status == 0, "mount --bind failed as root: \(mounted.stderr)")
+        defer { _ = try? ProcessRunner.run("/bin/umount", [inner]) }
         let all = events([root])
         let loops = problems(all).filter { $0.kind == .loop }
         #expect(loops.map(\.path.lossyString) == [inner])

@@ -1,4 +1,5 @@
 import Testing
+import XDSTestSupport
 import XDocSource
 import XDocSourceFetch
 

@@ -9,7 +9,7 @@ import XDSTestSupport
 struct AppInfoCommandRoundTripTests {
     @Test("the printed set line, served over HTTPS, gives xds icon the published pixels, masked as xds mask masks them")
     func roundTrip() throws {
-        let server = try TestHTTPServer.start()
+        let server = try TestHTTPServer.start(sharing: "AppInfoCommandRoundTripTests")
         defer { server.stop() }
         let fixture = try AppBundleFixture()
         try fixture.iOSApp()

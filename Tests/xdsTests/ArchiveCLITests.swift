@@ -14,7 +14,7 @@ private func value(_ id: String, _ name: String) -> [String: String] { ["identif
 
 /// Makes a folder (and its parents) under `folder`; returns its path.
 @discardableResult
-private func makeFolder(_ folder: Folder, _ name: String) throws -> String {
+private func makeFolder(_ folder: TemporaryFolder, _ name: String) throws -> String {
     let path = folder.path + "/" + name
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
@@ -29,7 +29,7 @@ private func digest(_ path: String) throws -> String {
 @Suite("xds show and remove with archives")
 struct ArchiveCLITests {
     /// A Finder-style zip: a tagged member in __MACOSX, one beside, one untagged.
-    private func finderZip(in folder: Folder, name: String = "finder.zip") throws -> String {
+    private func finderZip(in folder: TemporaryFolder, name: String = "finder.zip") throws -> String {
         let zip = folder.path + "/" + name
         try makeArchive(["out": zip, "entries": [
             ["name": "docs/report.txt", "data": "hello"],
@@ -42,7 +42,7 @@ struct ArchiveCLITests {
     }
 
     @Test func showsZipMembersHumanAndJSON() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let zip = try finderZip(in: folder)
         let human = try xds("show", "finder.zip", in: folder.path)
         #expect(human.status == 0, "\(human)")
@@ -78,7 +78,7 @@ struct ArchiveCLITests {
     }
 
     @Test func ownAttributeFirstThenMembersAndStatuses() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let zip = try finderZip(in: folder)
         #expect(try xds("set", zip, "--id", "com.example.zipper", "--name", "Zipper").status == 0)
         let shown = try xds("show", "--json", zip)
@@ -117,7 +117,7 @@ struct ArchiveCLITests {
     }
 
     @Test func problemsAreReportedAndTheScanGoesOn() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let zip = folder.path + "/hostile.zip"
         try makeArchive(["out": zip, "entries": [
             ["name": "__MACOSX/._bomb", "bomb": 64 << 20],
@@ -145,7 +145,7 @@ struct ArchiveCLITests {
     }
 
     /// A tree with a zip, a GNU tar.gz (real attributes archived) and one plain tagged file.
-    private func tree(in folder: Folder) throws -> String {
+    private func tree(in folder: TemporaryFolder) throws -> String {
         let root = try makeFolder(folder, "tree")
         try makeFolder(folder, "tree/sub")
         try makeFolder(folder, "src")
@@ -158,7 +158,7 @@ struct ArchiveCLITests {
     }
 
     @Test func showRecursiveListsArchiveMembers() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let root = try tree(in: folder)
         let shown = try xds("show", "-r", "--json", root)
         #expect(shown.status == 0, "\(shown)")
@@ -172,7 +172,7 @@ struct ArchiveCLITests {
     }
 
     @Test func removeRecursiveLeavesArchivesAndSaysSo() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let root = try tree(in: folder)
         let tagged = folder.file("tree/tagged.txt")
         try folder.setAttribute(tagged, DocumentSource(identifier: "com.example.t", name: "T").binaryPropertyList())
@@ -193,7 +193,7 @@ struct ArchiveCLITests {
 
     /// 200 000 entries (20 000 tagged): listed in bounded memory and time.
     @Test func manyEntriesInBoundedMemory() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let zip = folder.path + "/many.zip"
         try makeArchive(["out": zip, "many": ["count": 180_000, "prefix": "d/f", "tagged_every": 9]])
         let timed = try run("/usr/bin/time", ["-f", "%M", xdsPath, "show", "--json", zip])
@@ -207,7 +207,7 @@ struct ArchiveCLITests {
 @Suite("xds show --no-follow with a link to an archive")
 struct ArchiveNoFollowTests {
     @Test func linkToAnArchiveIsNotScannedWithNoFollow() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let zip = folder.path + "/a.zip"
         try makeArchive(["out": zip, "entries": [["name": "._x", "appledouble": ["value": value("com.example.x", "X")]]]])
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/link.zip", withDestinationPath: zip)

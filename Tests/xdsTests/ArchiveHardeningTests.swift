@@ -32,7 +32,7 @@ struct ArchiveHardeningTests {
 
     /// A 780 KB .tar.bz2 whose member is 64 GiB of zeros (before: 208 s of `show -r`).
     @Test(.timeLimit(.minutes(2))) func bzip2BombStopsAtTheLimitAndTheWalkGoesOn() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let root = folder.path + "/share"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         try make(["out": root + "/bomb.tar.bz2", "format": "tar.bz2", "zeros": 64 << 30, "entries": [
@@ -52,7 +52,7 @@ struct ArchiveHardeningTests {
 
     /// The default limit is 1 GiB and is named in the line; `remove -r` takes the option too.
     @Test(.timeLimit(.minutes(2))) func gzipBombAndTheDefaultLimit() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         try make(["out": folder.path + "/big.tgz", "format": "tar.gz", "zeros": 80 << 20])
         let lowered = try xds("show", "--archive-limit", "16m", "big.tgz", in: folder.path)
         #expect(lowered.status == 65)
@@ -78,7 +78,7 @@ struct ArchiveHardeningTests {
     /// test_read_filter_gzip_recursive.gz, which loops in 3.6.2 when filters are bid for):
     /// one gzip decoder, chosen by the name, and the result is not a tar.
     @Test(.timeLimit(.minutes(5))) func nestedGzipIsDecodedOnce() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let made = try python("""
             import gzip, io, tarfile
             buf = io.BytesIO()
@@ -102,7 +102,7 @@ struct ArchiveHardeningTests {
     }
 
     @Test func archiveLimitValues() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         try make(["out": folder.path + "/a.zip", "entries": [["name": "._a", "appledouble": ["value": value("com.example.a", "A")]]]])
         for good in ["512M", "2G", "1g", "4096", "64KiB", "1T"] {
             #expect(try xds("show", "--archive-limit", good, "a.zip", in: folder.path).status == 0, "\(good)")
@@ -124,7 +124,7 @@ struct ArchiveHardeningTests {
     /// A big member (deflated, 256 MiB) is skipped by offset, never inflated; a zip with bytes
     /// in front (self-extracting) lists like any other.
     @Test(.timeLimit(.minutes(5))) func zipMembersAreSkippedAndSelfExtractingZipsList() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let stub = String(repeating: "7f454c46", count: 1000)  // a program in front
         try make(["out": folder.path + "/sfx.zip", "front_hex": stub, "entries": [
             ["name": "big.bin", "bomb": 256 << 20],
@@ -145,7 +145,7 @@ struct ArchiveHardeningTests {
 
     /// A zip cut inside its central directory, or just before its end record, is refused in words.
     @Test func cutZipsAreRefused() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let entries: [[String: Any]] = [["name": "._a", "appledouble": ["value": value("com.example.a", "A")]], ["name": "a", "data": "a"]]
         try make(["out": folder.path + "/cut.zip", "cut": -25, "entries": entries])
         let cut = try xds("show", "cut.zip", in: folder.path)
@@ -159,7 +159,7 @@ struct ArchiveHardeningTests {
     /// Apple's bsdtar writes an empty attribute as offset 0, length 0 (libarchive's
     /// test_compat_mac-2.tar.Z): valid in zips, tars and `._NAME` files on disk alike.
     @Test func emptyAttributeAtOffsetZeroIsValid() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let double: [String: Any] = ["value": value("com.example.empty", "Empty"), "empty_attribute": true]
         try make(["out": folder.path + "/e.zip", "entries": [["name": "__MACOSX/._doc", "appledouble": double]]])
         try make(["out": folder.path + "/e.tar", "format": "tar", "entries": [["name": "._doc", "appledouble": double]]])
@@ -185,7 +185,7 @@ struct ArchiveHardeningTests {
     /// Names in decomposed form (NFD, as macOS writes them) stay as stored: zip with and
     /// without the UTF-8 flag, pax and GNU tar.
     @Test func decomposedNamesStayAsStored() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let nfd = "Cafe\u{301}.txt"  // "e" + COMBINING ACUTE ACCENT
         let nfdBytes = Array("Cafe".utf8) + [0xCC, 0x81] + Array(".txt".utf8)
         let composed = Array("Caf".utf8) + [0xC3, 0xA9]
@@ -207,7 +207,7 @@ struct ArchiveHardeningTests {
     /// A `._NAME` entry that is not AppleDouble: one line naming the archive and the entry,
     /// 65, and the rest is listed.
     @Test func aBadAppleDoubleEntryIsReportedAndTheListingGoesOn() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let entries: [[String: Any]] = [
             ["name": "._x", "data": "not AppleDouble at all"],
             ["name": "._y", "appledouble": ["value": value("com.example.y", "Y")]],
@@ -225,7 +225,7 @@ struct ArchiveHardeningTests {
 
     /// A `.textpack` whose info.json is over 64 KiB: the warning a `.textbundle` folder gets.
     @Test func bigInfoJSONInATextpackIsAWarning() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let big = "{\"type\":\"x\"" + String(repeating: " ", count: 70_000) + "}"
         try make(["out": folder.path + "/t.textpack", "entries": [
             ["name": "info.json", "data": big],
@@ -247,7 +247,7 @@ struct ArchiveHardeningTests {
 
     /// The store line of a member whose name is not UTF-8 shows the same escaped bytes as its heading.
     @Test func storeLineShowsTheEntryEscaped() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         try make(["out": folder.path + "/odd.zip", "entries": [
             ["name_hex": (Array("._odd".utf8) + [0xFF]).map { String(format: "%02x", $0) }.joined(),
              "appledouble": ["value": value("com.example.odd", "Odd")]],

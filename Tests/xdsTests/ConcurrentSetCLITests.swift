@@ -1,4 +1,5 @@
 import Foundation
+import XDSTestSupport
 import Testing
 
 /// Concurrent `xds set` processes on one file, sidecars in deep trees, and what `remove`
@@ -10,7 +11,7 @@ struct ConcurrentSetCLITests {
     /// round's value, so no run lost another's key. A `show` loop runs all the while and never
     /// exits with anything but 0 (never 65: no half-written value).
     @Test func eightConcurrentSetsPerRoundKeepEveryKey() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("shared.txt")
         let rounds = 50
         let script = #"""
@@ -63,8 +64,8 @@ struct ConcurrentSetCLITests {
     /// with relative chdir): `show` still finds the sidecar beside a file named relatively,
     /// and `remove` says the sidecar still holds a value after clearing the native attribute.
     @Test func sidecarInAFolderDeeperThanPATH_MAX() throws {
-        let folder = Folder()
-        let sidecar = appleDouble([("x-document-source", try plistlib(#"{"identifier": "a.b", "name": "Deep"}"#))])
+        let folder = TemporaryFolder()
+        let sidecar = appleDoubleBytes(attributes: [("x-document-source", try plistlib(#"{"identifier": "a.b", "name": "Deep"}"#))])
         try Data(sidecar).write(to: URL(fileURLWithPath: folder.path + "/sidecar.bin"))
         // Python's os.chdir goes one relative level at a time; sh's cd and mkdir -p give up
         // at PATH_MAX.
@@ -100,10 +101,10 @@ struct ConcurrentSetCLITests {
     /// `remove` names the sidecar it leaves behind, with status 0 when it removed something
     /// and 1 when the sidecar was all there was.
     @Test func removeSaysASidecarStillHoldsAValue() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("Report.pdf")
         let sidecar = folder.path + "/._Report.pdf"
-        try Data(appleDouble([("x-document-source", try plistlib(#"{"identifier": "a.b", "name": "N"}"#))]))
+        try Data(appleDoubleBytes(attributes: [("x-document-source", try plistlib(#"{"identifier": "a.b", "name": "N"}"#))]))
             .write(to: URL(fileURLWithPath: sidecar))
         // A native value beside it (set would update the sidecar itself: SPEC §2).
         try folder.setAttribute(folder.path + "/Report.pdf", try plistlib(#"{"identifier": "a.b", "name": "N", "path": "x"}"#))
@@ -120,7 +121,7 @@ struct ConcurrentSetCLITests {
     /// A FIFO can carry no user attribute on Linux: `show` and `remove` agree that it has
     /// none (1, same words), neither blocks on it, and `set` refuses it in words (74).
     @Test func showAndRemoveOfAFIFOAgree() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         #expect(mkfifo(folder.path + "/pipe", 0o600) == 0)
         let show = try xds("show", "pipe", in: folder.path)
         let remove = try xds("remove", "pipe", in: folder.path)

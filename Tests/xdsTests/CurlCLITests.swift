@@ -11,7 +11,7 @@ final class CurlCLITests: @unchecked Sendable {
     let home: URL
 
     init() throws {
-        server = try TestHTTPServer.start()
+        server = try TestHTTPServer.start(sharing: "CurlCLITests")
         work = try ScratchFolder.make(prefix: "xds-curl-work")
         home = try ScratchFolder.make(prefix: "xds-curl-home")
         try server.write("app/img/icon-58.png", Repository.bytes("img/icon-58.png"))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import XDSTestSupport
 import Testing
 @testable import xds
 
@@ -84,7 +85,7 @@ struct FileArgumentTests {
 
     @Test("files and options in any order, files after --")
     func mixedOrder() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         for name in ["a", "b", "-c"] { folder.file(name) }
         let result = try xds("set", "a", "--name", "N", "b", "--id", "com.example.app", "--", "-c", in: folder.path)
         #expect(result.status == 0, "\(result)")
@@ -101,7 +102,7 @@ struct FileArgumentTests {
     /// ones are ArgumentParser's alone: both must mean the same.
     @Test("a long command line is split and means what the same short one means", .timeLimit(.minutes(5)))
     func longLineSplit() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let names = (0..<(FileArguments.splitThreshold + 10)).map { "f\($0)" }
         for name in names + ["-c"] { folder.file(name) }
         let half = names.count / 2
@@ -127,7 +128,7 @@ struct FileArgumentTests {
     /// in Benchmarks/RESULTS.md.
     @Test("20 000 files: set and remove take time linear in the count", .timeLimit(.minutes(5)))
     func manyFiles() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let count = 20_000
         let names = (0..<count).map { "f\($0)" }
         for name in names { _ = FileManager.default.createFile(atPath: folder.path + "/" + name, contents: nil) }

@@ -12,7 +12,7 @@ final class IconCacheHostileServerTests: @unchecked Sendable {
     let home: URL
 
     init() throws {
-        server = try TestHTTPServer.start()
+        server = try TestHTTPServer.start(sharing: "IconCacheHostileServerTests")
         work = try ScratchFolder.make(prefix: "xds-hostile-work")
         home = try ScratchFolder.make(prefix: "xds-hostile-home")
         try server.write("app/img/icon-58.png", Repository.bytes("img/icon-58.png"))

@@ -11,7 +11,7 @@ final class IconCommandTests: @unchecked Sendable {
     let home: URL
 
     init() throws {
-        server = try TestHTTPServer.start()
+        server = try TestHTTPServer.start(sharing: "IconCommandTests")
         work = try ScratchFolder.make(prefix: "xds-icon-work")
         home = try ScratchFolder.make(prefix: "xds-icon-home")
         // The project's own icons, listed the way the repository's appInfo.json lists them.
@@ -166,19 +166,13 @@ final class IconCommandTests: @unchecked Sendable {
     @Test("two processes fetching the same icon at once both succeed and leave whole cache entries")
     func concurrentRuns() throws {
         try server.setRoutes(["headers": ["/app/img/icon-1024.png": ["Cache-Control": "max-age=600"]]])
-        let processes = try (0..<2).map { i -> Process in
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: xdsPath)
-            p.arguments = ["icon", "doc.txt", "--size", "600", "-o", "c\(i).png"]
-            p.currentDirectoryURL = work
-            p.environment = ProcessInfo.processInfo.environment.merging(
-                ["SSL_CERT_FILE": server.caCertificatePath, "HOME": home.path, "XDG_CACHE_HOME": cache]) { $1 }
-            p.standardError = FileHandle.nullDevice
-            try spawnUnblocked(p)
-            return p
+        let processes = try (0..<2).map { i in
+            try ProcessRunner.start(xdsPath, ["icon", "doc.txt", "--size", "600", "-o", "c\(i).png"], in: work.path,
+                                    environment: ["SSL_CERT_FILE": server.caCertificatePath, "HOME": home.path,
+                                                  "XDG_CACHE_HOME": cache], standardOutput: .discard)
         }
-        for p in processes { p.waitUntilExit() }
-        #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+        let runs = try processes.map { try $0.wait() }
+        #expect(runs.allSatisfy { $0.status == 0 }, "\(runs)")
         #expect(try output("c0.png") == output("c1.png"))
         let entries = try FileManager.default.contentsOfDirectory(atPath: cache + "/xds")
         #expect(!entries.isEmpty && entries.allSatisfy { $0.hasSuffix(".entry") }, "\(entries)")
@@ -194,26 +188,17 @@ final class IconCommandTests: @unchecked Sendable {
     func killedMidDownload(signal: Int32) throws {
         let list = #"[{"width": 58, "height": 58, "src": "/slow/body?size=400000&interval=0.02&chunk=4000"}]"#
         try server.write("slow/appInfo.json", list)
-        // xds is started through exec from Python with the signal mask reset and SIGINT at its
-        // default: the test runner blocks SIGTERM in the processes it starts.
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", """
-            import os, signal, sys
-            signal.pthread_sigmask(signal.SIG_SETMASK, [])
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            os.execv(sys.argv[1], sys.argv[1:])
-            """, xdsPath, "icon", "--app-info", server.url("/slow/appInfo.json", on: .https), "--size", "58", "-o", "k.png"]
-        p.currentDirectoryURL = work
-        p.environment = ProcessInfo.processInfo.environment.merging(
-            ["SSL_CERT_FILE": server.caCertificatePath, "HOME": home.path, "XDG_CACHE_HOME": cache]) { $1 }
-        p.standardError = FileHandle.nullDevice
-        try spawnUnblocked(p)
-        _ = try server.requests(to: "/slow/appInfo.json")  // the list is in; the icon is trickling
-        Thread.sleep(forTimeInterval: 0.5)
-        kill(p.processIdentifier, signal)
-        p.waitUntilExit()
-        #expect(p.terminationReason == .uncaughtSignal)
+        // xds is started with the signals at their defaults: the test runner blocks SIGTERM in
+        // the processes it starts.
+        let p = try ProcessRunner.start(xdsPath, ["icon", "--app-info", server.url("/slow/appInfo.json", on: .https),
+                                                  "--size", "58", "-o", "k.png"],
+                                        in: work.path, environment: ["SSL_CERT_FILE": server.caCertificatePath,
+                                                                     "HOME": home.path, "XDG_CACHE_HOME": cache],
+                                        standardOutput: .discard, defaultSignals: true)
+        // Ready when the icon's request has come in: its body trickles for about 2 s.
+        try #require(server.requestsStarted(to: "/slow/body"), "xds never asked for the icon")
+        p.signal(signal)
+        #expect(try p.wait().killedBySignal)
         let cached = (try? FileManager.default.contentsOfDirectory(atPath: cache + "/xds")) ?? []
         #expect(cached.allSatisfy { $0.hasSuffix(".entry") }, "no temporary file: \(cached)")
         #expect(cached.count <= 1, "only the list may be cached: \(cached)")

@@ -1,11 +1,12 @@
 import Foundation
+import XDSTestSupport
 import Testing
 
 @Suite("Interop with plistlib, plistutil, getfattr and setfattr")
 struct InteropTests {
     @Test(arguments: ["BINARY", "XML"])
     func valuesWrittenByPlistlibAreRead(format: String) throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let file = folder.file("a.txt")
         try folder.setAttribute(file, try plistlib("""
             {"identifier": "com.example.app", "name": "Exämple", "path": "d/f.txt",
@@ -21,7 +22,7 @@ struct InteropTests {
     }
 
     @Test func plistlibAndPlistutilReadWhatXdsWrites() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("a.txt")
         let set = try xds("set", "a.txt", "--id", "com.example.app", "--name", "Exämple 😀",
                           "--path", "d/f.txt", "--app-info-url", "https://example.com/appInfo.json", in: folder.path)

@@ -1,4 +1,5 @@
 import Foundation
+import XDSTestSupport
 import Testing
 
 /// Interrupted writers leave no temporary files (SPEC §5): SIGINT, SIGTERM, SIGHUP never;
@@ -31,7 +32,7 @@ struct InterruptedWriteTests {
     @Test("set --sidecar with a 16 MiB resource fork, killed at random points 10 × each of SIGTERM, SIGINT, SIGHUP, SIGKILL, then 20 × SIGKILL: no temporary file left, the sidecar intact",
           .timeLimit(.minutes(10)))
     func sidecarKillLoop() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("big.txt")
         let value = try plistlib(#"{"identifier": "com.example.a", "name": "A"}"#)
         let fork = (0..<(16 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
@@ -61,7 +62,7 @@ struct InterruptedWriteTests {
 
     @Test("mask -o killed with SIGKILL while its output is pending: nothing left in the folder", .timeLimit(.minutes(2)))
     func outputSigkill() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let r = try unblockedShell("""
             RESET='import os, signal, sys
             signal.pthread_sigmask(signal.SIG_SETMASK, [])
@@ -77,7 +78,7 @@ struct InterruptedWriteTests {
 
     @Test("the next writer sweeps temporary files of writers that are gone (old enough, pid not running); others are kept")
     func sweep() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("a.txt")
         // A pid that is not running: a process that has ended.
         let ended = try sh("sh -c 'echo $$'")

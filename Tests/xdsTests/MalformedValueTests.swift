@@ -1,4 +1,5 @@
 import Foundation
+import XDSTestSupport
 import Testing
 
 /// Builds binary plists byte by byte, including broken ones. `objects` are encoded objects
@@ -69,7 +70,7 @@ let malformedValues: [String: [UInt8]] = {
 @Suite("Malformed values")
 struct MalformedValueTests {
     @Test func builderMakesValidPlists() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let file = folder.file("a.txt")
         try folder.setAttribute(file, bplist(smallDict))
         let json = try xds("show", "--json", "a.txt", in: folder.path)
@@ -83,7 +84,7 @@ struct MalformedValueTests {
     @Test(arguments: malformedValues.keys.filter { !$0.hasPrefix("(") }.sorted())
     func showRefusesAndSetLeavesBytesUntouched(name: String) throws {
         var value = try #require(malformedValues[name])
-        let folder = Folder(bigValues: value.count > 3000)
+        let folder = TemporaryFolder(bigValues: value.count > 3000)
         if value.count > 3000 && !folder.takesBigValues {
             // ext4 keeps about 4 KB per value, and tmpfs before Linux 6.6 has no user attributes:
             // nest 600 deep instead, still past the decoder's depth limit.

@@ -47,7 +47,7 @@ struct MaskCommandTests {
         defer { MaskHarness.cleanUp(folder) }
         let input = try Self.opaqueInput(in: folder)
         let out = folder + "/out.png"
-        let r = try MaskHarness.xds(["mask", input] + flags + ["-o", out])
+        let r = try xds(["mask", input] + flags + ["-o", out])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.isEmpty)
         let png = try #require(MaskHarness.read(out))
@@ -55,8 +55,8 @@ struct MaskCommandTests {
         // Default shape is continuous: corners are cut away, the centre is the opaque input.
         #expect(Self.alpha(image, 0, 0) == 0)
         #expect(Self.alpha(image, side / 2, side / 2) == 255)
-        let check = try MaskHarness.run("/usr/bin/env", ["pngcheck", "-q", out])
-        #expect(check.status == 0, "pngcheck: \(String(decoding: check.stdout, as: UTF8.self))")
+        let check = try run("/usr/bin/env", ["pngcheck", "-q", out])
+        #expect(check.status == 0, "pngcheck: \(check.stdout)")
     }
 
     @Test("29 pt at 2x and 58 pt at 1x are both 58 px, with a 2 px and a 1 px stroke")
@@ -64,8 +64,8 @@ struct MaskCommandTests {
         let folder = try MaskHarness.makeFolder()
         defer { MaskHarness.cleanUp(folder) }
         let input = try Self.opaqueInput(in: folder)
-        let a = try MaskHarness.xds(["mask", input, "--size", "29", "--scale", "2", "-o", folder + "/a.png"])
-        let b = try MaskHarness.xds(["mask", input, "--size", "58", "-o", folder + "/b.png"])
+        let a = try xds(["mask", input, "--size", "29", "--scale", "2", "-o", folder + "/a.png"])
+        let b = try xds(["mask", input, "--size", "58", "-o", folder + "/b.png"])
         #expect(a.status == 0 && b.status == 0)
         let scaled = try Self.decodeRGBA(try #require(MaskHarness.read(folder + "/a.png")), side: 58)
         let plain = try Self.decodeRGBA(try #require(MaskHarness.read(folder + "/b.png")), side: 58)
@@ -89,7 +89,7 @@ struct MaskCommandTests {
         var images: [String: RGBAImage] = [:]
         for (name, flags) in runs {
             let out = "\(folder)/\(name).png"
-            let r = try MaskHarness.xds(["mask", input, "--size", "40"] + flags + ["-o", out])
+            let r = try xds(["mask", input, "--size", "40"] + flags + ["-o", out])
             #expect(r.status == 0, "\(r.stderr)")
             images[name] = try Self.decodeRGBA(try #require(MaskHarness.read(out)), side: 40)
         }
@@ -107,14 +107,14 @@ struct MaskCommandTests {
         let folder = try MaskHarness.makeFolder()
         defer { MaskHarness.cleanUp(folder) }
         let input = try Self.opaqueInput(in: folder)
-        let piped = try MaskHarness.xds(["mask", input, "--size", "29", "--scale", "2"])
+        let piped = try xds(["mask", input, "--size", "29", "--scale", "2"])
         #expect(piped.status == 0, "\(piped.stderr)")
-        let dash = try MaskHarness.xds(["mask", input, "--size", "29", "--scale", "2", "-o", "-"])
+        let dash = try xds(["mask", input, "--size", "29", "--scale", "2", "-o", "-"])
         #expect(dash.status == 0)
-        _ = try MaskHarness.xds(["mask", input, "--size", "29", "--scale", "2", "-o", folder + "/f.png"])
+        _ = try xds(["mask", input, "--size", "29", "--scale", "2", "-o", folder + "/f.png"])
         let file = try #require(MaskHarness.read(folder + "/f.png"))
-        _ = try Self.decodeRGBA(piped.stdout, side: 58)
-        let same = piped.stdout == file && dash.stdout == file
+        _ = try Self.decodeRGBA(piped.output, side: 58)
+        let same = piped.output == file && dash.output == file
         #expect(same, "stdout and -o give the same bytes")
     }
 
@@ -129,8 +129,8 @@ struct MaskCommandTests {
             seed = seed &* 1_664_525 &+ 1_013_904_223
             return (UInt8(truncatingIfNeeded: seed >> 24), UInt8(truncatingIfNeeded: seed >> 16), 90, 255)
         }
-        let direct = try MaskHarness.xds(["mask", input, "--size", "40", "-o", folder + "/a.png"])
-        let piped = try MaskHarness.run("/bin/sh", ["-c", "cat '\(input)' | '\(MaskHarness.xds)' mask /dev/stdin --size 40 -o '\(folder)/b.png'"])
+        let direct = try xds(["mask", input, "--size", "40", "-o", folder + "/a.png"])
+        let piped = try run("/bin/sh", ["-c", "cat '\(input)' | '\(xdsPath)' mask /dev/stdin --size 40 -o '\(folder)/b.png'"])
         #expect(direct.status == 0 && piped.status == 0, "\(piped.stdout)")
         let same = MaskHarness.read(folder + "/a.png") == MaskHarness.read(folder + "/b.png")
         #expect(same, "the piped input gives the same PNG")
@@ -141,13 +141,12 @@ struct MaskCommandTests {
         let folder = try MaskHarness.makeFolder()
         defer { MaskHarness.cleanUp(folder) }
         let input = try Self.opaqueInput(in: folder)
-        // script(1) runs the command on a pseudo-terminal and, with -e, returns its status.
-        let command = "'\(MaskHarness.xds)' mask '\(input)'"
-        let r = try MaskHarness.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+        // Standard output on a pseudo-terminal; the message goes to standard error.
+        let r = try run(xdsPath, ["mask", input], terminal: true)
         #expect(r.status == 64)
-        let text = String(decoding: r.stdout, as: UTF8.self)
+        let text = r.stderr
         #expect(text.contains("terminal") && text.contains("-o"))
-        #expect(!text.contains("IHDR"), "no PNG bytes reached the terminal")
+        #expect(!r.stdout.contains("IHDR"), "no PNG bytes reached the terminal")
     }
 
     @Test("bad flags exit 64 with a sentence naming the flag", arguments: [
@@ -159,7 +158,7 @@ struct MaskCommandTests {
         let folder = try MaskHarness.makeFolder()
         defer { MaskHarness.cleanUp(folder) }
         let input = try Self.opaqueInput(in: folder)
-        let r = try MaskHarness.xds(["mask", input] + flags + ["-o", folder + "/out.png"])
+        let r = try xds(["mask", input] + flags + ["-o", folder + "/out.png"])
         #expect(r.status == 64)
         #expect(r.stderr.contains(named), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/out.png"))
@@ -169,10 +168,10 @@ struct MaskCommandTests {
     func missingInput() throws {
         let folder = try MaskHarness.makeFolder()
         defer { MaskHarness.cleanUp(folder) }
-        let missing = try MaskHarness.xds(["mask", folder + "/nope.png", "-o", folder + "/out.png"])
+        let missing = try xds(["mask", folder + "/nope.png", "-o", folder + "/out.png"])
         #expect(missing.status == 66)
         #expect(missing.stderr == "xds: \(folder)/nope.png: no such file\n")
-        let dir = try MaskHarness.xds(["mask", folder, "-o", folder + "/out.png"])
+        let dir = try xds(["mask", folder, "-o", folder + "/out.png"])
         #expect(dir.status == 66)
         #expect(!FileManager.default.fileExists(atPath: folder + "/out.png"))
     }
@@ -192,14 +191,14 @@ struct MaskCommandTests {
         }
         let input = folder + "/bad.png"
         try Data(bad).write(to: URL(fileURLWithPath: input))
-        let fresh = try MaskHarness.xds(["mask", input, "-o", folder + "/new.png"])
+        let fresh = try xds(["mask", input, "-o", folder + "/new.png"])
         #expect(fresh.status == 65)
         #expect(fresh.stderr.hasPrefix("xds: \(input): ") && fresh.stderr.split(separator: "\n").count == 1,
                 "\(fresh.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/new.png"))
         let old = folder + "/old.png"
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: old))
-        let again = try MaskHarness.xds(["mask", input, "-o", old])
+        let again = try xds(["mask", input, "-o", old])
         #expect(again.status == 65)
         #expect(MaskHarness.read(old) == Array("keep me".utf8))
         let left = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
@@ -212,7 +211,7 @@ struct MaskCommandTests {
         defer { MaskHarness.cleanUp(folder) }
         let input = try Self.opaqueInput(in: folder)
         for out in [folder + "/no-such-folder/out.png", input + "/out.png", folder] {
-            let r = try MaskHarness.xds(["mask", input, "-o", out])
+            let r = try xds(["mask", input, "-o", out])
             #expect(r.status == 74, "\(out): \(r.stderr)")
             #expect(r.stderr.hasPrefix("xds: \(out): "), "\(r.stderr)")
         }
@@ -227,12 +226,12 @@ struct MaskCommandTests {
         let out = folder + "/out.png"
         try Data(repeating: 7, count: 100_000).write(to: URL(fileURLWithPath: out))
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: out)
-        let r = try MaskHarness.xds(["mask", input, "-o", out])
+        let r = try xds(["mask", input, "-o", out])
         #expect(r.status == 0)
         _ = try Self.decodeRGBA(try #require(MaskHarness.read(out)), side: 29)
         #expect(try Self.mode(out) == 0o640, "the old file's mode, not mkstemp's 0600")
         let fresh = folder + "/fresh.png"
-        #expect(try MaskHarness.xds(["mask", input, "-o", fresh]).status == 0)
+        #expect(try xds(["mask", input, "-o", fresh]).status == 0)
         #expect(try Self.mode(fresh) == 0o666 & ~Self.umask())
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["fresh.png", "in.png", "out.png"])
     }
@@ -245,7 +244,7 @@ struct MaskCommandTests {
         try FileManager.default.createDirectory(atPath: folder + "/real", withIntermediateDirectories: false)
         try Data("old".utf8).write(to: URL(fileURLWithPath: folder + "/real/icon.png"))
         try FileManager.default.createSymbolicLink(atPath: folder + "/link.png", withDestinationPath: "real/icon.png")
-        let r = try MaskHarness.xds(["mask", input, "-o", folder + "/link.png"])
+        let r = try xds(["mask", input, "-o", folder + "/link.png"])
         #expect(r.status == 0, "\(r.stderr)")
         let link = try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/link.png")
         #expect(link == "real/icon.png")

@@ -1,4 +1,5 @@
 import Foundation
+import XDSTestSupport
 import Testing
 
 /// `xds mask` against hostile input and awkward outputs, on the built binary: endless streams,
@@ -52,7 +53,7 @@ struct MaskHostileIOTests {
 
     @Test("a PNG followed by an endless stream is read only as far as its header justifies")
     func endlessStream() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         try MaskHarness.writePNG(folder.path + "/in.png", width: 16, height: 16) { x, y in (UInt8(x * 16), UInt8(y * 16), 0, 255) }
         // head bounds the test if xds ever read on forever (the plausible size is ~16 MiB here).
         let r = try sh("cat in.png /dev/zero | head -c 200000000 | \(xdsPath) mask - -o out.png; echo \" $?\"", in: folder.path)
@@ -68,7 +69,7 @@ struct MaskHostileIOTests {
 
     @Test("an input larger than 8192 px a side is refused from its header", arguments: [8193])
     func hugeHeader(side: Int) throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         try Self.hostilePNG("bit1", side: 16, to: folder.path + "/small.png")
         // Patch the width in IHDR (and its CRC) with Python rather than building 8193² data.
         let r = try python("""
@@ -90,7 +91,7 @@ struct MaskHostileIOTests {
         ("bit1", 1024, 29), ("rgba16i", 1024, 29), ("rgba16i", 1024, 1024),
     ])
     func peakMemory(kind: String, side: Int, outSide: Int) throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         try Self.hostilePNG(kind, side: side, to: folder.path + "/in.png")
         let r = try Self.peakRSS(["mask", "in.png", "--size", String(outSide), "-o", "out.png"], in: folder.path)
         #expect(r.status == 0, "\(r.stderr)")
@@ -100,7 +101,7 @@ struct MaskHostileIOTests {
 
     @Test("- reads standard input and gives the same PNG as the file")
     func standardInput() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         try MaskHarness.writePNG(folder.path + "/in.png", width: 40, height: 30) { x, y in (UInt8(x * 6), UInt8(y * 8), 99, 200) }
         let r = try sh("\(xdsPath) mask - -o a.png < in.png && \(xdsPath) mask in.png -o b.png && cmp a.png b.png", in: folder.path)
         #expect(r.status == 0, "\(r)")
@@ -111,7 +112,7 @@ struct MaskHostileIOTests {
 
     @Test("a failed write to standard output exits 74 with a message")
     func fullStandardOutput() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         try MaskHarness.writePNG(folder.path + "/in.png", width: 8, height: 8) { _, _ in (1, 2, 3, 255) }
         let r = try sh("\(xdsPath) mask in.png > /dev/full", in: folder.path)
         #expect(r.status == 74)
@@ -120,7 +121,7 @@ struct MaskHostileIOTests {
 
     @Test("-o naming a terminal (/dev/stdout on a pty, the pty itself) is refused with 64")
     func terminalOutput() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         try MaskHarness.writePNG(folder.path + "/in.png", width: 8, height: 8) { _, _ in (1, 2, 3, 255) }
         let r = try python("""
         import os, pty, subprocess, sys
@@ -135,7 +136,7 @@ struct MaskHostileIOTests {
 
     @Test("SIGTERM or SIGINT while the output is pending removes the temporary file", arguments: ["TERM", "INT"])
     func interrupted(signal: String) throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         // xds waits on a pipe that stays open (sleep), with its temporary output already made;
         // the shell waits for that file, signals xds and reports how it ended. The test runner's
         // blocked signals and the shell's SIGINT-ignored background job are reset first.
@@ -164,7 +165,7 @@ struct MaskHostileIOTests {
 
     @Test("-o LINK writes the link's target (relative, into another folder, dangling) and keeps the link")
     func links() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder.path + "/a", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: folder.path + "/b", withIntermediateDirectories: true)
@@ -187,7 +188,7 @@ struct MaskHostileIOTests {
 
     @Test("an existing output keeps its owner, group and mode (as root; the group when it is ours otherwise)")
     func owner() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         try MaskHarness.writePNG(folder.path + "/in.png", width: 8, height: 8) { _, _ in (9, 8, 7, 255) }
         let out = folder.path + "/out.png"
         try Data("old".utf8).write(to: URL(fileURLWithPath: out))

@@ -1,4 +1,5 @@
 import Foundation
+import XDSTestSupport
 import Testing
 
 /// Cases where the plain message would mislead the person reading it.
@@ -7,7 +8,7 @@ struct MessagesCLITests {
     /// Linux names are bytes; Swift repairs a non-UTF-8 argument, which then names another
     /// file. The user must learn why, not read "no such file or folder" about a file `ls` shows.
     @Test func fileNameThatIsNotUTF8() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         #expect(try sh(#"touch "$(printf 'caf\351.txt')""#, in: folder.path).status == 0)
         let message = "xds: caf\u{FFFD}.txt: the file name is not valid UTF-8, which xds cannot handle (rename the file)\n"
         for command in ["show", "show --json --", "set --id a.b --name N", "remove"] {
@@ -24,7 +25,7 @@ struct MessagesCLITests {
     /// `xds mask` too: a non-UTF-8 input is not "no such file", and a non-UTF-8 -o must not
     /// quietly write the PNG under the repaired name.
     @Test func maskFileNamesThatAreNotUTF8() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let onePixel = """
             import struct, zlib
             def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
@@ -46,14 +47,14 @@ struct MessagesCLITests {
 
     /// A hostile file name cannot split `xds mask`'s error line or reach the terminal raw.
     @Test func maskErrorNamesAreOneSafeLine() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let result = try xds("mask", "a\nb\u{1B}[31m.png", "-o", "out.png", in: folder.path)
         #expect(result.status == 66)
         #expect(result.stderr == "xds: a\\nb\\u{1b}[31m.png: no such file\n")
     }
 
     @Test func mergeOverAMalformedValueSaysHowToReplaceIt() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let file = folder.file("a.txt")
         let garbage = Array("bplist00 garbage, not a property list".utf8)
         try folder.setAttribute(file, garbage)
@@ -69,10 +70,10 @@ struct MessagesCLITests {
     }
 
     @Test func removeSaysWhenTheValueLivesInASidecar() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("Report.pdf")
         let sidecar = folder.path + "/._Report.pdf"
-        try Data(appleDouble([("x-document-source", try plistlib(#"{"identifier": "a.b", "name": "N"}"#))]))
+        try Data(appleDoubleBytes(attributes: [("x-document-source", try plistlib(#"{"identifier": "a.b", "name": "N"}"#))]))
             .write(to: URL(fileURLWithPath: sidecar))
         let result = try xds("remove", "Report.pdf", in: folder.path)
         #expect(result.status == 1)
@@ -86,7 +87,7 @@ struct MessagesCLITests {
 
     /// A right-to-left override in a hostile value must not reorder what the terminal shows.
     @Test func bidiOverridesAreMadeVisible() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let file = folder.file("a.txt")
         try folder.setAttribute(file, try plistlib(#"{"identifier": "a.b", "name": "Safe\u202Etxt.exe\u2066x\u2069"}"#))
         let human = try xds("show", "a.txt", in: folder.path)

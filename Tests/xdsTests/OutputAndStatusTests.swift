@@ -8,18 +8,10 @@ import XDocSource
 @Suite("Standard output, streaming and top-level exit status")
 struct OutputAndStatusTests {
     /// Runs xds with standard output sent to `/dev/full` (every write fails with ENOSPC).
-    func runToFull(_ arguments: [String], in folder: String) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: xdsPath)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
-        let err = folder + "/stderr.txt"
-        _ = FileManager.default.createFile(atPath: err, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-        try spawnUnblocked(process)
-        process.waitUntilExit()
-        return (process.terminationStatus, try String(contentsOfFile: err, encoding: .utf8))
+    func runToFull(_ arguments: [String], in folder: String) throws -> Run {
+        let full = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        defer { try? full.close() }
+        return try ProcessRunner.start(xdsPath, arguments, in: folder, standardOutput: .file(full)).wait()
     }
 
     @Test("a failed write to standard output exits 74 with a message", arguments: [
@@ -28,8 +20,9 @@ struct OutputAndStatusTests {
         ["show", "--", "a.txt"],
     ])
     func fullDisk(arguments: [String]) throws {
+        // Without /dev/full there is no way to make every write fail: nothing to test here.
         guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("a.txt")
         #expect(try xds("set", "a.txt", "--id", "com.example.app", "--name", "N", in: folder.path).status == 0)
         let result = try runToFull(arguments, in: folder.path)
@@ -60,7 +53,7 @@ struct OutputAndStatusTests {
 
     @Test("a closed pipe ends xds on SIGPIPE, quietly; with SIGPIPE ignored it is a failed write (74)")
     func closedPipe() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("a.txt")
         #expect(try xds("set", "a.txt", "--id", "com.example.app", "--name", "N", in: folder.path).status == 0)
         // 20 000 lines of about 80 bytes: far more than a pipe holds, so head has closed it
@@ -82,38 +75,24 @@ struct OutputAndStatusTests {
     /// output would have read the last file before writing anything.
     @Test("show writes each result as soon as it has it", arguments: [["--json"], []])
     func streaming(flags: [String]) throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("a.txt")
         folder.file("last.txt")
         for file in ["a.txt", "last.txt"] {
             #expect(try xds("set", file, "--id", "com.example.app", "--name", "N", in: folder.path).status == 0)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: xdsPath)
         // Well over a megabyte of output before last.txt (a pipe holds 64 KiB by default).
-        process.arguments = ["show"] + flags + Array(repeating: "a.txt", count: 20_000) + ["last.txt"]
-        process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        let err = folder.path + "/stderr.txt"
-        _ = FileManager.default.createFile(atPath: err, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-        try spawnUnblocked(process)
-
+        let running = try ProcessRunner.start(xdsPath, ["show"] + flags + Array(repeating: "a.txt", count: 20_000) + ["last.txt"],
+                                              in: folder.path, standardOutput: .pipe)
         // Read byte by byte up to the first newline, so the pipe stays nearly full.
-        let fd = pipe.fileHandleForReading.fileDescriptor
-        var first: [UInt8] = []
-        var byte: UInt8 = 0
-        while read(fd, &byte, 1) == 1, byte != UInt8(ascii: "\n") { first.append(byte) }
+        let first = running.readLine() ?? ""
         #expect(!first.isEmpty)
         #expect(try DocumentSourceFile(path: folder.path + "/last.txt").remove().removed.isEmpty == false)
 
-        let rest = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let stderr = try String(contentsOfFile: err, encoding: .utf8)
-        #expect(process.terminationStatus == 1, "\(stderr)")
-        #expect(stderr == "xds: last.txt: no x-document-source attribute\n")
-        #expect(!String(decoding: rest, as: UTF8.self).contains("last.txt"))
+        let rest = try running.wait()  // its output is what was left in the pipe
+        #expect(rest.status == 1, "\(rest.stderr)")
+        #expect(rest.stderr == "xds: last.txt: no x-document-source attribute\n")
+        #expect(!rest.stdout.contains("last.txt"))
     }
 
     @Test("xds without a command and help of an unknown command exit 64", arguments: [

@@ -1,4 +1,5 @@
 import Foundation
+import XDSTestSupport
 import Testing
 
 /// `show -r` and `remove -r` with `--jobs N` (`-j N`): the same records as one thread, in walk
@@ -7,7 +8,7 @@ import Testing
 struct ParallelWalkCLITests {
     /// A random tree through Python: nested folders, 10 % of the files tagged (natively, in a
     /// Samba stream, in a sidecar), orphan sidecars, links, values that do not parse.
-    func randomTree(_ folder: Folder, seed: Int, files: Int = 1500) throws {
+    func randomTree(_ folder: TemporaryFolder, seed: Int, files: Int = 1500) throws {
         let value = try plistlib(#"{"identifier": "com.example.j", "name": "J", "path": "p/x"}"#)
         let hex = value.map { String(format: "%02x", $0) }.joined()
         let made = try python("""
@@ -37,8 +38,8 @@ struct ParallelWalkCLITests {
         // Sidecars (one beside a file, one orphan) from the harness's own AppleDouble writer.
         try FileManager.default.createDirectory(atPath: folder.path + "/r/side", withIntermediateDirectories: true)
         folder.file("r/side/kept.txt")
-        try Data(appleDouble([("x-document-source", value)])).write(to: URL(fileURLWithPath: folder.path + "/r/side/._kept.txt"))
-        try Data(appleDouble([("x-document-source", value)])).write(to: URL(fileURLWithPath: folder.path + "/r/side/._gone.txt"))
+        try Data(appleDoubleBytes(attributes: [("x-document-source", value)])).write(to: URL(fileURLWithPath: folder.path + "/r/side/._kept.txt"))
+        try Data(appleDoubleBytes(attributes: [("x-document-source", value)])).write(to: URL(fileURLWithPath: folder.path + "/r/side/._gone.txt"))
     }
 
     func sortedLines(_ text: String) -> [Substring] { text.split(separator: "\n").sorted() }
@@ -50,7 +51,7 @@ struct ParallelWalkCLITests {
 
     @Test("-j 4 gives the same records, problems and status as -j 1 (compared sorted)", arguments: [1, 2])
     func sameRecords(seed: Int) throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         try randomTree(folder, seed: seed)
         let one = try xds("show", "-r", "--json", "-j", "1", "r", in: folder.path)
         #expect(one.status == 65, "\(one.stderr)")  // the values that do not parse
@@ -77,7 +78,7 @@ struct ParallelWalkCLITests {
 
     @Test("| head -1 ends a walk with several threads quickly and quietly", arguments: ["2", "4"])
     func headEndsTheWalk(jobs: String) throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         _ = try python("""
             import os, sys
             value = bytes.fromhex(sys.argv[1])
@@ -103,7 +104,7 @@ struct ParallelWalkCLITests {
 
     @Test("an unreadable folder is reported once and the walk goes on, with several threads", arguments: ["1", "4"])
     func unreadableFolder(jobs: String) throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let value = try plistlib(#"{"name": "U"}"#)
         for d in 0..<6 {
             for e in 0..<3 {
@@ -122,7 +123,7 @@ struct ParallelWalkCLITests {
 
     @Test("--jobs must be at least 1 (64); the value is not taken for a file", arguments: ["show", "remove"])
     func jobsValidated(command: String) throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.path + "/t", withIntermediateDirectories: true)
         for jobs in ["0", "-1", "x"] {
             let result = try xds(command, "-r", "--jobs", jobs, "t", in: folder.path)

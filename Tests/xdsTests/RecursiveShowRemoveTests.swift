@@ -1,4 +1,5 @@
 import Foundation
+import XDSTestSupport
 import Testing
 
 /// `xds show -r` and `xds remove -r` on real trees.
@@ -6,7 +7,7 @@ import Testing
 struct RecursiveShowRemoveTests {
     /// A tree of `count` files in nested folders, every `every`-th tagged natively, plus one
     /// Samba stream, one sidecar, one tagged folder and a symlink loop.
-    func makeTree(_ folder: Folder, count: Int = 60, every: Int = 3) throws -> [String] {
+    func makeTree(_ folder: TemporaryFolder, count: Int = 60, every: Int = 3) throws -> [String] {
         var tagged: [String] = []
         for dir in ["t/d0", "t/d1", "t/d2", "t/d3"] {  // small trees fill only some of them
             try FileManager.default.createDirectory(atPath: folder.path + "/" + dir, withIntermediateDirectories: true)
@@ -27,14 +28,14 @@ struct RecursiveShowRemoveTests {
         try folder.setAttribute(folder.file("t/d2/samba.txt"), value + [0], name: "user.DosStream.x-document-source:$DATA")
         tagged.append("t/d2/samba.txt")
         folder.file("t/d3/side.txt")
-        try Data(appleDouble([("x-document-source", value)])).write(to: URL(fileURLWithPath: folder.path + "/t/d3/._side.txt"))
+        try Data(appleDoubleBytes(attributes: [("x-document-source", value)])).write(to: URL(fileURLWithPath: folder.path + "/t/d3/._side.txt"))
         tagged.append("t/d3/side.txt")
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/t/d0/loop", withDestinationPath: "..")
         return tagged
     }
 
     @Test func jsonLinesParseAndMatchGetfattr() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let tagged = try makeTree(folder)
         let result = try xds("show", "-r", "--json", "t", in: folder.path)
         #expect(result.status == 0, "\(result)")
@@ -52,7 +53,7 @@ struct RecursiveShowRemoveTests {
     }
 
     @Test func humanOutputAndNothingFound() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         _ = try makeTree(folder, count: 3, every: 100)
         let human = try xds("show", "-r", "t/d0", in: folder.path)
         #expect(human.stdout.hasPrefix("t/d0/e0/f0.txt\n  identifier:"), "\(human)")
@@ -65,7 +66,7 @@ struct RecursiveShowRemoveTests {
     }
 
     @Test func aFileIsShownAsWithoutR() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         _ = try makeTree(folder, count: 3, every: 1)
         for args in [["t/d0/e0/f0.txt"], ["t/d0/e0/f0.txt", "--json"], ["t/d1/e1/nosuch"]] {
             let plain = try xds(["show"] + args, in: folder.path)
@@ -77,7 +78,7 @@ struct RecursiveShowRemoveTests {
     }
 
     @Test func headEndsCleanly() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         _ = try makeTree(folder, count: 400, every: 1)
         // Through Python, which puts SIGPIPE back to its default before bash starts: a shell
         // started with SIGPIPE ignored (as CI may start it) cannot undo that itself.
@@ -96,7 +97,7 @@ struct RecursiveShowRemoveTests {
     }
 
     @Test func oddNamesAreEscapedAndJSONIsExact() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let value = try plistlib(#"{"identifier": "com.example.app", "name": "Odd"}"#)
         let hex = value.map { String(format: "%02x", $0) }.joined()
         let made = try python("""
@@ -119,7 +120,7 @@ struct RecursiveShowRemoveTests {
     }
 
     @Test func unreadableFolderIsReportedAndTheWalkGoesOn() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         _ = try makeTree(folder, count: 12, every: 1)
         // Root reads every folder; an unprivileged user does not read a mode-000 folder.
         _ = try sh("chmod -R a+rX . && chmod a+rx \(folder.path) && chmod 000 t/d2/e2", in: folder.path)
@@ -131,13 +132,13 @@ struct RecursiveShowRemoveTests {
     }
 
     @Test func removeRecursiveStripsEveryStoreAndNothingElse() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         var tagged = try makeTree(folder)
         // A sidecar holding another attribute beside the value: only the value goes.
         let value = try plistlib(#"{"identifier": "com.example.app", "name": "Tree"}"#)
         folder.file("t/d3/keep.txt")
         let quarantine = [UInt8]("0081;5f0c;Safari;".utf8)
-        try Data(appleDouble([("com.apple.quarantine", quarantine), ("x-document-source", value)]))
+        try Data(appleDoubleBytes(attributes: [("com.apple.quarantine", quarantine), ("x-document-source", value)]))
             .write(to: URL(fileURLWithPath: folder.path + "/t/d3/._keep.txt"))
         tagged.append("t/d3/keep.txt")
 
@@ -163,7 +164,7 @@ struct RecursiveShowRemoveTests {
     }
 
     @Test func dryRunNeedsR() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("a")
         #expect(try xds("remove", "-n", "a", in: folder.path).status == 64)
     }

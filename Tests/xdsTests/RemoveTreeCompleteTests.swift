@@ -1,4 +1,5 @@
 import Foundation
+import XDSTestSupport
 import Testing
 
 /// `xds remove -r DIR` leaves nothing of the attribute under DIR (SPEC §5): orphan sidecars,
@@ -8,7 +9,7 @@ import Testing
 struct RemoveTreeCompleteTests {
     /// An AppleDouble sidecar with `attributes` and a resource fork of `fork` bytes.
     static func sidecar(_ attributes: [(String, [UInt8])], fork: [UInt8] = []) -> [UInt8] {
-        var bytes = appleDouble(attributes)
+        var bytes = appleDoubleBytes(attributes: attributes)
         let n = fork.count
         bytes.replaceSubrange(46..<50, with: [UInt8(n >> 24 & 255), UInt8(n >> 16 & 255), UInt8(n >> 8 & 255), UInt8(n & 255)])
         return bytes + fork
@@ -71,7 +72,7 @@ struct RemoveTreeCompleteTests {
 
     @Test("orphan sidecars and sidecars beside symbolic links are listed by show -r and cleared by remove -r")
     func orphanAndLinkSidecars() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let value = try plistlib(#"{"identifier": "com.example.a", "name": "A", "path": "secret/a.txt"}"#)
         try FileManager.default.createDirectory(atPath: folder.path + "/t", withIntermediateDirectories: true)
         folder.file("outside.txt")
@@ -102,7 +103,7 @@ struct RemoveTreeCompleteTests {
 
     @Test("the folder's own sidecar is cleared too, even when the folder's native attribute is read first")
     func foldersOwnSidecar() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let value = try plistlib(#"{"identifier": "com.example.a", "name": "A"}"#)
         try FileManager.default.createDirectory(atPath: folder.path + "/t", withIntermediateDirectories: true)
         try folder.setAttribute(folder.path + "/t", value)
@@ -118,7 +119,7 @@ struct RemoveTreeCompleteTests {
 
     @Test("a value that does not parse is removed (as remove FILE removes it), without a contradictory line")
     func malformedValuesAreRemoved() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.path + "/t/sub", withIntermediateDirectories: true)
         try folder.setAttribute(folder.file("t/bad.txt"), Array("not a plist".utf8))
         try folder.setAttribute(folder.file("t/sub/badsamba.txt"), Array("junk".utf8) + [0], name: "user.DosStream.x-document-source:$DATA")
@@ -140,23 +141,12 @@ struct RemoveTreeCompleteTests {
         #expect(dry.status == 0 && dry.stdout == "t/bad.txt\n", "\(dry)")
     }
 
-    /// A small deterministic generator (SplitMix64), so a failing seed can be replayed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     @Test("property: random trees with values in every store; after remove -r show -r finds nothing and everything else is byte-identical",
           arguments: [1, 2, 3, 4, 5] as [UInt64])
     func randomTrees(seed: UInt64) throws {
-        var random = Seeded(state: seed)
-        let folder = Folder()
+        var random = SplitMix64(seed: seed)
+        let folder = TemporaryFolder()
         let fm = FileManager.default
         let value = try plistlib(#"{"identifier": "com.example.p", "name": "P", "path": "private/x", "z": 1}"#)
         var folders = ["r"]

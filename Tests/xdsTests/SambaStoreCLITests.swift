@@ -9,7 +9,7 @@ struct SambaStoreCLITests {
 
     @Test("a Samba stream value is updated in the stream, with one trailing NUL; no native copy appears")
     func sambaStreamStaysAStream() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let file = folder.file("notes.md")
         let value = try plistlib(#"{"identifier": "com.example.a", "name": "A", "other": "kept"}"#)
         try folder.setAttribute(file, value + [0], name: Self.stream)
@@ -35,10 +35,10 @@ struct SambaStoreCLITests {
 
     @Test("a sidecar value is updated in the sidecar without --sidecar; no native copy appears")
     func sidecarStaysASidecar() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let file = folder.file("a.txt")
         let value = try plistlib(#"{"identifier": "com.example.a", "name": "A"}"#)
-        try Data(appleDouble([("x-document-source", value)])).write(to: URL(fileURLWithPath: folder.path + "/._a.txt"))
+        try Data(appleDoubleBytes(attributes: [("x-document-source", value)])).write(to: URL(fileURLWithPath: folder.path + "/._a.txt"))
         let set = try xds("set", "a.txt", "--path", "p/a.txt", in: folder.path)
         #expect(set.status == 0, "\(set)")
         #expect(try folder.attribute(file) == nil)
@@ -48,7 +48,7 @@ struct SambaStoreCLITests {
 
     @Test("--store samba-stream writes a new value as streams_xattr does; --store and --sidecar are checked")
     func storeOption() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let file = folder.file("n.md")
         let set = try xds("set", "n.md", "--store", "samba-stream", "--id", "com.example.a", "--name", "A", in: folder.path)
         #expect(set.status == 0, "\(set)")
@@ -73,9 +73,10 @@ struct SambaStoreCLITests {
 struct RealSambaTests {
     /// A running smbd on a free loopback port, with a share in a temporary folder.
     final class Server {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let port: Int
-        let process: Process
+        let process: ProcessRunner.Running
+        var stopped = false
         var share: String { folder.path + "/share" }
 
         init() throws {
@@ -115,21 +116,14 @@ struct RealSambaTests {
 
                 """
             try Data(conf.utf8).write(to: URL(fileURLWithPath: t + "/smb.conf"))
-            // Started through Python to undo the test runner's blocked signals (smbd waits
-            // for its children with them), its output in a log file for failures.
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", """
-                import os, signal, sys
-                signal.pthread_sigmask(signal.SIG_SETMASK, [])
-                for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD, signal.SIGPIPE):
-                    signal.signal(s, signal.SIG_DFL)
-                log = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-                os.dup2(log, 1); os.dup2(log, 2)
-                devnull = os.open('/dev/null', os.O_RDONLY); os.dup2(devnull, 0)
-                os.execv('/usr/sbin/smbd', ['smbd', '--foreground', '--no-process-group', '--debug-stdout', '--configfile=' + sys.argv[2]])
-                """, t + "/smbd.log", t + "/smb.conf"]
-            try spawnUnblocked(process)
+            // Started with the signals at their defaults (smbd waits for its children with
+            // them), its output in a log file for failures.
+            _ = FileManager.default.createFile(atPath: t + "/smbd.log", contents: nil)
+            let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: t + "/smbd.log"))
+            defer { try? logHandle.close() }
+            process = try ProcessRunner.start("/usr/sbin/smbd", ["--foreground", "--no-process-group", "--debug-stdout",
+                                                                 "--configfile=" + t + "/smb.conf"],
+                                              standardOutput: .file(logHandle), defaultSignals: true)
             // Ready when a client gets an answer (up to 30 s on a busy machine).
             for _ in 0..<150 {
                 if try client("ls").status == 0 { return }
@@ -149,10 +143,10 @@ struct RealSambaTests {
         }
 
         func stop() {
-            if process.isRunning {
-                process.terminate()
-                process.waitUntilExit()
-            }
+            guard !stopped else { return }
+            stopped = true
+            process.signal(SIGTERM)
+            _ = try? process.wait()
         }
 
         deinit { stop() }

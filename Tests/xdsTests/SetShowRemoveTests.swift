@@ -1,4 +1,5 @@
 import Foundation
+import XDSTestSupport
 import Testing
 
 /// Python literal of a value with other apps' keys of every plist type.
@@ -12,7 +13,7 @@ let everyTypeValue = """
     """
 
 /// Checks with plistlib that `file`'s attribute equals the Python expression `expected`.
-func expectAttribute(_ folder: Folder, _ file: String, equals expected: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+func expectAttribute(_ folder: TemporaryFolder, _ file: String, equals expected: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let data = try #require(try folder.attribute(file), sourceLocation: sourceLocation)
     #expect(data.starts(with: Array("bplist00".utf8)), sourceLocation: sourceLocation)
     let script = """
@@ -28,7 +29,7 @@ func expectAttribute(_ folder: Folder, _ file: String, equals expected: String, 
 @Suite("xds set, show, remove")
 struct SetShowRemoveTests {
     @Test func roundTripWithHumanAndJSONOutput() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("notes.txt")
         let set = try xds("set", "notes.txt", "--id", "com.appliedphasor.working-copy", "--name", "Working Copy",
                           "--path", "notes/notes.txt", "--app-info-url", "https://workingcopy.app/appInfo.json", in: folder.path)
@@ -61,7 +62,7 @@ struct SetShowRemoveTests {
     }
 
     @Test func mergeKeepsOtherKeysOfEveryTypeExactly() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let file = folder.file("a.txt")
         try folder.setAttribute(file, try plistlib(everyTypeValue))
         let set = try xds("set", "a.txt", "--path", "new/a.txt", in: folder.path)
@@ -75,7 +76,7 @@ struct SetShowRemoveTests {
     }
 
     @Test func replaceDropsOtherKeys() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let file = folder.file("a.txt")
         try folder.setAttribute(file, try plistlib(everyTypeValue))
         let set = try xds("set", "a.txt", "--replace", "--id", "com.example.editor", "--name", "Editor", in: folder.path)
@@ -84,7 +85,7 @@ struct SetShowRemoveTests {
     }
 
     @Test func replaceNeedsIdAndName() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let file = folder.file("a.txt")
         try folder.setAttribute(file, try plistlib(everyTypeValue))
         let set = try xds("set", "a.txt", "--replace", "--path", "x", in: folder.path)
@@ -94,7 +95,7 @@ struct SetShowRemoveTests {
     }
 
     @Test func otherKeysInJSONAndHumanOutput() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let file = folder.file("a.txt")
         try folder.setAttribute(file, try plistlib(everyTypeValue))
         let json = try xds("show", "--json", "a.txt", in: folder.path)
@@ -126,7 +127,7 @@ struct SetShowRemoveTests {
     }
 
     @Test func unicodeNamesPathsAndJSONEscaping() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let name = "Ünïcødé 文件 \"q\" 😀.txt"
         folder.file(name)
         let appName = "Éd \"quoted\" \\ back/slash 😀"
@@ -141,7 +142,7 @@ struct SetShowRemoveTests {
     }
 
     @Test func controlCharactersAreEscapedInJSONAndMadeVisibleInText() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let file = folder.file("a.txt")
         try folder.setAttribute(file, try plistlib(#"{"identifier": "a.b", "name": "bell\x07 esc\x1b[31m nl\n tab\t", "k\x01": "\u2028"}"#))
         let json = try xds("show", "--json", "a.txt", in: folder.path)
@@ -156,14 +157,14 @@ struct SetShowRemoveTests {
     }
 
     @Test func fileNamesWithControlCharactersStayOnOneLine() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let result = try xds(["show", "evil\nname\u{1B}[2J"], in: folder.path)
         #expect(result.status == 66)
         #expect(result.stderr == "xds: evil\\nname\\u{1b}[2J: no such file or folder\n")
     }
 
     @Test func foldersCarryIt() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.path + "/Notes.textbundle", withIntermediateDirectories: false)
         #expect(try xds("set", "Notes.textbundle", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
         let json = try xds("show", "--json", "Notes.textbundle", in: folder.path)
@@ -173,7 +174,7 @@ struct SetShowRemoveTests {
     }
 
     @Test func symlinksAreFollowedAndNoFollowIsAClearError() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("target.txt")
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/link.txt", withDestinationPath: "target.txt")
         #expect(try xds("set", "link.txt", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
@@ -193,7 +194,7 @@ struct SetShowRemoveTests {
     }
 
     @Test func severalFilesOneMissingHighestCodeWins() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("a.txt")
         folder.file("b.txt")
         let set = try xds("set", "a.txt", "missing.txt", "b.txt", "--id", "a.b", "--name", "N", in: folder.path)
@@ -210,7 +211,7 @@ struct SetShowRemoveTests {
     }
 
     @Test func fileWithoutTheAttributeExitsOne() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("plain.txt")
         for arguments in [["show", "plain.txt"], ["show", "--json", "plain.txt"], ["remove", "plain.txt"]] {
             let result = try xds(arguments, in: folder.path)
@@ -221,7 +222,7 @@ struct SetShowRemoveTests {
     }
 
     @Test func idAndNameRequiredPerFileUnlessPresent() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("has.txt")
         folder.file("bare.txt")
         #expect(try xds("set", "has.txt", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
@@ -235,7 +236,7 @@ struct SetShowRemoveTests {
     }
 
     @Test func removeDeletesIt() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("a.txt")
         #expect(try xds("set", "a.txt", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
         let removed = try xds("remove", "a.txt", in: folder.path)
@@ -262,7 +263,7 @@ struct SetShowRemoveTests {
     }
 
     @Test func wrongTypedKeyWarnsAndIsKeptOnRewrite() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let file = folder.file("a.txt")
         try folder.setAttribute(file, try plistlib(#"{"identifier": "a.b", "name": 42, "path": ["x"]}"#))
         let human = try xds("show", "a.txt", in: folder.path)
@@ -287,7 +288,7 @@ struct SetShowRemoveTests {
     /// `xds show` has a fast path that skips ArgumentParser for plain command lines; `--` sends
     /// the same request through ArgumentParser. Both must behave the same.
     @Test func fastPathAndArgumentParserAgree() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("a.txt")
         folder.file("plain.txt")
         #expect(try xds("set", "a.txt", "--id", "a.b", "--name", "N", in: folder.path).status == 0)

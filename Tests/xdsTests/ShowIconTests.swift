@@ -17,7 +17,7 @@ final class ShowIconTests: @unchecked Sendable {
     let plain: Data
 
     init() throws {
-        server = try TestHTTPServer.start()
+        server = try TestHTTPServer.start(sharing: "ShowIconTests")
         work = try ScratchFolder.make(prefix: "xds-show-icon-work")
         home = try ScratchFolder.make(prefix: "xds-show-icon-home")
         for side in [29, 58, 87, 1024] {
@@ -62,8 +62,7 @@ final class ShowIconTests: @unchecked Sendable {
 
     /// `xds show ARGS` with standard output on a pseudo-terminal; the bytes it wrote there.
     func showInTerminal(_ arguments: [String], _ extra: [String: String]) throws -> Run {
-        try run("/usr/bin/env", ["python3", packageRoot + "/Tests/Support/run_in_pty.py", xdsPath, "show"] + arguments,
-                in: work.path, environment: environment(extra))
+        try run(xdsPath, ["show"] + arguments, in: work.path, environment: environment(extra), terminal: true)
     }
 
     var kittySequence: Data {

@@ -1,4 +1,5 @@
 import Foundation
+import XDSTestSupport
 import Testing
 import XDocSource
 
@@ -9,7 +10,7 @@ struct SidecarCLITests {
 
     /// A sidecar as macOS writes it, with `com.apple.quarantine` and Finder info, built by
     /// Python's struct module (independently of the library).
-    func macSidecar(in folder: Folder, _ name: String) throws -> [UInt8] {
+    func macSidecar(in folder: TemporaryFolder, _ name: String) throws -> [UInt8] {
         let script = #"""
             import struct, sys
             attrs = [(b'com.apple.quarantine', b'0081;5f;Safari;'), (b'org.example.tag', b'xyz')]
@@ -36,7 +37,7 @@ struct SidecarCLITests {
     }
 
     @Test func setShowRemoveThroughTheSidecar() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("Report.pdf")
         let original = try macSidecar(in: folder, "._Report.pdf")
         let set = try xds("set", "Report.pdf", "--sidecar", "--id", "com.example.editor", "--name", "Editor", in: folder.path)
@@ -87,7 +88,7 @@ struct SidecarCLITests {
     /// Twelve ways a sidecar can be broken; each makes `set --sidecar` and `remove --sidecar`
     /// exit 65 and leaves the file byte-identical.
     @Test func corruptSidecarsAreLeftAlone() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("a.txt")
         let good = try macSidecar(in: folder, "good")
         func put32(_ b: [UInt8], _ at: Int, _ v: UInt32) -> [UInt8] {
@@ -127,7 +128,7 @@ struct SidecarCLITests {
     /// 4 processes × 20 rounds, each setting its own key in the sidecar: the lock on the file
     /// keeps every key, and the other attributes survive every rewrite.
     @Test func concurrentSidecarWritersKeepEveryKey() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("shared.txt")
         _ = try macSidecar(in: folder, "._shared.txt")
         let script = #"""
@@ -164,7 +165,7 @@ struct SidecarCLITests {
     @Test(.enabled(if: getuid() == 0 && ((try? String(contentsOfFile: "/proc/filesystems", encoding: .utf8))?.contains("ramfs") ?? false),
                    "mounting ramfs needs root"))
     func filesystemWithoutAttributes() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let mountPoint = folder.path + "/mnt"
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
         let mounted = try sh("mount -t ramfs -o size=4m ramfs '\(mountPoint)'")

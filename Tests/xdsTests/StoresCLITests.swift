@@ -1,10 +1,11 @@
 import Foundation
+import XDSTestSupport
 import Testing
 
 @Suite("Samba stream and AppleDouble stores through xds")
 struct StoresCLITests {
     @Test func sambaStreamWithTrailingNUL() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let file = folder.file("a.txt")
         try folder.setAttribute(file, try plistlib(#"{"identifier": "com.example.app", "name": "Samba"}"#) + [0],
                                 name: "user.DosStream.x-document-source:$DATA")
@@ -19,10 +20,10 @@ struct StoresCLITests {
     }
 
     @Test func appleDoubleSidecar() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("Report.pdf")
         let value = try plistlib(#"{"identifier": "com.example.app", "name": "Sidecar", "x": b"\x01"}"#)
-        try Data(appleDouble([("com.apple.quarantine", Array("0081;5f;Safari;".utf8)), ("x-document-source", value)]))
+        try Data(appleDoubleBytes(attributes: [("com.apple.quarantine", Array("0081;5f;Safari;".utf8)), ("x-document-source", value)]))
             .write(to: URL(fileURLWithPath: folder.path + "/._Report.pdf"))
         let json = try xds("show", "--json", "Report.pdf", in: folder.path)
         #expect(json.status == 0, "\(json)")
@@ -37,9 +38,9 @@ struct StoresCLITests {
         ("attribute value out of range", 124, [0x00, 0x01, 0x00, 0x00]),
     ] as [(String, Int, [UInt8])])
     func malformedAppleDoubleExits65(name: String, at: Int, patch: [UInt8]) throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("a.txt")
-        var bytes = appleDouble([("x-document-source", try plistlib(#"{"identifier": "a.b", "name": "N"}"#))])
+        var bytes = appleDoubleBytes(attributes: [("x-document-source", try plistlib(#"{"identifier": "a.b", "name": "N"}"#))])
         bytes.replaceSubrange(at..<at + patch.count, with: patch)
         try Data(bytes).write(to: URL(fileURLWithPath: folder.path + "/._a.txt"))
         let result = try xds("show", "a.txt", in: folder.path)
@@ -47,30 +48,4 @@ struct StoresCLITests {
         #expect(result.errorLines.count == 1)
         #expect(result.errorLines.first?.hasPrefix("xds: a.txt: malformed AppleDouble sidecar ") == true)
     }
-}
-
-/// An AppleDouble file as macOS writes `._NAME` (INTEROP §3), built byte by byte.
-func appleDouble(_ attributes: [(String, [UInt8])]) -> [UInt8] {
-    func u32(_ v: Int) -> [UInt8] { be(UInt64(v), 4) }
-    func u16(_ v: Int) -> [UInt8] { be(UInt64(v), 2) }
-    var entriesSize = 0
-    for (name, _) in attributes { entriesSize = (entriesSize + 11 + name.utf8.count + 1 + 3) & ~3 }
-    let dataStart = 120 + entriesSize
-    let dataLength = attributes.reduce(0) { $0 + $1.1.count }
-    let totalSize = dataStart + dataLength
-    var out = u32(0x0005_1607) + u32(0x0002_0000) + Array("Mac OS X        ".utf8) + u16(2)
-    out += u32(9) + u32(50) + u32(totalSize - 50)  // Finder info + attributes
-    out += u32(2) + u32(totalSize) + u32(0)  // empty resource fork, last
-    out += [UInt8](repeating: 0, count: 34)  // Finder info, padding
-    out += u32(0x4154_5452) + u32(0) + u32(totalSize) + u32(dataStart) + u32(dataLength)
-    out += [UInt8](repeating: 0, count: 12) + u16(0) + u16(attributes.count)
-    var valueOffset = dataStart
-    for (name, value) in attributes {
-        while out.count % 4 != 0 { out.append(0) }
-        out += u32(valueOffset) + u32(value.count) + u16(0) + [UInt8(name.utf8.count + 1)] + Array(name.utf8) + [0]
-        valueOffset += value.count
-    }
-    while out.count < dataStart { out.append(0) }
-    for (_, value) in attributes { out += value }
-    return out
 }

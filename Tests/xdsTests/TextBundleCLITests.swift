@@ -1,11 +1,12 @@
 import Foundation
+import XDSTestSupport
 import Testing
 
 /// `xds show` on TextBundle folders: both records of where the document came from.
 @Suite("xds show: TextBundles")
 struct TextBundleCLITests {
     /// A `.textbundle` folder with a text file and the given info.json text.
-    func bundle(in folder: Folder, _ name: String = "Note.textbundle", info: String?) throws -> String {
+    func bundle(in folder: TemporaryFolder, _ name: String = "Note.textbundle", info: String?) throws -> String {
         let path = folder.path + "/" + name
         try FileManager.default.createDirectory(atPath: path + "/assets", withIntermediateDirectories: true)
         folder.file(name + "/text.md", "# Note\n")
@@ -16,7 +17,7 @@ struct TextBundleCLITests {
     let info = #"{"version": 2, "type": "net.daringfireball.markdown", "transient": false, "creatorIdentifier": "net.shinyfrog.bear", "creatorURL": "https://bear.app", "sourceURL": "https://example.com/clip"}"#
 
     @Test func showsTheAttributeAndTheBundleRecord() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         _ = try bundle(in: folder, info: info)
         let set = try xds("set", "Note.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path)
         #expect(set.status == 0, "\(set)")
@@ -48,7 +49,7 @@ struct TextBundleCLITests {
     }
 
     @Test func aBundleWithoutTheAttributeStillShowsItsRecordWithStatus1() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         _ = try bundle(in: folder, info: info)
         let json = try xds("show", "--json", "Note.textbundle", in: folder.path)
         #expect(json.status == 1, "\(json)")
@@ -61,7 +62,7 @@ struct TextBundleCLITests {
     /// "oversized" stands for a valid object after 70 000 spaces (over the 64 KiB bound).
     @Test(arguments: ["{not json", "[1, 2]", "oversized"])
     func aBadInfoFileIsAWarningNotAFailure(_ text: String) throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         _ = try bundle(in: folder, info: text == "oversized" ? String(repeating: " ", count: 70_000) + "{}" : text)
         #expect(try xds("set", "Note.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path).status == 0)
         let show = try xds("show", "--json", "Note.textbundle", in: folder.path)
@@ -72,7 +73,7 @@ struct TextBundleCLITests {
     }
 
     @Test func wrongTypesAreListedAsWarningsOfTheRecord() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         _ = try bundle(in: folder, info: #"{"creatorIdentifier": 7, "type": "public.plain-text"}"#)
         #expect(try xds("set", "Note.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path).status == 0)
         let human = try xds("show", "Note.textbundle", in: folder.path)
@@ -81,7 +82,7 @@ struct TextBundleCLITests {
     }
 
     @Test func recursiveShowIncludesTheRecordOfTaggedBundles() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.path + "/notes", withIntermediateDirectories: true)
         _ = try bundle(in: folder, "notes/A.textbundle", info: info)
         _ = try bundle(in: folder, "notes/B.textbundle", info: #"{"creatorIdentifier": "com.example.other"}"#)
@@ -96,7 +97,7 @@ struct TextBundleCLITests {
     }
 
     @Test func aTextpackShowsItsMembersThenItsRecord() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let spec = #"""
             {"out": "Note.textpack", "format": "zip", "entries": [
              {"name": "Note.textbundle/info.json", "data": "{\"version\": 2, \"creatorIdentifier\": \"net.shinyfrog.bear\", \"transient\": true}"},

@@ -1,4 +1,5 @@
 import Foundation
+import XDSTestSupport
 import Testing
 
 @Suite("Validation before writing")
@@ -32,7 +33,7 @@ struct ValidationTests {
 
     @Test(arguments: invalid)
     func invalidOptionsExit64AndLeaveTheValue(options: [String]) throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("a.txt")
         #expect(try xds("set", "a.txt", "--id", "com.example.app", "--name", "Old", in: folder.path).status == 0)
         let before = try folder.attribute("a.txt")
@@ -50,14 +51,14 @@ struct ValidationTests {
         ["--name", "Working Copy 文 😀"],
     ])
     func validOptionsAreAccepted(options: [String]) throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("a.txt")
         let result = try xds(["set", "a.txt", "--id", "com.example.app", "--name", "N"] + options, in: folder.path)
         #expect(result.status == 0, "\(result)")
     }
 
     @Test func messagesNameTheOptionAndProblem() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("a.txt")
         let http = try xds("set", "a.txt", "--id", "a.b", "--name", "N", "--app-info-url", "http://x.org/a", in: folder.path)
         #expect(http.stderr.hasPrefix("Error: --app-info-url 'http://x.org/a' uses http, which is allowed only with --allow-http; use https.\n"))

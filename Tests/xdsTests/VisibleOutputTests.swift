@@ -1,4 +1,5 @@
 import Foundation
+import XDSTestSupport
 import Testing
 
 /// Human output and error lines go through the one escaper: `\` doubled, controls, zero-width,
@@ -16,7 +17,7 @@ struct VisibleOutputTests {
         ("plain ü 文", "plain ü 文"),
     ])
     func humanOutput(raw: String, shown: String) throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("a.txt")
         // Written by Python so the value holds exactly `raw`, whatever xds set would accept.
         let bytes = try plistlib(#"{"identifier": "com.example.app", "name": sys.argv[1], "other": sys.argv[1]}"#
@@ -33,7 +34,7 @@ struct VisibleOutputTests {
 
     @Test("file names in show output and in error lines are escaped the same way")
     func fileNames() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         let name = "a\\u{1b}b\u{202E}"
         folder.file(name)
         #expect(try xds("set", name, "--id", "com.example.app", "--name", "N", in: folder.path).status == 0)
@@ -46,7 +47,7 @@ struct VisibleOutputTests {
 
     @Test("input quoted in a library's error message is escaped once in the error line")
     func libraryMessagesAreNotEscapedTwice() throws {
-        let folder = Folder()
+        let folder = TemporaryFolder()
         folder.file("a.txt")
         // An XML value whose dictionary has the key ESC-b twice: the library quotes the key with
         // its escape, and the error line must show that escape as it is, not doubled.

@@ -1,39 +1,38 @@
 import Foundation
-import XDSTestSupport
 
 /// A tiny, independent PNG writer for tests: stored (uncompressed) deflate blocks, CRC-32 and
 /// Adler-32 written out here, filters applied forwards. It shares no code with the decoder.
-enum TestPNG {
-    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+public enum TestPNG {
+    public static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
-    static let crcTable: [UInt32] = (0..<256).map { n in
+    public static let crcTable: [UInt32] = (0..<256).map { n in
         var c = UInt32(n)
         for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
         return c
     }
 
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var c: UInt32 = 0xFFFF_FFFF
         for b in bytes { c = crcTable[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
         return c ^ 0xFFFF_FFFF
     }
 
-    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    public static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
 
     /// One chunk: length, type, data, CRC (or a deliberately wrong CRC).
-    static func chunk(_ type: String, _ data: [UInt8], badCRC: Bool = false) -> [UInt8] {
+    public static func chunk(_ type: String, _ data: [UInt8], badCRC: Bool = false) -> [UInt8] {
         let body = Array(type.utf8) + data
         return be32(UInt32(data.count)) + body + be32(crc32(body) ^ (badCRC ? 1 : 0))
     }
 
-    static func ihdr(width: Int, height: Int, depth: Int, type: Int, interlace: Int = 0,
+    public static func ihdr(width: Int, height: Int, depth: Int, type: Int, interlace: Int = 0,
                      compression: UInt8 = 0, filter: UInt8 = 0) -> [UInt8] {
         chunk("IHDR", be32(UInt32(width)) + be32(UInt32(height))
               + [UInt8(depth), UInt8(type), compression, filter, UInt8(interlace)])
     }
 
     /// Raw DEFLATE made of stored blocks (≤ 65535 bytes each).
-    static func rawStored(_ data: [UInt8]) -> [UInt8] {
+    public static func rawStored(_ data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         var i = 0
         repeat {
@@ -46,20 +45,20 @@ enum TestPNG {
         return out
     }
 
-    static func adler32(_ data: [UInt8]) -> UInt32 {
+    public static func adler32(_ data: [UInt8]) -> UInt32 {
         var a: UInt32 = 1, b: UInt32 = 0
         for x in data { a = (a + UInt32(x)) % 65521; b = (b + a) % 65521 }
         return b << 16 | a
     }
 
     /// zlib stream (CMF 0x78, FLG 0x01) of stored blocks with its Adler-32.
-    static func zlibStored(_ data: [UInt8]) -> [UInt8] {
+    public static func zlibStored(_ data: [UInt8]) -> [UInt8] {
         [0x78, 0x01] + rawStored(data) + be32(adler32(data))
     }
 
     /// A whole file: signature, IHDR, the extra chunks, IDATs of `stream` split at `splits`
     /// (offsets; repeats give zero-length IDATs), IEND.
-    static func file(ihdr: [UInt8], before: [[UInt8]] = [], stream: [UInt8], splits: [Int] = [],
+    public static func file(ihdr: [UInt8], before: [[UInt8]] = [], stream: [UInt8], splits: [Int] = [],
                      after: [[UInt8]] = [], cgbi: Bool = false) -> [UInt8] {
         var out = signature
         if cgbi { out += chunk("CgBI", [0x50, 0x00, 0x20, 0x06]) }
@@ -75,7 +74,7 @@ enum TestPNG {
     }
 
     /// Filters one row forwards (PNG spec §9) against the previous raw row.
-    static func filter(_ type: UInt8, _ row: [UInt8], prior: [UInt8]?, stride: Int) -> [UInt8] {
+    public static func filter(_ type: UInt8, _ row: [UInt8], prior: [UInt8]?, stride: Int) -> [UInt8] {
         let up = prior ?? [UInt8](repeating: 0, count: row.count)
         return (0..<row.count).map { i in
             let a = i >= stride ? Int(row[i - stride]) : 0
@@ -96,11 +95,11 @@ enum TestPNG {
     }
 
     /// Adam7 pass origins and steps (x0, y0, dx, dy).
-    static let adam7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+    public static let adam7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
 
     /// Filtered image data for samples `samples[y][x]` (each pixel `channels` values of `depth`
     /// bits), row filters cycling through `filters`.
-    static func imageData(samples: [[[Int]]], width: Int, height: Int, depth: Int, channels: Int,
+    public static func imageData(samples: [[[Int]]], width: Int, height: Int, depth: Int, channels: Int,
                           interlaced: Bool, filters: [UInt8] = [0, 1, 2, 3, 4]) -> [UInt8] {
         let passes = interlaced ? adam7 : [(0, 0, 1, 1)]
         let bpp = max(1, depth * channels / 8)
@@ -133,17 +132,5 @@ enum TestPNG {
             }
         }
         return out
-    }
-}
-
-/// A deterministic pseudo-random generator (SplitMix64), so failures reproduce.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
