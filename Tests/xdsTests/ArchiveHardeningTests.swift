@@ -18,13 +18,6 @@ private func containsBytes(_ text: String, _ bytes: [UInt8]) -> Bool {
     Data(text.utf8).range(of: Data(bytes)) != nil
 }
 
-/// Seconds `body` took.
-private func seconds(_ body: () throws -> Void) rethrows -> Double {
-    let start = Date()
-    try body()
-    return Date().timeIntervalSince(start)
-}
-
 /// Issue 16: archives cannot stall a scan, and members are exactly what the archive stores.
 @Suite("Archives: bounded work, exact members")
 struct ArchiveHardeningTests {
@@ -39,10 +32,9 @@ struct ArchiveHardeningTests {
             ["name": "._a", "appledouble": ["value": value("com.example.a", "A")]], ["name": "a", "data": "a"],
         ]])
         try make(["out": root + "/zz.zip", "entries": [["name": "._b", "appledouble": ["value": value("com.example.b", "B")]]]])
-        var shown: Run?
-        let took = try seconds { shown = try xds("show", "-r", "--archive-limit", "64M", "share", in: folder.path) }
-        let result = try #require(shown)
-        #expect(took < 10, "show -r took \(took) s")
+        // The bound is the message (decompression stopped at the limit); how long it takes is
+        // Benchmarks/archive_bench.sh's, the time limit only catches a stall.
+        let result = try xds("show", "-r", "--archive-limit", "64M", "share", in: folder.path)
         #expect(result.status == 65, "\(result)")
         #expect(result.errorLines == ["xds: share/bomb.tar.bz2: stopped after decompressing 64 MiB (the archive limit; --archive-limit to raise it)"])
         // Members before the limit are shown, and the walk goes on to the next archive.
@@ -91,9 +83,7 @@ struct ArchiveHardeningTests {
             open("nested.tar", "wb").write(data)
             """, in: folder.path)
         #expect(made.status == 0, "\(made)")
-        var shown: Run?
-        let took = try seconds { shown = try xds("show", "nested.tgz", "nested.tar", in: folder.path) }
-        #expect(took < 10)
+        let shown: Run? = try xds("show", "nested.tgz", "nested.tar", in: folder.path)
         #expect(shown?.status == 65)
         #expect(shown?.errorLines == [
             "xds: nested.tgz: not a readable archive (tar): unrecognized archive format",
@@ -131,10 +121,7 @@ struct ArchiveHardeningTests {
             ["name": "doc.txt", "data": "d"],
             ["name": "__MACOSX/._doc.txt", "appledouble": ["value": value("com.example.sfx", "SFX")]],
         ]])
-        var shown: Run?
-        let took = try seconds { shown = try xds("show", "--json", "sfx.zip", in: folder.path) }
-        let result = try #require(shown)
-        #expect(took < 10)
+        let result = try xds("show", "--json", "sfx.zip", in: folder.path)
         #expect(result.status == 0, "\(result)")
         let lines = try result.jsonLines()
         #expect(lines.map { $0["member"] as? String } == ["doc.txt"])
