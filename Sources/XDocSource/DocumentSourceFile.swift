@@ -355,37 +355,18 @@ public struct DocumentSourceFile: Sendable {
     }
 
     func removeLocked() throws(DocumentSourceFileError) -> DocumentSourceRemoval {
-        var result = DocumentSourceRemoval(removed: [])
-        do {
-            if try ExtendedAttributes.removeValue(
-                named: Self.attributeName, atPath: path, followSymlinks: followSymlinks)
-            {
-                result.removed.append(.xattr)
-            }
-        } catch {
-            let failure = writeError(error)
+        // Ended quietly or not, what remains is the sidecar (nothing was tried before).
+        var (result, _) = try DocumentSourceRemoval.clearingAttributes(
+            remove: { (name) throws(ExtendedAttributeFailure) -> Bool in
+                try ExtendedAttributes.removeValue(named: name, atPath: path, followSymlinks: followSymlinks)
+            },
+            words: writeError,
             // Only regular files and folders carry `user.` attributes on Linux: nothing here.
-            guard failure.kind == .unsupportedFileType else { throw failure }
-            result.remaining = remainingSidecar()
-            return result
-        }
-        for name in SambaStream.attributeNames {
-            do {
-                if try ExtendedAttributes.removeValue(
-                    named: name, atPath: path, followSymlinks: followSymlinks),
-                    !result.removed.contains(.sambaStream)
-                {
-                    result.removed.append(.sambaStream)
-                }
-            } catch {
-                let failure = writeError(error)
-                // Nothing changed yet: the failure is the answer, as for the native attribute.
-                guard !result.removed.isEmpty else { throw failure }
-                if case .found(let bytes) = (try? lookUp(name)) ?? .absent, !bytes.isEmpty, bytes != [0] {
-                    result.remaining.append(.init(store: .sambaStream, location: name, failure: failure))
-                }
-            }
-        }
+            endsQuietly: { store, failure in store == .xattr && failure.kind == .unsupportedFileType },
+            stillHolds: { name in
+                if case .found(let bytes) = (try? lookUp(name)) ?? .absent, !bytes.isEmpty, bytes != [0] { return true }
+                return false
+            })
         result.remaining += remainingSidecar()
         return result
     }

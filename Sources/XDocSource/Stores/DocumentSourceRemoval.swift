@@ -31,3 +31,38 @@ public struct DocumentSourceRemoval: Sendable, Equatable {
         self.remaining = remaining
     }
 }
+
+extension DocumentSourceRemoval {
+    /// Clears the attribute stores, the native attribute and then each Samba stream name, for
+    /// a file (``DocumentSourceFile/remove(sidecar:)``, by path) and for an entry of a walk
+    /// (`DocumentSourceTree.Found.remove(sidecar:)`, by descriptor): the one order and the
+    /// one rule for failures. `remove` removes one attribute (true: there was a value);
+    /// a failure is put in words by `words`. When `endsQuietly` says a failure only means
+    /// "no attributes here", the result so far comes back with `ended` true; otherwise a
+    /// failure before anything changed is thrown, and one after a change leaves a Samba
+    /// stream that `stillHolds` a value listed as remaining.
+    static func clearingAttributes(
+        remove: (String) throws(ExtendedAttributeFailure) -> Bool,
+        words: (ExtendedAttributeFailure) -> DocumentSourceFileError,
+        endsQuietly: (DocumentSourceStore, DocumentSourceFileError) -> Bool,
+        stillHolds: (String) -> Bool
+    ) throws(DocumentSourceFileError) -> (removal: DocumentSourceRemoval, ended: Bool) {
+        var result = DocumentSourceRemoval(removed: [])
+        for (store, name) in [(DocumentSourceStore.xattr, DocumentSourceFile.attributeName)]
+            + SambaStream.attributeNames.map({ (DocumentSourceStore.sambaStream, $0) })
+        {
+            do {
+                if try remove(name), !result.removed.contains(store) { result.removed.append(store) }
+            } catch {
+                let failure = words(error)
+                if endsQuietly(store, failure) { return (result, true) }
+                // Nothing changed yet: the failure is the answer.
+                guard !result.removed.isEmpty else { throw failure }
+                if store == .sambaStream, stillHolds(name) {
+                    result.remaining.append(.init(store: .sambaStream, location: name, failure: failure))
+                }
+            }
+        }
+        return (result, false)
+    }
+}

@@ -84,23 +84,12 @@ extension DocumentSourceTree.Found {
                 ? try ExtendedAttributes.removeValue(named: name, descriptor: fd)
                 : try ExtendedAttributes.removeValue(named: name, atCPath: cPath)
         }
-        var result = DocumentSourceRemoval(removed: [])
-        for (store, name) in [(DocumentSourceStore.xattr, DocumentSourceFile.attributeName)]
-            + SambaStream.attributeNames.map({ (DocumentSourceStore.sambaStream, $0) })
-        {
-            do {
-                if try remove(name), !result.removed.contains(store) { result.removed.append(store) }
-            } catch {
-                let failure = DocumentSourceFileError(errno: error.code, path: label)
-                // No extended attributes on this filesystem: the sidecar is the store.
-                if removeSidecar && failure.kind == .notSupported { break }
-                // Nothing changed yet: the failure is the answer.
-                guard !result.removed.isEmpty else { throw failure }
-                if store == .sambaStream {
-                    result.remaining.append(.init(store: .sambaStream, location: name, failure: failure))
-                }
-            }
-        }
+        var (result, _) = try DocumentSourceRemoval.clearingAttributes(
+            remove: remove,
+            words: { error in DocumentSourceFileError(errno: error.code, path: label) },
+            // No extended attributes on this filesystem: the sidecar is the store.
+            endsQuietly: { _, failure in removeSidecar && failure.kind == .notSupported },
+            stillHolds: { _ in true })
         if let sidecar, removeSidecar {
             do throws(DocumentSourceFileError) {
                 guard let text = path.string else {
