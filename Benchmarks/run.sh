@@ -98,12 +98,8 @@ echo "== instructions: callgrind counts of mask 58, 60@3x and appinfo per extra 
 XDS="$XDS" OUT="$OUT" sh Benchmarks/instructions.sh
 
 elapsed
-echo "== tree: xds show -r over a 100 000-file tree (Benchmarks/tree_bench.sh)"
+echo "== tree: xds show -r over a 100 000-file tree, then thread scaling (Benchmarks/tree_bench.sh, tree_scaling.sh)"
 XDS="$XDS" OUT="$OUT" sh Benchmarks/tree_bench.sh
-
-elapsed
-echo "== tree scaling: show -r with 1, 2, 4, 8 threads, on disk and through FUSE (Benchmarks/tree_scaling.sh)"
-XDS="$XDS" OUT="$OUT" sh Benchmarks/tree_scaling.sh
 
 elapsed
 echo "== archive: xds show on a 10 000-member zip and tar.gz (Benchmarks/archive_bench.sh)"

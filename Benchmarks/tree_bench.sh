@@ -8,7 +8,8 @@
 #      (silent for untagged files), the Python reader (xattr_read.py) and find;
 #      targets: xds <= 0.5x getfattr, <= 2x find, xds -j 2 <= 0.8x the floor;
 #   3. memory: peak RSS (/usr/bin/time -f %M) of xds for a tree of FILES/10 and of FILES files
-#      (target: flat).
+#      (target: flat);
+#   then Benchmarks/tree_scaling.sh on the same tree (1, 2, 4, 8 threads, on disk and via FUSE).
 # Trees are built by Benchmarks/tools/make_tree.py (10 % tagged, 1000 leaf folders) under TMP.
 #
 # Environment: XDS (default .build/release/xds, else .build/debug/xds with a warning),
@@ -75,4 +76,7 @@ echo "== 3/3 memory: peak RSS of xds show -r --json, default threads (KiB)"
 small=$(/usr/bin/time -f %M "$XDS" show -r --json "$SMALL" 2>&1 >/dev/null | tail -1)
 big=$(/usr/bin/time -f %M "$XDS" show -r --json "$TREE" 2>&1 >/dev/null | tail -1)
 echo "   $((FILES / 10)) files: $small KiB; $FILES files: $big KiB" | tee -a "$OUT/tree.txt"
+
+# Thread scaling on disk and through FUSE, on this tree and floor (not built again).
+XDS="$XDS" OUT="$OUT" FILES="$FILES" RUNS="$RUNS" TREE="$TREE" sh Benchmarks/tree_scaling.sh
 [ "${SAME:-yes}" = yes ]

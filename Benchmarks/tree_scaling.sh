@@ -8,7 +8,9 @@
 # printed first: threads beyond it can only overlap waiting, not computing.
 #
 # Environment: XDS (default .build/release/xds), OUT (.build/bench), FILES (100000),
-# RUNS (5), TMP (a folder on the filesystem to test; needs user xattrs). The FUSE half is
+# RUNS (5), TMP (a folder on the filesystem to test; needs user xattrs), TREE (a tree made by
+# make_tree.py to use instead of making one: tree_bench.sh hands over its own, and its floor
+# in OUT, so make bench builds each once). The FUSE half is
 # skipped, saying so, without bindfs or /dev/fuse (Debian: apt-get install bindfs), or when not
 # root.
 set -eu
@@ -21,7 +23,7 @@ RUNS=${RUNS:-5}
 PY=${PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}
 mkdir -p "$OUT"
 FLOOR=$OUT/tree_floor
-cc -O2 -o "$FLOOR" Benchmarks/tree_floor.c
+[ "$FLOOR" -nt Benchmarks/tree_floor.c ] || cc -O2 -o "$FLOOR" Benchmarks/tree_floor.c
 WORK=$(mktemp -d "${TMP:-${TMPDIR:-/tmp}}/xds-tree-scaling.XXXXXX")
 MOUNT=$WORK/fuse
 cleanup() {
@@ -29,8 +31,11 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT INT TERM
-"$PY" Benchmarks/tools/make_tree.py "$WORK/tree" -n "$FILES" >/dev/null
-echo "== tree scaling: $FILES files (10 % tagged) on $(stat -f -c %T "$WORK"), $(nproc) cores; xds: $XDS"
+if [ -z "${TREE:-}" ]; then
+  TREE=$WORK/tree
+  "$PY" Benchmarks/tools/make_tree.py "$TREE" -n "$FILES" >/dev/null
+fi
+echo "== tree scaling: $FILES files (10 % tagged) on $(stat -f -c %T "$TREE"), $(nproc) cores; xds: $XDS"
 
 # measure NAME DIR: the floor and xds at 1, 2, 4 and 8 threads over DIR.
 measure() {
@@ -51,14 +56,14 @@ PYEOF
 }
 
 : > "$OUT/scaling.txt"
-measure local "$WORK/tree"
+measure local "$TREE"
 if [ "$(id -u)" != 0 ] || [ ! -e /dev/fuse ] || ! command -v bindfs >/dev/null 2>&1; then
   echo "   fuse: skipped (needs root, /dev/fuse and bindfs: apt-get install bindfs)" | tee -a "$OUT/scaling.txt"
 else
   mkdir "$MOUNT"
-  bindfs "$WORK/tree" "$MOUNT"
+  bindfs "$TREE" "$MOUNT"
   # The same tagged files through FUSE, or the figures mean nothing.
-  a=$("$XDS" show -r --json -j 1 "$WORK/tree" | wc -l)
+  a=$("$XDS" show -r --json -j 1 "$TREE" | wc -l)
   b=$("$XDS" show -r --json -j 1 "$MOUNT" | wc -l)
   [ "$a" = "$b" ] || { echo "tree scaling: $b records through FUSE, $a on the tree" >&2; exit 1; }
   measure fuse "$MOUNT"
