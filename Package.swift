@@ -25,30 +25,20 @@ let package = Package(
         // IconMask's PNG/Compression.swift; CArchive: ArchiveReader.swift). One exception:
         // CCurl is reached from XDocSourceHTTP's CurlTransport.swift (the calls) and
         // CurlErrors.swift (the table of CURLcode constants turned into FetchError words).
-        .systemLibrary(
-            name: "CPlist",
-            pkgConfig: "libplist-2.0",
-            providers: [.apt(["libplist-dev"]), .brew(["libplist"])]
-        ),
+        //
+        // None of the libraries is linked: their headers are needed to build (Debian
+        // libplist-dev, zlib1g-dev, libdeflate-dev, libarchive-dev, libcurl4-openssl-dev), and
+        // each module opens its library with dlopen when first called (CLibraryLoader), so that a
+        // command pays only for the libraries it uses (start-up, Benchmarks/RESULTS.md).
+        .target(name: "CLibraryLoader"),
+        .target(name: "CPlist", dependencies: ["CLibraryLoader"]),
         .target(name: "CXattr"),
-        .systemLibrary(
-            name: "CZlib",
-            pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
-        ),
-        .systemLibrary(
-            name: "CDeflate",
-            pkgConfig: "libdeflate",
-            providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
-        ),
+        .target(name: "CZlib", dependencies: ["CLibraryLoader"]),
+        .target(name: "CDeflate", dependencies: ["CLibraryLoader"]),
         // Reading zip and tar archives (show ARCHIVE, show -r): members are listed, never extracted.
-        // libarchive's headers are needed to build (Debian libarchive-dev); the library itself is
-        // loaded with dlopen when an archive is first read (see Sources/CArchive/include/carchive.h).
-        .target(name: "CArchive"),
-        // HTTP(S) for XDocSourceHTTP: the system's libcurl (Debian libcurl4, macOS's own). Its
-        // headers are needed to build (Debian libcurl4-openssl-dev); the library itself is loaded
-        // with dlopen on the first request (see Sources/CCurl/include/ccurl.h).
-        .target(name: "CCurl"),
+        .target(name: "CArchive", dependencies: ["CLibraryLoader"]),
+        // HTTP(S) for XDocSourceHTTP: the system's libcurl (Debian libcurl4, macOS's own).
+        .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
         // The commit `xds --version` names (written by scripts/build-info.sh before `make build`).
         .target(name: "CBuildInfo"),
 

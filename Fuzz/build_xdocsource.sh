@@ -5,43 +5,36 @@
 # The three modules are compiled once into Fuzz/bin/modules/lib*Fuzz.a (instrumented,
 # -enable-testing so entries reach internal functions with @testable import), and rebuilt only
 # when a source is newer; each target then compiles just its entry. XDSSystem is a module of
-# its own, CXattr and CArchive's C files go through clang (libarchive is loaded at run time,
-# as in xds); linked with libplist and zlib; address sanitizer on.
+# its own, the C modules go through clang (Fuzz/build_c.sh: libplist, zlib and libarchive are
+# loaded at run time, as in xds); address sanitizer on.
 set -eu
 name=$1
 cd "$(dirname "$0")/.."
 m=Fuzz/bin/modules
-mkdir -p $m/CXattr
+mkdir -p $m
 lib=$m/libXDocSourceArchiveFuzz.a  # the last one built
-stale() { [ ! -f "$lib" ] || [ -n "$(find Sources/XDocSource Sources/XDocSourceFetch Sources/XDocSourceArchive Sources/XDSSystem Sources/CXattr Sources/CArchive Fuzz/build_xdocsource.sh -newer "$lib" -type f | head -1)" ]; }
+stale() { [ ! -f "$lib" ] || [ -n "$(find Sources/XDocSource Sources/XDocSourceFetch Sources/XDocSourceArchive Sources/XDSSystem Sources/CXattr Sources/CArchive Sources/CPlist Sources/CZlib Sources/CLibraryLoader Fuzz/build_xdocsource.sh -newer "$lib" -type f | head -1)" ]; }
 # module NAME: one instrumented module from Sources/NAME.
 module() {
   swiftc -sanitize=fuzzer,address -parse-as-library -O -g -package-name xds -enable-testing \
     -module-name "$1" -emit-module -emit-module-path "$m/$1.swiftmodule" \
     -emit-library -static -o "$m/lib$1Fuzz.a" \
-    -I $m -I $m/CXattr -I Sources/CPlist -I Sources/CZlib -I Sources/CArchive/include \
+    -I $m -I $m/CXattr -I $m/CPlist -I $m/CZlib -I $m/CArchive \
     $(find "Sources/$1" -name '*.swift' | sort)
 }
 if stale; then
   swiftc -sanitize=address -parse-as-library -O -g -package-name xds \
     -module-name XDSSystem -emit-module -emit-module-path $m/XDSSystem.swiftmodule \
     -emit-library -static -o $m/libXDSSystem.a Sources/XDSSystem/*.swift
-  clang -fsanitize=address -O1 -g -c -I Sources/CXattr/include Sources/CXattr/cxattr.c -o $m/cxattr.o
-  clang -fsanitize=address -O1 -g -c -I Sources/CArchive/include Sources/CArchive/carchive.c -o $m/carchive.o
-  cat > $m/CXattr/module.modulemap <<MAP
-module CXattr {
-    header "$(pwd)/Sources/CXattr/include/cxattr.h"
-    export *
-}
-MAP
+  sh Fuzz/build_c.sh CXattr CPlist CZlib CArchive >/dev/null
   module XDocSource
   module XDocSourceFetch
   module XDocSourceArchive
 fi
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld -package-name xds \
   -module-name "${name}Fuzz" \
-  -I $m -I $m/CXattr -I Sources/CPlist -I Sources/CZlib -I Sources/CArchive/include \
+  -I $m -I $m/CXattr -I $m/CPlist -I $m/CZlib -I $m/CArchive \
   -L $m -lXDocSourceArchiveFuzz -lXDocSourceFetchFuzz -lXDocSourceFuzz -lXDSSystem \
   "Fuzz/$name/FuzzEntry.swift" \
-  $m/cxattr.o $m/carchive.o -lplist-2.0 -lz -lswiftSynchronization \
+  $m/CXattr.o $m/CArchive.o $m/CPlist.o $m/CZlib.o $m/CLibraryLoader.o -lswiftSynchronization \
   -o "Fuzz/bin/$name"

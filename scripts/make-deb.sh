@@ -2,9 +2,9 @@
 # Builds the Debian package from a staged `make install DESTDIR=STAGE PREFIX=/usr`.
 # Usage: make-deb.sh STAGE OUTDIR  → OUTDIR/xds_VERSION_ARCH.deb (path printed).
 #
-# Runtime dependencies: the libraries the binary links (libplist, libdeflate, zlib, glibc) are
-# Depends; libarchive (archives in `show`) and libcurl (`icon` requests) are loaded with dlopen
-# only when needed, so they are Recommends: without them every other command works.
+# Runtime dependencies: the libraries the binary links (glibc, libstdc++) and the ones every
+# command may load with dlopen (libplist, libdeflate, zlib) are Depends; libarchive (archives in
+# `show`) and libcurl (`icon` requests) are Recommends: without them every other command works.
 set -eu
 stage=$1; out=$2
 cd "$(dirname "$0")/.."
@@ -25,9 +25,15 @@ install -d "$stage/usr/share/doc/xds"
 } > "$stage/usr/share/doc/xds/copyright"
 chmod 644 "$stage/usr/share/doc/xds/copyright"
 
-# Depends: the package of every shared library the binary links (ldd → dpkg -S), at least
-# the version installed here (its upstream part). libcurl and libarchive are not linked.
-depends=$(ldd "$stage/usr/bin/xds" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | while read -r lib; do
+# Depends: the package of every shared library the binary links (ldd) or always loads (the
+# sonames Sources/CPlist, CDeflate and CZlib open), → dpkg -S, at least the version installed
+# here (its upstream part).
+loaded=$(for soname in libplist-2.0.so.3 libdeflate.so.0 libz.so.1; do
+  path=$(ldconfig -p | awk -v n="$soname" '$1 == n && $NF ~ /^\// { print $NF; exit }')
+  [ -n "$path" ] || { echo "make-deb: $soname is not installed" >&2; exit 1; }
+  echo "$path"
+done)
+depends=$({ ldd "$stage/usr/bin/xds" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }'; echo "$loaded"; } | while read -r lib; do
   real=$(readlink -f "$lib")
   { dpkg -S "$real" 2>/dev/null || dpkg -S "$lib" 2>/dev/null || dpkg -S "${real#/usr}" 2>/dev/null; } | head -1 | cut -d: -f1
 done | sort -u | while read -r pkg; do

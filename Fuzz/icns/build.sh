@@ -7,8 +7,8 @@
 set -eu
 cd "$(dirname "$0")/../.."
 mkdir -p Fuzz/bin
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name ICNSFuzz -use-ld=lld -D FUZZING \
-  -I Sources/CZlib -I Sources/CDeflate \
+c=$(sh Fuzz/build_c.sh CZlib CDeflate)
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name ICNSFuzz -use-ld=lld -D FUZZING $c \
   Sources/IconMask/ICNS/*.swift Sources/IconMask/PNG/*.swift Sources/IconMask/RGBAImage.swift \
   Fuzz/icns/FuzzICNS.swift \
-  -lz -ldeflate -o Fuzz/bin/icns
+  -o Fuzz/bin/icns

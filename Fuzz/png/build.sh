@@ -8,7 +8,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 mkdir -p Fuzz/bin
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name PNGFuzz -use-ld=lld -D FUZZING \
-  -I Sources/CZlib -I Sources/CDeflate \
+c=$(sh Fuzz/build_c.sh CZlib CDeflate)
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name PNGFuzz -use-ld=lld -D FUZZING $c \
   Sources/IconMask/PNG/*.swift Sources/IconMask/RGBAImage.swift Fuzz/png/FuzzPNG.swift \
-  -lz -ldeflate -o Fuzz/bin/png
+  -o Fuzz/bin/png

@@ -3,6 +3,7 @@
 // and prototype, so the compiler checks these against archive.h.
 #include "carchive.h"
 
+#include <clibraryloader.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -14,14 +15,8 @@ static pthread_once_t loadOnce = PTHREAD_ONCE_INIT;
 
 static void load(void) {
     // The soname Debian's libarchive13 installs, then the development link.
-    const char *names[] = {"libarchive.so.13", "libarchive.so", "libarchive.13.dylib", "libarchive.dylib"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && library == NULL; i++) {
-        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    }
-    if (library == NULL) {
-        const char *why = dlerror();
-        snprintf(loadError, sizeof loadError, "%s", why ? why : "libarchive.so.13 not found");
-    }
+    static const char *const names[] = {"libarchive.so.13", "libarchive.so", "libarchive.13.dylib", "libarchive.dylib"};
+    library = clibrary_open(names, sizeof names / sizeof names[0], loadError, sizeof loadError);
 }
 
 int carchive_available(void) {
@@ -38,6 +33,9 @@ const char *carchive_load_error(void) {
 static void *symbol(const char *name) {
     return carchive_available() ? dlsym(library, name) : NULL;
 }
+
+// Hidden: libarchive's own calls between its functions must not come back through these.
+#pragma GCC visibility push(hidden)
 
 void carchive_set_error(struct archive *archive, int code, const char *message) {
     static void (*real)(struct archive *, int, const char *, ...);
@@ -182,3 +180,5 @@ int archive_read_data_block(struct archive *a, const void **b, size_t *s, la_int
     if (real == NULL) real = (int (*)(struct archive *a, const void **b, size_t *s, la_int64_t *o))symbol("archive_read_data_block");
     return real != NULL ? real(a, b, s, o) : ARCHIVE_FATAL;
 }
+
+#pragma GCC visibility pop

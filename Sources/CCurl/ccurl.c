@@ -3,6 +3,7 @@
 // prototype, so the compiler checks these against curl.h.
 #include "ccurl.h"
 
+#include <clibraryloader.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -15,20 +16,9 @@ static pthread_once_t loadOnce = PTHREAD_ONCE_INIT;
 
 static void load(void) {
     // The soname Debian's libcurl4 (OpenSSL) installs, its GnuTLS sibling, then macOS's.
-    const char *names[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.4.dylib", "/usr/lib/libcurl.4.dylib"};
-    const char *firstError = NULL;
-    char first[256] = "";
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && library == NULL; i++) {
-        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        if (library == NULL && firstError == NULL) {
-            firstError = dlerror();
-            if (firstError != NULL) snprintf(first, sizeof first, "%s", firstError);
-        }
-    }
-    if (library == NULL) {
-        snprintf(loadError, sizeof loadError, "%s", first[0] ? first : "libcurl.so.4 not found");
-        return;
-    }
+    static const char *const names[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.4.dylib", "/usr/lib/libcurl.4.dylib"};
+    library = clibrary_open(names, sizeof names / sizeof names[0], loadError, sizeof loadError);
+    if (library == NULL) return;
     CURLcode (*globalInit)(long) = (CURLcode (*)(long))dlsym(library, "curl_global_init");
     curl_version_info_data *(*versionInfo)(CURLversion) =
         (curl_version_info_data *(*)(CURLversion))dlsym(library, "curl_version_info");
@@ -110,6 +100,9 @@ CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
 }
 
 
+// Hidden: libcurl's own calls between its functions must not come back through these.
+#pragma GCC visibility push(hidden)
+
 CURL *curl_easy_init(void) {
     static CURL *(*real)(void);
     if (real == NULL) real = (CURL *(*)(void))symbol("curl_easy_init");
@@ -151,3 +144,5 @@ void curl_slist_free_all(struct curl_slist *list) {
     if (real == NULL) real = (void (*)(struct curl_slist *list))symbol("curl_slist_free_all");
     if (real != NULL) real(list);
 }
+
+#pragma GCC visibility pop

@@ -227,6 +227,9 @@ struct ZipMember {
     /// Reads the data (stored or deflated), at most `limit` bytes once inflated, checking the
     /// size and the CRC the directory records.
     func read(_ source: ArchiveSource, before directoryStart: Int64, limit: Int) -> ArchiveReader.DataRead {
+        guard czlib_available() != 0 else {  // inflate and the CRC
+            return .failed("zlib could not be loaded: \(String(cString: czlib_load_error()))")
+        }
         let header: [UInt8]
         do throws(ArchiveError) {
             header = try source.bytes(at: local, count: 30, path: DocumentSourceTreePath(bytes: []))

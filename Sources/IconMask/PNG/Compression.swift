@@ -17,6 +17,17 @@ public enum Inflater: Sendable, CaseIterable {
     case zlib
 }
 
+/// Loads libdeflate and zlib (on first use: CDeflate, CZlib) or says why they cannot be; every
+/// PNG decoded or encoded needs both (CRCs and whole-buffer inflate, streaming inflate).
+func requireCompressionLibraries() throws(PNGError) {
+    if cdeflate_available() == 0 {
+        throw PNGError(message: "libdeflate could not be loaded: \(String(cString: cdeflate_load_error()))")
+    }
+    if czlib_available() == 0 {
+        throw PNGError(message: "zlib could not be loaded: \(String(cString: czlib_load_error()))")
+    }
+}
+
 /// CRC-32 (the PNG/zlib polynomial) of `count` bytes, via libdeflate's vectorised routine.
 @inline(__always)
 func crc32(_ p: UnsafePointer<UInt8>, count: Int) -> UInt32 {
@@ -257,6 +268,7 @@ enum ZlibCompressor {
 
     /// Compresses `data` into a zlib stream (RFC 1950).
     static func compress(_ data: [UInt8], level: Int = 6, backend: Backend = .libdeflate) throws(PNGError) -> [UInt8] {
+        try requireCompressionLibraries()
         switch backend {
         case .libdeflate: return try compressLibdeflate(data, level: level)
         case .zlib: return try compressZlib(data, level: level)

@@ -15,6 +15,7 @@ struct PNGLayout {
 
     /// Checks the signature and reads the optional `CgBI` chunk and `IHDR` only.
     static func header(_ file: UnsafeBufferPointer<UInt8>) throws(PNGError) -> (PNGHeader, next: Int) {
+        try requireCompressionLibraries()  // chunk CRCs are computed by libdeflate
         guard let base = file.baseAddress, file.count >= 8 else {
             throw PNGError(.signature, "not a PNG file: \(file.count) bytes is shorter than the PNG signature")
         }

@@ -50,6 +50,7 @@ public enum PropertyList {
             throw PropertyListError(.notAPropertyList, "not a property list: neither binary (bplist00) nor XML")
         }
         try XMLPlistValidator.validate(bytes)
+        try requireLibplist()
         var root: plist_t? = nil
         bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { plist_from_xml($0.baseAddress, UInt32(buffer.count), &root) }
@@ -86,6 +87,7 @@ public enum PropertyList {
     /// Validates, then parses with libplist, then converts.
     static func decodeBinaryWithLibplist(_ bytes: [UInt8], scale: Int = 1) throws(PropertyListError) -> PropertyListValue {
         let scalars = try BinaryPlistValidator.validate(bytes, scale: scale)
+        try requireLibplist()
         var root: plist_t? = nil
         bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { plist_from_bin($0.baseAddress, UInt32(buffer.count), &root) }
@@ -100,6 +102,12 @@ public enum PropertyList {
             throw PropertyListError(.libplist, "binary plist: libplist read a different structure than the validator")
         }
         return value
+    }
+
+    /// Loads libplist (on first use, CPlist) or says why it cannot be.
+    private static func requireLibplist() throws(PropertyListError) {
+        guard cplist_available() == 0 else { return }
+        throw PropertyListError(.libplist, "libplist could not be loaded: \(String(cString: cplist_load_error()))")
     }
 
     /// Serialises a libplist tree to binary bytes.
@@ -124,6 +132,7 @@ public enum PropertyList {
     /// - Throws: ``PropertyListError`` for values libplist cannot store (strings containing
     ///   NUL, nesting deeper than ``maximumDepth``) or when libplist produces nothing.
     public static func encodeBinary(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
+        try requireLibplist()
         let root = try node(for: value, depth: 0)
         defer { plist_free(root) }
         return try binaryBytes(of: root)

@@ -1,0 +1,91 @@
+// Opens libdeflate on first use and forwards each function the Swift code calls
+// (include/cdeflate.h).
+#include "cdeflate.h"
+
+#include <clibraryloader.h>
+#include <pthread.h>
+
+#define CDEFLATE_FUNCTIONS(X) \
+    X(libdeflate_alloc_compressor) X(libdeflate_free_compressor) X(libdeflate_zlib_compress) \
+    X(libdeflate_zlib_compress_bound) X(libdeflate_alloc_decompressor) \
+    X(libdeflate_free_decompressor) X(libdeflate_deflate_decompress) X(libdeflate_zlib_decompress) \
+    X(libdeflate_crc32)
+
+static struct {
+#define CDEFLATE_FIELD(name) __typeof__(name) *name;
+    CDEFLATE_FUNCTIONS(CDEFLATE_FIELD)
+} deflate;
+static char loadError[320];
+static pthread_once_t loadOnce = PTHREAD_ONCE_INIT;
+
+static void load(void) {
+    // Debian's soname, the development link, then Homebrew's (Apple silicon, Intel).
+    static const char *const names[] = {"libdeflate.so.0", "libdeflate.so", "/opt/homebrew/lib/libdeflate.dylib",
+                                        "/usr/local/lib/libdeflate.dylib"};
+    void *library = clibrary_open(names, sizeof names / sizeof names[0], loadError, sizeof loadError);
+    if (library == NULL) return;
+#define CDEFLATE_LOOKUP(name) \
+    if (clibrary_symbol(library, "libdeflate", #name, (void **)&deflate.name, loadError, sizeof loadError) != 0) { \
+        deflate.libdeflate_crc32 = NULL; return; }
+    CDEFLATE_FUNCTIONS(CDEFLATE_LOOKUP)
+}
+
+int cdeflate_available(void) {
+    pthread_once(&loadOnce, load);
+    return deflate.libdeflate_crc32 != NULL;
+}
+
+const char *cdeflate_load_error(void) {
+    pthread_once(&loadOnce, load);
+    return loadError;
+}
+
+// Hidden, as in czlib.c: only xds's own code calls these.
+#pragma GCC visibility push(hidden)
+
+struct libdeflate_compressor *libdeflate_alloc_compressor(int compression_level) {
+    return cdeflate_available() ? deflate.libdeflate_alloc_compressor(compression_level) : NULL;
+}
+
+void libdeflate_free_compressor(struct libdeflate_compressor *compressor) {
+    if (cdeflate_available()) deflate.libdeflate_free_compressor(compressor);
+}
+
+size_t libdeflate_zlib_compress(struct libdeflate_compressor *compressor, const void *in, size_t in_nbytes,
+                                void *out, size_t out_nbytes_avail) {
+    return cdeflate_available() ? deflate.libdeflate_zlib_compress(compressor, in, in_nbytes, out, out_nbytes_avail) : 0;
+}
+
+size_t libdeflate_zlib_compress_bound(struct libdeflate_compressor *compressor, size_t in_nbytes) {
+    return cdeflate_available() ? deflate.libdeflate_zlib_compress_bound(compressor, in_nbytes) : 0;
+}
+
+struct libdeflate_decompressor *libdeflate_alloc_decompressor(void) {
+    return cdeflate_available() ? deflate.libdeflate_alloc_decompressor() : NULL;
+}
+
+void libdeflate_free_decompressor(struct libdeflate_decompressor *decompressor) {
+    if (cdeflate_available()) deflate.libdeflate_free_decompressor(decompressor);
+}
+
+enum libdeflate_result libdeflate_deflate_decompress(struct libdeflate_decompressor *decompressor,
+                                                     const void *in, size_t in_nbytes, void *out,
+                                                     size_t out_nbytes_avail, size_t *actual_out_nbytes_ret) {
+    return cdeflate_available()
+        ? deflate.libdeflate_deflate_decompress(decompressor, in, in_nbytes, out, out_nbytes_avail, actual_out_nbytes_ret)
+        : LIBDEFLATE_BAD_DATA;
+}
+
+enum libdeflate_result libdeflate_zlib_decompress(struct libdeflate_decompressor *decompressor,
+                                                  const void *in, size_t in_nbytes, void *out,
+                                                  size_t out_nbytes_avail, size_t *actual_out_nbytes_ret) {
+    return cdeflate_available()
+        ? deflate.libdeflate_zlib_decompress(decompressor, in, in_nbytes, out, out_nbytes_avail, actual_out_nbytes_ret)
+        : LIBDEFLATE_BAD_DATA;
+}
+
+uint32_t libdeflate_crc32(uint32_t crc, const void *buffer, size_t len) {
+    return cdeflate_available() ? deflate.libdeflate_crc32(crc, buffer, len) : 0;
+}
+
+#pragma GCC visibility pop
