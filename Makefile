@@ -10,7 +10,7 @@ UNAME      := $(shell uname -s)
 # Linux: link the Swift runtime statically; loading its shared libraries is most of xds's start-up
 # time (`xds show FILE` takes about half as long).
 ifeq ($(UNAME),Linux)
-RELEASE_FLAGS ?= --static-swift-stdlib $(RELR_FLAGS)
+RELEASE_FLAGS ?= --static-swift-stdlib --disable-local-rpath $(RELR_FLAGS)
 # glibc 2.36+ (Debian 12): link with lld and pack the relative relocations (DT_RELR), which
 # keeps position independence (address randomisation) and makes the binary 1 MB smaller.
 GLIBC_MINOR := $(shell ldd --version 2>/dev/null | sed -n '1s/.* 2\.\([0-9][0-9]*\)$$/\1/p')

@@ -14,7 +14,8 @@ let package = Package(
         .executable(name: "xds", targets: ["xds"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // swift-argument-parser 1.8.2 with its Foundation import taken out (Vendor/swift-argument-parser/README.md).
+        .package(path: "Vendor/swift-argument-parser"),
         // `make docs`: the DocC catalogs of XDocSource, IconMask and XDSPublish.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],

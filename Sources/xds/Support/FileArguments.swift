@@ -1,10 +1,6 @@
 import ArgumentParser
 import IconMask
-#if canImport(FoundationEssentials)
-import FoundationEssentials  // JSONDecoder, for ArgumentParser's model of a command
-#else
-import Foundation
-#endif
+import XDocSource
 
 // Everything xds does with the command line before, beside or instead of ArgumentParser:
 //
@@ -248,25 +244,19 @@ extension FileArguments {
     /// once an option has an argument after it: building and reading the model costs ~7 M
     /// instructions, ~0.8 ms (Benchmarks/RESULTS.md).
     static func optionsWithValues(of command: any ParsableCommand.Type) -> Swift.Set<String>? {
-        guard let model = try? JSONDecoder().decode(ToolModel.self, from: Data(command._dumpHelp().utf8))
+        guard let model = try? JSONReader.parse(Array(command._dumpHelp().utf8)),
+            case .array(let arguments)? = model["command"]?["arguments"]
         else { return nil }
         var options = Swift.Set<String>()
-        for argument in model.command.arguments ?? [] where argument.kind == "option" {
-            guard argument.parsingStrategy == "default" else { return nil }
-            for name in argument.names ?? [] {
-                options.insert(name.kind == "long" ? "--" + name.name : "-" + name.name)
+        for argument in arguments where argument["kind"] == .string("option") {
+            guard argument["parsingStrategy"] == .string("default") else { return nil }
+            guard case .array(let names)? = argument["names"] else { continue }
+            for name in names {
+                // kind: "long" (`--name`), "short" (`-n`) or "longWithSingleDash" (`-name`).
+                guard case .string(let kind)? = name["kind"], case .string(let text)? = name["name"] else { return nil }
+                options.insert(kind == "long" ? "--" + text : "-" + text)
             }
         }
         return options
-    }
-
-    /// The part of ArgumentParser's tool info that ``optionsWithValues(of:)`` reads.
-    private struct ToolModel: Decodable {
-        struct Command: Decodable { var arguments: [Argument]? }
-        /// kind: "positional", "option" or "flag".
-        struct Argument: Decodable { var kind: String; var names: [Name]?; var parsingStrategy: String? }
-        /// kind: "long" (`--name`), "short" (`-n`) or "longWithSingleDash" (`-name`).
-        struct Name: Decodable { var kind: String; var name: String }
-        var command: Command
     }
 }
