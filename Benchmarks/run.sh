@@ -90,6 +90,10 @@ echo "== icon: xds icon against a loopback HTTPS server (Benchmarks/icon_bench.s
 XDS="$XDS" OUT="$OUT" RUNS="$((RUNS * 3))" sh Benchmarks/icon_bench.sh
 
 elapsed
+echo "== start-up: xds show FILE vs a static hello-world, interleaved (Benchmarks/startup_bench.sh)"
+XDS="$XDS" OUT="$OUT" sh Benchmarks/startup_bench.sh
+
+elapsed
 echo "== appinfo: xds appinfo from a bundle vs xds mask and ImageMagick (Benchmarks/appinfo_bench.sh)"
 XDS="$XDS" OUT="$OUT" RUNS="$((RUNS * 2))" sh Benchmarks/appinfo_bench.sh
 
@@ -110,4 +114,5 @@ echo
 "$PY" Benchmarks/summary.py "$OUT" | tee "$OUT/summary.md"
 cat "$OUT/icon-summary.md" | tee -a "$OUT/summary.md"
 cat "$OUT/appinfo-summary.md" | tee -a "$OUT/summary.md"
+cat "$OUT/startup-summary.md" | tee -a "$OUT/summary.md"
 if [ -f "$OUT/instructions.md" ]; then cat "$OUT/instructions.md" | tee -a "$OUT/summary.md"; fi
