@@ -9,6 +9,12 @@
 /// sets `*flags`, or -1 with errno set (also on systems without such flags).
 int cxattr_inode_flags(const char *path, int follow, unsigned int *flags);
 
+/// The attribute names of `name` in the open folder `folder`, not following a symbolic link:
+/// llistxattr without resolving the folder's path again for every file (Linux 6.13's
+/// listxattrat). Returns the list's size, or -1 with errno set; errno ENOSYS when the running
+/// kernel (or a seccomp filter) does not offer listxattrat, and from then on without asking it.
+ssize_t cxattr_list_in_folder(int folder, const char *name, char *list, size_t size);
+
 /// The flags of cxattr_inode_flags that forbid attribute changes (0 where there are none).
 extern const unsigned int cxattr_immutable_flag;
 extern const unsigned int cxattr_append_only_flag;

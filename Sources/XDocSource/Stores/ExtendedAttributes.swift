@@ -193,6 +193,24 @@ extension ExtendedAttributes {
             if code.isNotSupported { return AttributeNames() }
             throw code
         }
+        return names(in: buffer, size: size)
+    }
+
+    /// ``storeNames(atPath:follow:buffer:)`` for the entry `name` of the open folder `folder`,
+    /// not following a symbolic link, without resolving the folder's path again (listxattrat,
+    /// Linux 6.13: the tree walk's call for every file). Nil when that call is not offered or
+    /// fails in any way: the caller then asks by path, which also words any error.
+    static func storeNames(inFolder folder: Int32, name: UnsafePointer<CChar>, buffer: inout [CChar]) -> AttributeNames? {
+        let capacity = buffer.count
+        let size = buffer.withUnsafeMutableBufferPointer { out in
+            SystemCall.retrying { cxattr_list_in_folder(folder, name, out.baseAddress, capacity) }
+        }
+        guard size >= 0 else { return nil }
+        return names(in: buffer, size: size)
+    }
+
+    /// The store names among the first `size` bytes of `buffer`, a list of NUL-ended names.
+    private static func names(in buffer: [CChar], size: Int) -> AttributeNames {
         var names = AttributeNames()
         buffer.withUnsafeBufferPointer { list in
             list.withMemoryRebound(to: UInt8.self) { bytes in
