@@ -3,7 +3,6 @@
 #include "cdeflate.h"
 
 #include <clibraryloader.h>
-#include <pthread.h>
 
 #define CDEFLATE_FUNCTIONS(X) \
     X(libdeflate_alloc_compressor) X(libdeflate_free_compressor) X(libdeflate_zlib_compress) \
@@ -15,29 +14,23 @@ static struct {
 #define CDEFLATE_FIELD(name) __typeof__(name) *name;
     CDEFLATE_FUNCTIONS(CDEFLATE_FIELD)
 } deflate;
-static char loadError[320];
-static pthread_once_t loadOnce = PTHREAD_ONCE_INIT;
-
-static void load(void) {
-    // Debian's soname, the development link, then Homebrew's (Apple silicon, Intel).
-    static const char *const names[] = {"libdeflate.so.0", "libdeflate.so", "/opt/homebrew/lib/libdeflate.dylib",
-                                        "/usr/local/lib/libdeflate.dylib"};
-    void *library = clibrary_open(names, sizeof names / sizeof names[0], loadError, sizeof loadError);
-    if (library == NULL) return;
-#define CDEFLATE_LOOKUP(name) \
-    if (clibrary_symbol(library, "libdeflate", #name, (void **)&deflate.name, loadError, sizeof loadError) != 0) { \
-        deflate.libdeflate_crc32 = NULL; return; }
-    CDEFLATE_FUNCTIONS(CDEFLATE_LOOKUP)
-}
+#define CDEFLATE_NAME(name) #name,
+static const char *const functions[] = {CDEFLATE_FUNCTIONS(CDEFLATE_NAME)};
+_Static_assert(sizeof deflate == sizeof functions / sizeof functions[0] * sizeof(void *), "one pointer a function");
+// Debian's soname, the development link, then Homebrew's (Apple silicon, Intel).
+static const char *const files[] = {"libdeflate.so.0", "libdeflate.so", "/opt/homebrew/lib/libdeflate.dylib",
+                                    "/usr/local/lib/libdeflate.dylib"};
+static struct clibrary library = {
+    "libdeflate", files, sizeof files / sizeof files[0],
+    functions, (void **)&deflate, sizeof functions / sizeof functions[0], 0, ""};
 
 int cdeflate_available(void) {
-    pthread_once(&loadOnce, load);
-    return deflate.libdeflate_crc32 != NULL;
+    return clibrary_load(&library);
 }
 
 const char *cdeflate_load_error(void) {
-    pthread_once(&loadOnce, load);
-    return loadError;
+    clibrary_load(&library);
+    return library.error;
 }
 
 // Hidden, as in czlib.c: only xds's own code calls these.

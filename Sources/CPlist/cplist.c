@@ -3,7 +3,6 @@
 #include "cplist.h"
 
 #include <clibraryloader.h>
-#include <pthread.h>
 
 #define CPLIST_FUNCTIONS(X) \
     X(plist_new_dict) X(plist_new_array) X(plist_new_string) X(plist_new_bool) X(plist_new_uint) \
@@ -19,29 +18,23 @@ static struct {
 #define CPLIST_FIELD(name) __typeof__(name) *name;
     CPLIST_FUNCTIONS(CPLIST_FIELD)
 } plist;
-static char loadError[320];
-static pthread_once_t loadOnce = PTHREAD_ONCE_INIT;
-
-static void load(void) {
-    // Debian's soname, the development link, then Homebrew's (Apple silicon, Intel).
-    static const char *const names[] = {"libplist-2.0.so.3", "libplist-2.0.so", "/opt/homebrew/lib/libplist-2.0.dylib",
-                                        "/usr/local/lib/libplist-2.0.dylib"};
-    void *library = clibrary_open(names, sizeof names / sizeof names[0], loadError, sizeof loadError);
-    if (library == NULL) return;
-#define CPLIST_LOOKUP(name) \
-    if (clibrary_symbol(library, "libplist", #name, (void **)&plist.name, loadError, sizeof loadError) != 0) { \
-        plist.plist_free = NULL; return; }
-    CPLIST_FUNCTIONS(CPLIST_LOOKUP)
-}
+#define CPLIST_NAME(name) #name,
+static const char *const functions[] = {CPLIST_FUNCTIONS(CPLIST_NAME)};
+_Static_assert(sizeof plist == sizeof functions / sizeof functions[0] * sizeof(void *), "one pointer a function");
+// Debian's soname, the development link, then Homebrew's (Apple silicon, Intel).
+static const char *const files[] = {"libplist-2.0.so.3", "libplist-2.0.so", "/opt/homebrew/lib/libplist-2.0.dylib",
+                                    "/usr/local/lib/libplist-2.0.dylib"};
+static struct clibrary library = {
+    "libplist", files, sizeof files / sizeof files[0],
+    functions, (void **)&plist, sizeof functions / sizeof functions[0], 0, ""};
 
 int cplist_available(void) {
-    pthread_once(&loadOnce, load);
-    return plist.plist_free != NULL;
+    return clibrary_load(&library);
 }
 
 const char *cplist_load_error(void) {
-    pthread_once(&loadOnce, load);
-    return loadError;
+    clibrary_load(&library);
+    return library.error;
 }
 
 // Hidden, as in CZlib: only xds's own code calls these.

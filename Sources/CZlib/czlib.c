@@ -2,7 +2,6 @@
 #include "czlib.h"
 
 #include <clibraryloader.h>
-#include <pthread.h>
 
 #define CZLIB_FUNCTIONS(X) \
     X(inflateInit2_) X(inflate) X(inflateEnd) X(deflateInit2_) X(deflate) X(deflateEnd) \
@@ -12,28 +11,22 @@ static struct {
 #define CZLIB_FIELD(name) __typeof__(name) *name;
     CZLIB_FUNCTIONS(CZLIB_FIELD)
 } zlib;
-static char loadError[320];
-static pthread_once_t loadOnce = PTHREAD_ONCE_INIT;
-
-static void load(void) {
-    // Debian's soname, the development link, then macOS's own.
-    static const char *const names[] = {"libz.so.1", "libz.so", "/usr/lib/libz.1.dylib"};
-    void *library = clibrary_open(names, sizeof names / sizeof names[0], loadError, sizeof loadError);
-    if (library == NULL) return;
-#define CZLIB_LOOKUP(name) \
-    if (clibrary_symbol(library, "zlib", #name, (void **)&zlib.name, loadError, sizeof loadError) != 0) { \
-        zlib.inflate = NULL; return; }
-    CZLIB_FUNCTIONS(CZLIB_LOOKUP)
-}
+#define CZLIB_NAME(name) #name,
+static const char *const functions[] = {CZLIB_FUNCTIONS(CZLIB_NAME)};
+_Static_assert(sizeof zlib == sizeof functions / sizeof functions[0] * sizeof(void *), "one pointer a function");
+// Debian's soname, the development link, then macOS's own.
+static const char *const files[] = {"libz.so.1", "libz.so", "/usr/lib/libz.1.dylib"};
+static struct clibrary library = {
+    "zlib", files, sizeof files / sizeof files[0],
+    functions, (void **)&zlib, sizeof functions / sizeof functions[0], 0, ""};
 
 int czlib_available(void) {
-    pthread_once(&loadOnce, load);
-    return zlib.inflate != NULL;
+    return clibrary_load(&library);
 }
 
 const char *czlib_load_error(void) {
-    pthread_once(&loadOnce, load);
-    return loadError;
+    clibrary_load(&library);
+    return library.error;
 }
 
 // Hidden: the executable's copies must not stand in for zlib's own functions in the libraries

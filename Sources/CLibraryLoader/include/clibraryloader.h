@@ -13,9 +13,28 @@
 /// text (the most telling one) written into `error`.
 void *clibrary_open(const char *const names[], size_t count, char *error, size_t errorSize);
 
-/// Looks up `name` in `library` into `*address`. 0 when found; else -1, with "LIBRARY lacks
-/// NAME" in `error` (a library older than xds needs).
-int clibrary_symbol(void *library, const char *libraryName, const char *name, void **address,
-                    char *error, size_t errorSize);
+/// A library opened on first use together with the functions a module forwards to: the module
+/// keeps one in a static, with `addresses` pointing at its table of function pointers (in the
+/// order of `symbols`), and calls clibrary_load before using the table.
+struct clibrary {
+    /// The library's name in messages ("zlib").
+    const char *label;
+    /// The files to try, in order (see clibrary_open).
+    const char *const *names;
+    size_t nameCount;
+    /// The functions to look up, and where their addresses go.
+    const char *const *symbols;
+    void **addresses;
+    size_t symbolCount;
+    /// 0 until the first load, then 1 when loaded, 2 when not (set by clibrary_load).
+    int state;
+    /// Why the library could not be loaded (dlerror's text, or a missing function), else "".
+    char error[320];
+};
+
+/// Loads `library` and looks up all its functions the first time it is called (any thread);
+/// 1 when the library and every function were found, else 0 with the reason in its error (the
+/// table then stays empty).
+int clibrary_load(struct clibrary *library);
 
 #endif
