@@ -11,27 +11,12 @@
     X(libdeflate_crc32)
 
 static struct {
-#define CDEFLATE_FIELD(name) __typeof__(name) *name;
-    CDEFLATE_FUNCTIONS(CDEFLATE_FIELD)
+    CDEFLATE_FUNCTIONS(CLIBRARY_FIELD)
 } deflate;
-#define CDEFLATE_NAME(name) #name,
-static const char *const functions[] = {CDEFLATE_FUNCTIONS(CDEFLATE_NAME)};
-_Static_assert(sizeof deflate == sizeof functions / sizeof functions[0] * sizeof(void *), "one pointer a function");
 // Debian's soname, the development link, then Homebrew's (Apple silicon, Intel).
-static const char *const files[] = {"libdeflate.so.0", "libdeflate.so", "/opt/homebrew/lib/libdeflate.dylib",
-                                    "/usr/local/lib/libdeflate.dylib"};
-static struct clibrary library = {
-    "libdeflate", files, sizeof files / sizeof files[0],
-    functions, (void **)&deflate, sizeof functions / sizeof functions[0], 0, ""};
-
-int cdeflate_available(void) {
-    return clibrary_load(&library);
-}
-
-const char *cdeflate_load_error(void) {
-    clibrary_load(&library);
-    return library.error;
-}
+CLIBRARY_DEFINE(cdeflate, "libdeflate", deflate, CDEFLATE_FUNCTIONS,
+                "libdeflate.so.0", "libdeflate.so", "/opt/homebrew/lib/libdeflate.dylib",
+                "/usr/local/lib/libdeflate.dylib")
 
 // Hidden, as in czlib.c: only xds's own code calls these.
 #pragma GCC visibility push(hidden)

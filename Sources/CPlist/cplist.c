@@ -15,27 +15,12 @@
     X(plist_from_xml) X(plist_from_bin)
 
 static struct {
-#define CPLIST_FIELD(name) __typeof__(name) *name;
-    CPLIST_FUNCTIONS(CPLIST_FIELD)
+    CPLIST_FUNCTIONS(CLIBRARY_FIELD)
 } plist;
-#define CPLIST_NAME(name) #name,
-static const char *const functions[] = {CPLIST_FUNCTIONS(CPLIST_NAME)};
-_Static_assert(sizeof plist == sizeof functions / sizeof functions[0] * sizeof(void *), "one pointer a function");
 // Debian's soname, the development link, then Homebrew's (Apple silicon, Intel).
-static const char *const files[] = {"libplist-2.0.so.3", "libplist-2.0.so", "/opt/homebrew/lib/libplist-2.0.dylib",
-                                    "/usr/local/lib/libplist-2.0.dylib"};
-static struct clibrary library = {
-    "libplist", files, sizeof files / sizeof files[0],
-    functions, (void **)&plist, sizeof functions / sizeof functions[0], 0, ""};
-
-int cplist_available(void) {
-    return clibrary_load(&library);
-}
-
-const char *cplist_load_error(void) {
-    clibrary_load(&library);
-    return library.error;
-}
+CLIBRARY_DEFINE(cplist, "libplist", plist, CPLIST_FUNCTIONS,
+                "libplist-2.0.so.3", "libplist-2.0.so", "/opt/homebrew/lib/libplist-2.0.dylib",
+                "/usr/local/lib/libplist-2.0.dylib")
 
 // Hidden, as in CZlib: only xds's own code calls these.
 #pragma GCC visibility push(hidden)

@@ -8,26 +8,11 @@
     X(deflateBound) X(crc32)
 
 static struct {
-#define CZLIB_FIELD(name) __typeof__(name) *name;
-    CZLIB_FUNCTIONS(CZLIB_FIELD)
+    CZLIB_FUNCTIONS(CLIBRARY_FIELD)
 } zlib;
-#define CZLIB_NAME(name) #name,
-static const char *const functions[] = {CZLIB_FUNCTIONS(CZLIB_NAME)};
-_Static_assert(sizeof zlib == sizeof functions / sizeof functions[0] * sizeof(void *), "one pointer a function");
 // Debian's soname, the development link, then macOS's own.
-static const char *const files[] = {"libz.so.1", "libz.so", "/usr/lib/libz.1.dylib"};
-static struct clibrary library = {
-    "zlib", files, sizeof files / sizeof files[0],
-    functions, (void **)&zlib, sizeof functions / sizeof functions[0], 0, ""};
-
-int czlib_available(void) {
-    return clibrary_load(&library);
-}
-
-const char *czlib_load_error(void) {
-    clibrary_load(&library);
-    return library.error;
-}
+CLIBRARY_DEFINE(czlib, "zlib", zlib, CZLIB_FUNCTIONS,
+                "libz.so.1", "libz.so", "/usr/lib/libz.1.dylib")
 
 // Hidden: the executable's copies must not stand in for zlib's own functions in the libraries
 // that link zlib (libcurl, libarchive).

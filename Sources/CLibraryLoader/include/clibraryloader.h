@@ -37,4 +37,27 @@ struct clibrary {
 /// table then stays empty).
 int clibrary_load(struct clibrary *library);
 
+/// For a module's table of forwarded functions: `static struct { FUNCTIONS(CLIBRARY_FIELD) } table;`
+/// declares a pointer of the right type for each function of the X-macro list FUNCTIONS.
+#define CLIBRARY_FIELD(name) __typeof__(name) *name;
+#define CLIBRARY_NAME(name) #name,
+
+/// Defines the `struct clibrary` of a module whose table is `table` (declared as above from
+/// FUNCTIONS), to be loaded from the files listed after it, and the module's two public
+/// functions PREFIX_available() (1 once loaded, loading on the first call) and
+/// PREFIX_load_error() (why not, or "").
+#define CLIBRARY_DEFINE(prefix, label, table, FUNCTIONS, ...)                                          \
+    static const char *const prefix##_functions[] = {FUNCTIONS(CLIBRARY_NAME)};                      \
+    _Static_assert(sizeof table == sizeof prefix##_functions / sizeof(char *) * sizeof(void *),      \
+                   "one pointer a function");                                                        \
+    static const char *const prefix##_files[] = {__VA_ARGS__};                                       \
+    static struct clibrary prefix##_library = {                                                      \
+        label, prefix##_files, sizeof prefix##_files / sizeof(char *), prefix##_functions,          \
+        (void **)&table, sizeof prefix##_functions / sizeof(char *), 0, ""};                        \
+    int prefix##_available(void) { return clibrary_load(&prefix##_library); }                        \
+    const char *prefix##_load_error(void) {                                                          \
+        clibrary_load(&prefix##_library);                                                            \
+        return prefix##_library.error;                                                               \
+    }
+
 #endif
