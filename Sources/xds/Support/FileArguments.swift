@@ -241,8 +241,9 @@ extension FileArguments {
     /// the default, which ``split(_:commands:)`` does not model).
     ///
     /// Only the split asks (command lines of more than ``splitThreshold`` arguments), and only
-    /// once an option has an argument after it: building and reading the model costs ~7 M
-    /// instructions, ~0.8 ms (Benchmarks/RESULTS.md).
+    /// once an option has an argument after it: building and reading the model costs millions
+    /// of instructions (Benchmarks/RESULTS.md, issue 15). The JSON is written by the vendored
+    /// ArgumentParser's own encoder and read with XDocSource's `JSONReader`.
     static func optionsWithValues(of command: any ParsableCommand.Type) -> Swift.Set<String>? {
         guard let model = try? JSONReader.parse(Array(command._dumpHelp().utf8)),
             case .array(let arguments)? = model["command"]?["arguments"]
