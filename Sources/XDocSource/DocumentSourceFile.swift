@@ -411,8 +411,9 @@ public struct DocumentSourceFile: Sendable {
         do {
             return try source.binaryPropertyList()
         } catch {
-            throw DocumentSourceFileError(
-                .malformedValue, path: path, message: "cannot encode the value: \(error)")
+            // libplist missing is the system's failure, not the value's (and not one --replace mends).
+            let kind: DocumentSourceFileError.Kind = PropertyList.isCoderAvailable ? .malformedValue : .ioError
+            throw DocumentSourceFileError(kind, path: path, message: "cannot encode the value: \(error)")
         }
     }
 

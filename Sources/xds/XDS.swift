@@ -48,8 +48,10 @@ struct XDS: ParsableCommand {
 
     static func main() {
         let arguments = CommandLine.arguments
-        // `xds show FILE` and `xds mask` must start fast; see FileArguments.swift.
-        if let status = Show.fastPath(arguments) ?? Mask.fastPath(arguments) { status.exitProcess() }
+        // `xds show FILE`, `xds mask` and `xds icon` must start fast; see FileArguments.swift.
+        if let status = Show.fastPath(arguments) ?? Mask.fastPath(arguments) ?? Icon.fastPath(arguments) {
+            status.exitProcess()
+        }
         if let problem = usageProblem(arguments) { finish(with: problem) }
         if arguments.count > FileArguments.splitThreshold,
             let split = FileArguments.split(arguments, commands: fileCommands) { run(split) }

@@ -104,9 +104,13 @@ public enum PropertyList {
         return value
     }
 
+    /// Whether libplist, which encodes and parses XML, could be loaded (CPlist loads it on
+    /// first use; decoding binary attribute values does not need it).
+    static var isCoderAvailable: Bool { cplist_available() != 0 }
+
     /// Loads libplist (on first use, CPlist) or says why it cannot be.
     private static func requireLibplist() throws(PropertyListError) {
-        guard cplist_available() == 0 else { return }
+        guard !isCoderAvailable else { return }
         throw PropertyListError(.libplist, "libplist could not be loaded: \(String(cString: cplist_load_error()))")
     }
 

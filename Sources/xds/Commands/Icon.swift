@@ -74,90 +74,114 @@ extension XDS {
         }
 
         func run() throws {
-            var diagnostics = Diagnostics()
-            guard let location = try resolveLocation(&diagnostics) else { return try diagnostics.finish() }
-            let settings = cacheSettings(&diagnostics)
-            if diagnostics.worst != .success { return try diagnostics.finish() }
-            let request = IconRequest(location: location, pixelSize: icon.pixelSize, options: icon.maskOptions,
-                                      allowHTTP: allowHTTP, cache: settings)
-            let destination: PNGDestination.Opened
-            do throws(BinaryFileError) {
-                // The output first: an unwritable folder fails before any request is made.
-                destination = try PNGDestination(output: output).open()
-            } catch {
-                diagnostics.fail(error.path, error.reason, status: error.status)
-                return try diagnostics.finish()
+            try commandLine.run()
+        }
+
+        /// What was asked, as plain values (what ``fastPath(_:)`` also builds).
+        var commandLine: IconCommandLine {
+            IconCommandLine(file: file, appInfo: appInfo, options: icon.maskOptions, output: output, offline: offline,
+                            noCache: noCache, cacheDirectory: cacheDirectory, allowHTTP: allowHTTP)
+        }
+    }
+}
+
+/// What `xds icon` was asked, as plain values: from ArgumentParser's parse of ``XDS/Icon`` or
+/// from ``XDS/Icon/fastPath(_:)``; its ``run()`` is the command's work.
+struct IconCommandLine: Equatable {
+    var file: String?
+    var appInfo: String?
+    var options: MaskOptions
+    var output: String?
+    var offline = false
+    var noCache = false
+    var cacheDirectory: String?
+    var allowHTTP = false
+
+    /// Finds the list, fetches (or reads from the cache) and masks the icon, writes the PNG.
+    func run() throws {
+        var diagnostics = Diagnostics()
+        guard let location = try resolveLocation(&diagnostics) else { return try diagnostics.finish() }
+        let settings = cacheSettings(&diagnostics)
+        if diagnostics.worst != .success { return try diagnostics.finish() }
+        let request = XDS.Icon.IconRequest(location: location, pixelSize: options.pixelSize, options: options,
+                                  allowHTTP: allowHTTP, cache: settings)
+        let destination: PNGDestination.Opened
+        do throws(BinaryFileError) {
+            // The output first: an unwritable folder fails before any request is made.
+            destination = try PNGDestination(output: output).open()
+        } catch {
+            diagnostics.fail(error.path, error.reason, status: error.status)
+            return try diagnostics.finish()
+        }
+        do throws(XDS.Icon.IconRequest.Failure) {
+            let warnings = try BlockingTask.run { () async throws(XDS.Icon.IconRequest.Failure) -> [String] in
+                try await request.write(to: destination)
             }
-            do throws(IconRequest.Failure) {
-                let warnings = try BlockingTask.run { () async throws(IconRequest.Failure) -> [String] in
-                    try await request.write(to: destination)
-                }
+            for warning in warnings { Diagnostics.printError("xds: warning: " + VisibleText.escapedMessage(warning)) }
+        } catch {
+            switch error {
+            case .fetch(let failure, let warnings):
                 for warning in warnings { Diagnostics.printError("xds: warning: " + VisibleText.escapedMessage(warning)) }
-            } catch {
-                switch error {
-                case .fetch(let failure, let warnings):
-                    for warning in warnings { Diagnostics.printError("xds: warning: " + VisibleText.escapedMessage(warning)) }
-                    diagnostics.fail(failure.url, words(failure, location: location), status: ExitStatus(failure, typed: appInfo))
-                case .output(let failure):
-                    diagnostics.fail(failure.path, failure.reason, status: failure.status)
-                }
-            }
-            try diagnostics.finish()
-        }
-
-        /// Where the list comes from (SPEC §3: --app-info, FILE's appInfoURL, ./appInfo.json
-        /// when no FILE is given); nil when FILE cannot be read or has no attribute or no
-        /// appInfoURL (already reported; nothing is written then).
-        private func resolveLocation(_ diagnostics: inout Diagnostics) throws -> AppInfoLocation? {
-            if let appInfo { return .commandLine(appInfo) }
-            guard let file else { return .currentFolder }
-            guard diagnostics.accepts(file) else { return nil }
-            do {
-                guard let found = try DocumentSourceFile(path: file).read() else {
-                    diagnostics.fail(file, "no x-document-source attribute; give the icon list with --app-info", status: .absent)
-                    return nil
-                }
-                if let url = found.source.appInfoURL { return .attribute(url) }
-                // SPEC §3: ./appInfo.json is for no FILE only; it says nothing about this file's app.
-                diagnostics.fail(file, "the x-document-source attribute has no appInfoURL; give the icon list with --app-info",
-                                 status: .absent)
-                return nil
-            } catch {
-                diagnostics.fail(file, error)
-                return nil
+                diagnostics.fail(failure.url, words(failure, location: location), status: ExitStatus(failure, typed: appInfo))
+            case .output(let failure):
+                diagnostics.fail(failure.path, failure.reason, status: failure.status)
             }
         }
+        try diagnostics.finish()
+    }
 
-        /// The cache to use: none with --no-cache, else --cache-dir or the XDG default.
-        private func cacheSettings(_ diagnostics: inout Diagnostics) -> CacheSettings? {
-            if noCache { return nil }
-            let mode: CacheSettings.Mode = offline ? .offline : .normal
-            if let cacheDirectory { return CacheSettings(directory: cacheDirectory, mode: mode) }
-            let environment = ProcessEnvironment.current()
-            guard let directory = CacheSettings.defaultDirectory(environment: environment) else {
-                let reason = CacheSettings.noDefaultDirectoryReason(environment: environment) ?? "there is no cache folder"
-                if offline {
-                    diagnostics.fail("--offline", "\(reason), so there is no cache to read; give --cache-dir", status: .unavailable)
-                    return nil
-                }
-                Diagnostics.printError("xds: warning: \(VisibleText.escapedMessage(reason)); fetching without a cache (--cache-dir to choose one)")
+    /// Where the list comes from (SPEC §3: --app-info, FILE's appInfoURL, ./appInfo.json
+    /// when no FILE is given); nil when FILE cannot be read or has no attribute or no
+    /// appInfoURL (already reported; nothing is written then).
+    private func resolveLocation(_ diagnostics: inout Diagnostics) throws -> AppInfoLocation? {
+        if let appInfo { return .commandLine(appInfo) }
+        guard let file else { return .currentFolder }
+        guard diagnostics.accepts(file) else { return nil }
+        do {
+            guard let found = try DocumentSourceFile(path: file).read() else {
+                diagnostics.fail(file, "no x-document-source attribute; give the icon list with --app-info", status: .absent)
                 return nil
             }
-            return CacheSettings(directory: directory, mode: mode)
+            if let url = found.source.appInfoURL { return .attribute(url) }
+            // SPEC §3: ./appInfo.json is for no FILE only; it says nothing about this file's app.
+            diagnostics.fail(file, "the x-document-source attribute has no appInfoURL; give the icon list with --app-info",
+                             status: .absent)
+            return nil
+        } catch {
+            diagnostics.fail(file, error)
+            return nil
         }
+    }
 
-        /// The library's message with this command's flag names where one is the way out.
-        private func words(_ error: FetchError, location: AppInfoLocation) -> String {
-            switch error.kind {
-            case .refused where error.url.lowercased().hasPrefix("http:"):
-                return error.message + " (--allow-http allows it)"
-            case .notCached:
-                return error.message + " (--offline; run once without it)"
-            case .refused where location == .attribute(error.url):
-                return error.message + " (give a local appInfo.json with --app-info)"
-            default:
-                return error.message
+    /// The cache to use: none with --no-cache, else --cache-dir or the XDG default.
+    private func cacheSettings(_ diagnostics: inout Diagnostics) -> CacheSettings? {
+        if noCache { return nil }
+        let mode: CacheSettings.Mode = offline ? .offline : .normal
+        if let cacheDirectory { return CacheSettings(directory: cacheDirectory, mode: mode) }
+        let environment = ProcessEnvironment.current()
+        guard let directory = CacheSettings.defaultDirectory(environment: environment) else {
+            let reason = CacheSettings.noDefaultDirectoryReason(environment: environment) ?? "there is no cache folder"
+            if offline {
+                diagnostics.fail("--offline", "\(reason), so there is no cache to read; give --cache-dir", status: .unavailable)
+                return nil
             }
+            Diagnostics.printError("xds: warning: \(VisibleText.escapedMessage(reason)); fetching without a cache (--cache-dir to choose one)")
+            return nil
+        }
+        return CacheSettings(directory: directory, mode: mode)
+    }
+
+    /// The library's message with this command's flag names where one is the way out.
+    private func words(_ error: FetchError, location: AppInfoLocation) -> String {
+        switch error.kind {
+        case .refused where error.url.lowercased().hasPrefix("http:"):
+            return error.message + " (--allow-http allows it)"
+        case .notCached:
+            return error.message + " (--offline; run once without it)"
+        case .refused where location == .attribute(error.url):
+            return error.message + " (give a local appInfo.json with --app-info)"
+        default:
+            return error.message
         }
     }
 }

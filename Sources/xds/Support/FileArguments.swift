@@ -4,9 +4,10 @@ import XDocSource
 
 // Everything xds does with the command line before, beside or instead of ArgumentParser:
 //
-// 1. `xds show FILE` and `xds mask IN ...` without ArgumentParser (``XDS/Show/fastPath(_:)``,
-//    ``XDS/Mask/fastPath(_:)``): its parsing (reflection, protocol-conformance scans) costs
-//    more than the rest of `show` and a tenth of a 58 px `mask`.
+// 1. `xds show FILE`, `xds mask IN ...` and `xds icon ...` without ArgumentParser
+//    (``XDS/Show/fastPath(_:)``, ``XDS/Mask/fastPath(_:)``, ``XDS/Icon/fastPath(_:)``): its
+//    parsing (reflection, protocol-conformance scans) costs more than the rest of `show`, a
+//    tenth of a 58 px `mask` and nearly half of an `icon` answered from the cache.
 // 2. Long file lists of `set`, `show` and `remove` (more than ``FileArguments/splitThreshold``
 //    arguments) handed to the command directly (``FileArguments/split(_:commands:)``):
 //    ArgumentParser takes time quadratic in the number of arguments. Shorter command lines are
@@ -87,45 +88,147 @@ extension XDS.Mask {
     /// what ArgumentParser would parse from it (a test holds both to that).
     static func plainCommandLine(_ arguments: [String]) -> (input: String, options: MaskOptions, output: String?)? {
         guard arguments.count >= 3, arguments[1] == "mask" else { return nil }
-        var input: String?, output: String?, shape: IconShape?
-        var size: Int?, scale: Int?, noStroke = false
-        var index = 2
-        /// The next argument as the value of an option, if it is one ArgumentParser would take.
-        func value() -> String? {
-            guard index < arguments.count, !arguments[index].hasPrefix("-") else { return nil }
-            index += 1
-            return arguments[index - 1]
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            switch argument {
-            case "--size":
-                guard size == nil, let text = value(), let n = Int(text) else { return nil }
-                size = n
-            case "--scale":
-                guard scale == nil, let text = value(), let n = Int(text) else { return nil }
-                scale = n
-            case "--shape":
-                guard shape == nil, let text = value(), let s = IconShape(rawValue: text) else { return nil }
-                shape = s
-            case "--no-stroke":
-                guard !noStroke else { return nil }
-                noStroke = true
-            case "-o", "--output":
-                guard output == nil, let text = value() else { return nil }
-                output = text
-            default:
-                guard input == nil, argument == "-" || !(argument.isEmpty || argument.hasPrefix("-")),
-                    argument != "help"
-                else { return nil }
+        var line = PlainArguments(arguments, from: 2)
+        var flags = PlainIconFlags()
+        var input: String?
+        while let argument = line.next() {
+            switch flags.read(argument, from: &line) {
+            case true?: continue
+            case nil: return nil
+            case false?:
+                guard input == nil, argument == "-" || PlainArguments.isOperand(argument) else { return nil }
                 input = argument
             }
         }
-        guard let input else { return nil }
+        guard let input, let options = flags.options else { return nil }
+        return (input, options, flags.output)
+    }
+}
+
+// MARK: - `xds icon` without ArgumentParser
+
+extension XDS.Icon {
+    /// `xds icon` without ArgumentParser, for plain command lines, as ``XDS/Mask/fastPath(_:)``:
+    /// ArgumentParser's parse was nearly half the instructions of an icon answered from the
+    /// cache (7.3 M of 16 M). `[FILE]`, `--app-info URL|PATH`, `--cache-dir DIR`, `--offline`,
+    /// `--no-cache`, `--allow-http` and the flags of `mask`, each at most once, with values
+    /// that pass the same checks; anything else is left to ArgumentParser.
+    static func fastPath(_ arguments: [String]) -> ExitStatus? {
+        guard let commandLine = plainCommandLine(arguments) else { return nil }
+        do {
+            try commandLine.run()
+        } catch {
+            XDS.finish(with: error)
+        }
+        return .success
+    }
+
+    /// What ``fastPath(_:)`` takes from a plain command line, or nil for any other: exactly
+    /// what ArgumentParser would parse from it (a test holds both to that).
+    static func plainCommandLine(_ arguments: [String]) -> IconCommandLine? {
+        guard arguments.count >= 2, arguments[1] == "icon" else { return nil }
+        var line = PlainArguments(arguments, from: 2)
+        var flags = PlainIconFlags()
+        var file: String?, appInfo: String?, cacheDirectory: String?
+        var offline = false, noCache = false, allowHTTP = false
+        while let argument = line.next() {
+            switch flags.read(argument, from: &line) {
+            case true?: continue
+            case nil: return nil
+            case false?: break
+            }
+            switch argument {
+            case "--app-info":
+                guard appInfo == nil, let value = line.value(), !value.isEmpty else { return nil }
+                appInfo = value
+            case "--cache-dir":
+                guard cacheDirectory == nil, let value = line.value(), !value.isEmpty else { return nil }
+                cacheDirectory = value
+            case "--offline":
+                guard !offline else { return nil }
+                offline = true
+            case "--no-cache":
+                guard !noCache else { return nil }
+                noCache = true
+            case "--allow-http":
+                guard !allowHTTP else { return nil }
+                allowHTTP = true
+            default:
+                guard file == nil, PlainArguments.isOperand(argument) else { return nil }
+                file = argument
+            }
+        }
+        guard !(offline && noCache), let options = flags.options else { return nil }
+        return IconCommandLine(file: file, appInfo: appInfo, options: options, output: flags.output, offline: offline,
+                               noCache: noCache, cacheDirectory: cacheDirectory, allowHTTP: allowHTTP)
+    }
+}
+
+/// A plain command line read one argument at a time, as ArgumentParser reads it.
+struct PlainArguments {
+    private let arguments: [String]
+    private var index: Int
+
+    init(_ arguments: [String], from start: Int) {
+        self.arguments = arguments
+        self.index = start
+    }
+
+    /// The next argument, if any.
+    mutating func next() -> String? {
+        guard index < arguments.count else { return nil }
+        index += 1
+        return arguments[index - 1]
+    }
+
+    /// The next argument as the value of an option, if it is one ArgumentParser would take.
+    mutating func value() -> String? {
+        guard index < arguments.count, !arguments[index].hasPrefix("-") else { return nil }
+        return next()
+    }
+
+    /// Whether `argument` is plainly a positional one (not an option, not empty, not `help`).
+    static func isOperand(_ argument: String) -> Bool {
+        !(argument.isEmpty || argument.hasPrefix("-")) && argument != "help"
+    }
+}
+
+/// The flags of ``IconOptions`` and `-o`/`--output` on a plain command line (`mask`, `icon`).
+struct PlainIconFlags {
+    var size: Int?, scale: Int?, shape: IconShape?, noStroke = false, output: String?
+
+    /// Reads `flag` (with its value from `line`) when it is one of these: true when read,
+    /// false when `flag` is another, nil when it is one but not plainly given (a repeat, a
+    /// value that does not parse): the line is then left to ArgumentParser.
+    mutating func read(_ flag: String, from line: inout PlainArguments) -> Bool? {
+        switch flag {
+        case "--size":
+            guard size == nil, let text = line.value(), let n = Int(text) else { return nil }
+            size = n
+        case "--scale":
+            guard scale == nil, let text = line.value(), let n = Int(text) else { return nil }
+            scale = n
+        case "--shape":
+            guard shape == nil, let text = line.value(), let s = IconShape(rawValue: text) else { return nil }
+            shape = s
+        case "--no-stroke":
+            guard !noStroke else { return nil }
+            noStroke = true
+        case "-o", "--output":
+            guard output == nil, let text = line.value() else { return nil }
+            output = text
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// The options, when they and the output pass the checks `validate()` makes (else nil:
+    /// ArgumentParser words the problem).
+    var options: MaskOptions? {
         let options = MaskOptions(sizePoints: size ?? 29, scale: scale ?? 1, shape: shape ?? .continuous, stroke: !noStroke)
         guard (try? options.validate()) != nil, (try? PNGDestination(output: output).validate()) != nil else { return nil }
-        return (input, options, output)
+        return options
     }
 }
 
