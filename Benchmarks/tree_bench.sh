@@ -2,7 +2,8 @@
 # `xds show -r` over a whole tree (part of make bench; also runs alone), in one run:
 #   1. correctness: the set of tagged files from `xds show -r --json` equals getfattr -R's and
 #      the Python reader's;
-#   2. speed (hyperfine, warm page cache): xds show -r --json (default threads, -j 1, -j 2) vs
+#   2. speed (hyperfine, warm page cache, then the target ratios again interleaved round by
+#      round: Benchmarks/tools/interleave.c): xds show -r --json (default threads, -j 1, -j 2) vs
 #      the floor (tree_floor.c: one thread, getdents64 + one llistxattr per entry + lgetxattr of
 #      tagged ones, writes nothing; built here with cc -O2), getfattr -R -n, getfattr -R -m
 #      (silent for untagged files), the Python reader (xattr_read.py) and find;
@@ -71,6 +72,17 @@ f = r["floor"]["median"]
 print(f"   xds -j 1/floor {r['xds-j1']['median'] / f:.2f}, xds -j 2/floor {r['xds-j2']['median'] / f:.2f} (target <= 0.8), "
       f"xds (default threads)/floor {x / f:.2f}")
 PYEOF
+
+# The target ratios again, interleaved round by round (tools/interleave.c): five hyperfine runs
+# of one command in a row drift with the machine's state (-j 2 and the default, the same work
+# on 2 cores, were 0.84 and 0.66 of the floor in one such run).
+cc -O2 -o "$OUT/interleave" Benchmarks/tools/interleave.c
+ROUNDS=$((RUNS * 3))
+echo "   interleaved, $ROUNDS rounds (median s, ratio to the floor):"
+"$OUT/interleave" -w 1 "$ROUNDS" "floor=$FLOOR $TREE" "xds-j1=$XDS show -r --json -j 1 $TREE" \
+  "xds-j2=$XDS show -r --json -j 2 $TREE" "xds=$XDS show -r --json $TREE" > "$OUT/tree-interleaved.txt"
+awk 'NR > 1 { printf "   %-11s %7.3f  %.2f\n", $1, $2 / 1000, $5 }' "$OUT/tree-interleaved.txt" | tee -a "$OUT/tree.txt"
+awk '$1 == "xds-j2" { printf "   interleaved: xds -j 2/floor %.2f (target <= 0.8)\n", $5 }' "$OUT/tree-interleaved.txt" | tee -a "$OUT/tree.txt"
 
 echo "== 3/3 memory: peak RSS of xds show -r --json, default threads (KiB)"
 small=$(/usr/bin/time -f %M "$XDS" show -r --json "$SMALL" 2>&1 >/dev/null | tail -1)

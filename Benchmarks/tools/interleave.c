@@ -1,10 +1,10 @@
-// interleave RUNS NAME=COMMAND... : runs the commands in turn, round after round (forward, then
+// interleave [-w WARMUP] RUNS NAME=COMMAND... : runs the commands in turn, round after round (forward, then
 // backward, so that no command always follows the same one), standard output to /dev/null, and
 // prints each one's median, 10th percentile and mean wall time in ms, and its median's ratio to
 // the first command's. For start-up times of a few ms, where the order of runs matters: one
 // command's runs all in a row (as hyperfine does) can differ by 10 % from the same runs spread
-// over the same minutes. 20 rounds of warm-up are not counted. Commands are split on spaces
-// (no quoting); the program is a path.
+// over the same minutes. WARMUP rounds (default 20) are not counted. Commands are split on
+// spaces (no quoting); the program is a path.
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <spawn.h>
@@ -16,7 +16,7 @@
 
 extern char **environ;
 
-enum { maxCommands = 16, maxArguments = 64, warmUp = 20 };
+enum { maxCommands = 16, maxArguments = 64 };
 
 static int ascending(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -24,8 +24,14 @@ static int ascending(const void *a, const void *b) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 3 || argc - 2 > maxCommands) {
-        fprintf(stderr, "usage: interleave RUNS NAME=COMMAND... (at most %d commands)\n", maxCommands);
+    int warmUp = 20;
+    if (argc > 2 && strcmp(argv[1], "-w") == 0) {
+        warmUp = atoi(argv[2]);
+        argv += 2;
+        argc -= 2;
+    }
+    if (argc < 3 || argc - 2 > maxCommands || warmUp < 0) {
+        fprintf(stderr, "usage: interleave [-w WARMUP] RUNS NAME=COMMAND... (at most %d commands)\n", maxCommands);
         return 64;
     }
     int runs = atoi(argv[1]), count = argc - 2;

@@ -51,6 +51,7 @@ struct TreeWalker {
     private var reported = DocumentSourceTree.Counts()
     private var sinceCheck = 0
     private var outbox: [TreeWorkPool.Message] = []
+    private var lastFlush: UInt64 = 0
 
     init(visit: @escaping (Event) -> DocumentSourceTree.Decision) {
         self.visit = visit
@@ -84,12 +85,20 @@ struct TreeWalker {
         if outbox.count >= TreeWorkPool.batchSize { flush() }
     }
 
-    /// Sends the queued messages (at each folder's end, every few entries, and before the
-    /// worker waits for work).
+    /// Sends the queued messages (a full batch, at a checkpoint once ``TreeWorkPool/flushInterval``
+    /// has passed, and when the worker's task ends).
     mutating func flush() {
         guard let pool, !outbox.isEmpty else { return }
         if !pool.send(outbox) { stopped = true }
         outbox.removeAll(keepingCapacity: true)
+        lastFlush = Self.now()
+    }
+
+    /// CLOCK_MONOTONIC in nanoseconds.
+    private static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     private mutating func problem(
@@ -137,7 +146,10 @@ struct TreeWalker {
     private mutating func checkpoint() {
         guard let pool else { return }
         sinceCheck = 0
-        flush()
+        // Each send may wake the consumer: send a few records at a time only when they have
+        // waited a while (with 10 % of files tagged, a send every 64 entries woke it ~9 000
+        // times on 100 000 files, a fifth of the walk's system time).
+        if !outbox.isEmpty && Self.now() &- lastFlush >= TreeWorkPool.flushInterval { flush() }
         guard !stopped else { return }
         let (stop, share) = pool.checkpoint()
         if stop {
