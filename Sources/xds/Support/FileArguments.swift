@@ -57,9 +57,8 @@ extension XDS.Show {
             switch argument {
             case "--json": json = true
             case "--no-follow": noFollow = true
-            case "help": return nil  // let ArgumentParser decide what that means
             default:
-                if argument.isEmpty || argument.hasPrefix("-") { return nil }
+                guard PlainArguments.isOperand(argument) else { return nil }  // `help` too: ArgumentParser's
                 files.append(argument)
             }
         }

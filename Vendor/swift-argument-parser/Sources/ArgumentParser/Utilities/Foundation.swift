@@ -83,6 +83,7 @@ private struct JSONTreeEncoder: Encoder {
     private func child(_ key: Key, _ value: Value) -> Box {
       let box = Box(value)
       if case .object(var members) = storage.value {
+        storage.value = .null  // the only reference left: the insertion does not copy
         members[key.stringValue] = box
         storage.value = .object(members)
       }
@@ -120,6 +121,7 @@ private struct JSONTreeEncoder: Encoder {
     private func append(_ value: Value) -> Box {
       let box = Box(value)
       if case .array(var elements) = storage.value {
+        storage.value = .null  // as in Keyed.child: no copy
         elements.append(box)
         storage.value = .array(elements)
       }
