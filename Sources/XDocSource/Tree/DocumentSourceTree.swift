@@ -59,8 +59,13 @@ public struct DocumentSourceTree: Sendable {
     /// where `visit` (and the archive callback) still run one event at a time: events come in
     /// the order they are found, which differs from run to run (sort them for a stable order).
     /// Every promise above holds at any number of threads (memory bounded, links not followed,
-    /// loops caught, problems reported, ``Decision/stop`` ends every worker soon).
+    /// loops caught, problems reported, ``Decision/stop`` ends every worker soon). At most
+    /// ``maximumJobs`` threads are started; when the system refuses one, the walk goes on with
+    /// those already started (on the calling thread if none).
     public var jobs: Int
+
+    /// The most threads a walk starts, whatever ``jobs`` asks (more only wait for one another).
+    public static let maximumJobs = 256
 
     /// The number of processors online (a default for ``jobs``).
     public static var processorCount: Int {

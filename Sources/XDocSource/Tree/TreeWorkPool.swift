@@ -196,11 +196,11 @@ final class TreeWorkPool: @unchecked Sendable {
         }
     }
 
-    /// A worker that never started: it is neither busy nor running.
-    func abandon() {
+    /// Workers that never started: they are neither busy nor running.
+    func abandon(_ workers: Int) {
         locked {
-            busy -= 1
-            exited += 1
+            busy -= workers
+            exited += workers
             if busy == 0 { pthread_cond_broadcast(taskReady) }
             pthread_cond_signal(messageReady)
         }
@@ -251,6 +251,7 @@ final class TreeWorkPool: @unchecked Sendable {
         root: String, jobs: Int, archive: ((DocumentSourceTreePath) -> DocumentSourceTree.Decision)?,
         visit: @escaping (DocumentSourceTree.Event) -> DocumentSourceTree.Decision
     ) -> (counts: DocumentSourceTree.Counts, stopped: Bool) {
+        let jobs = min(jobs, DocumentSourceTree.maximumJobs)
         let pool = TreeWorkPool(jobs: jobs)
         let scanArchives = archive != nil
         var threads: [pthread_t] = []
@@ -272,8 +273,9 @@ final class TreeWorkPool: @unchecked Sendable {
                 return nil
             }, context)
             if result != 0 {
-                // No thread: its share of the work is done by the others (the first one
-                // always runs here, on this thread, if it cannot start).
+                // No thread: the work is shared by those already started (the first one runs
+                // here, on this thread, if it cannot start). The rest are not tried: a system
+                // out of threads or memory refuses them too, one failed call each (issue 24).
                 Unmanaged<WorkerStart>.fromOpaque(context).release()
                 if index == 0 {
                     pool.stop()
@@ -283,8 +285,8 @@ final class TreeWorkPool: @unchecked Sendable {
                     walker.walk(root: root)
                     return (walker.counts, walker.stopped)
                 }
-                pool.abandon()
-                continue
+                pool.abandon(jobs - index)
+                break
             }
             #if canImport(Glibc)
             threads.append(thread)

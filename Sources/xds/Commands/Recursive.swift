@@ -121,8 +121,16 @@ struct JobsOptions: ParsableArguments {
                                valueName: "N"))
     var jobs: Int?
 
+    /// Every route checks here: ArgumentParser's, and the long file lists handed over beside it
+    /// (``XDS/run(_:)`` parses the options with ArgumentParser too); the fast paths leave any
+    /// `-j` to ArgumentParser.
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1 (got \(jobs)).") }
+        // More threads than that only wait for one another; a huge count started a thread per
+        // index and starved the machine (issue 24).
+        if let jobs, jobs > DocumentSourceTree.maximumJobs {
+            throw ValidationError("--jobs must be at most \(DocumentSourceTree.maximumJobs) (got \(jobs)).")
+        }
     }
 
     /// The number of threads to walk with.

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import XDSTestSupport
+@testable import xds
+
+/// The command line under hostile or unusual conditions (issue 24): `-j` bounded on every
+/// route, a walk that goes on when threads cannot be started, no /proc, long command lines
+/// with grouped short options, and `icon FILE --app-info` with a FILE that is not there.
+@Suite("Command-line limits", .timeLimit(.minutes(3)))
+struct CommandLineLimitsTests {
+    /// A folder `d` with `count` files, each tagged.
+    func taggedFolder(_ count: Int) throws -> (folder: TemporaryFolder, names: [String]) {
+        let folder = TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path + "/d", withIntermediateDirectories: true)
+        let names = (0..<count).map { "d/f\($0)" }
+        for name in names { folder.file(name) }
+        let set = try xds(["set"] + names + ["--id", "com.example.app", "--name", "N"], in: folder.path)
+        try #require(set.status == 0, "\(set)")
+        return (folder, names)
+    }
+
+    // MARK: -j
+
+    @Test("-j above 256 is a usage error (64) naming the limit, on the short and the long route; nothing removed")
+    func jobsCap() throws {
+        let (folder, names) = try taggedFolder(FileArguments.splitThreshold + 2)
+        let message = "Error: --jobs must be at most 256 (got 257)."
+        let lines: [[String]] = [
+            ["show", "-r", "-j", "257", "d"], ["show", "-r", "--jobs=257", "d"], ["show", "-rj", "257", "d"],
+            ["remove", "-r", "-j", "257", "d"], ["remove", "-rn", "--jobs", "257", "d"],
+            // More than FileArguments.splitThreshold arguments: the long-list route.
+            ["show", "-r", "-j", "257"] + names, ["remove", "-r", "--jobs", "257"] + names,
+        ]
+        for line in lines {
+            let result = try xds(line, in: folder.path)
+            #expect(result.status == 64, "\(line.prefix(5)): \(result.stderr.prefix(300))")
+            #expect(result.stderr.split(separator: "\n").first.map(String.init) == message, "\(line.prefix(5))")
+            #expect(result.stdout.isEmpty)
+        }
+        #expect(try folder.attribute(names[0]) != nil && folder.attribute(names[names.count - 1]) != nil)
+        // The limit itself is accepted.
+        let most = try xds("show", "-r", "--json", "-j", "256", "d", in: folder.path)
+        #expect(most.status == 0, "\(most.stderr)")
+        #expect(most.stdout.split(separator: "\n").count == names.count)
+    }
+
+    static let limitsAvailable = ["/usr/bin/prlimit", "/usr/bin/strace"].allSatisfy {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// Threads with 256 MiB stacks in a 1.5 GiB address space: a few start, the rest are
+    /// refused (EAGAIN). The walk must still find every file with those started, and must not
+    /// ask for the refused ones one by one: each refusal is a few failed mmap calls (before the
+    /// fix, -j 256 made about 1 500 of them, one round per index).
+    @Test("threads that cannot start: the walk goes on with those started and stops asking",
+          .enabled(if: limitsAvailable, "needs prlimit and strace"))
+    func threadsRefused() throws {
+        let (folder, names) = try taggedFolder(40)
+        let trace = folder.path + "/mmap.trace"
+        let limited = try run("/usr/bin/prlimit", [
+            "--stack=\(256 << 20)", "--as=\(1536 << 20)",
+            "/usr/bin/strace", "-f", "-qq", "-e", "trace=mmap", "-e", "status=failed", "-o", trace,
+            xdsPath, "show", "-r", "--json", "-j", "256", "d",
+        ], in: folder.path)
+        #expect(limited.status == 0, "\(limited.stderr)")
+        #expect(Swift.Set(limited.stdout.split(separator: "\n")).count == names.count)
+        let refusals = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+            .filter { $0.contains("ENOMEM") }.count
+        #expect(refusals > 0, "no thread was refused: the limits did not bite")
+        #expect(refusals < 100, "\(refusals) failed mmap calls: refused threads were retried")
+        // So little room that even the first thread is refused: the walk runs on the main thread.
+        let none = try run("/usr/bin/prlimit", ["--stack=\(1 << 30)", "--as=\(1024 << 20)",
+                                                xdsPath, "show", "-r", "--json", "-j", "8", "d"], in: folder.path)
+        #expect(none.status == 0, "\(none.stderr)")
+        #expect(Swift.Set(none.stdout.split(separator: "\n")).count == names.count)
+    }
+
+}
