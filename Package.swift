@@ -42,6 +42,9 @@ let package = Package(
         .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
         // The commit `xds --version` names (written by scripts/build-info.sh before `make build`).
         .target(name: "CBuildInfo"),
+        // The command line from main's argc and argv, handed to Swift's CommandLine before main:
+        // the runtime's own way reads /proc, which a chroot or sandbox may not have (issue 24).
+        .target(name: "CProcessArguments"),
 
         // The POSIX and text plumbing shared by the modules and xds (package access only): one
         // EINTR policy, errno in words, the bounded file read, temporary files, byte order, hex
@@ -85,6 +88,7 @@ let package = Package(
                 "XDSPublish",
                 "XDSSystem",
                 "CBuildInfo",
+                "CProcessArguments",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -109,7 +113,8 @@ let package = Package(
         ),
         .testTarget(
             name: "xdsTests",
-            dependencies: ["xds", "XDocSource", "XDocSourceFetch", "XDocSourceArchive", "IconMask", "XDSTestSupport"]
+            dependencies: ["xds", "XDocSource", "XDocSourceFetch", "XDocSourceArchive", "IconMask", "XDSTestSupport",
+                           "CProcessArguments"]
         ),
     ],
     swiftLanguageModes: [.v6]

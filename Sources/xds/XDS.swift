@@ -91,7 +91,8 @@ struct XDS: ParsableCommand {
     /// `xds` alone and `xds help NOSUCH` are usage errors (64); ArgumentParser would print the
     /// help and exit 0 for the first, and the top-level help for the second.
     static func usageProblem(_ arguments: [String]) -> ValidationError? {
-        if arguments.count == 1 {
+        // No arguments at all (not even the program's name, which execve allows): the same.
+        if arguments.count <= 1 {
             return ValidationError("Give a command: \(commandNames.joined(separator: ", ")).")
         }
         if arguments[1] == "help", arguments.count >= 3 {

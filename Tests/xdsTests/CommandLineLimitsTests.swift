@@ -1,3 +1,4 @@
+import CProcessArguments
 import Foundation
 import Testing
 import XDSTestSupport
@@ -73,6 +74,44 @@ struct CommandLineLimitsTests {
                                                 xdsPath, "show", "-r", "--json", "-j", "8", "d"], in: folder.path)
         #expect(none.status == 0, "\(none.stderr)")
         #expect(Swift.Set(none.stdout.split(separator: "\n")).count == names.count)
+    }
+
+    // MARK: No /proc
+
+    static let canHideProc: Bool = {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
+        return (try? run("/usr/bin/unshare", ["--mount", "sh", "-c", "mount -t tmpfs none /proc"]).status) == 0
+    }()
+
+    /// Runs xds with `arguments` in a private mount namespace whose /proc is an empty tmpfs
+    /// (status 99 if /proc could not be hidden).
+    func withoutProc(_ arguments: [String], in folder: String) throws -> Run {
+        try run("/usr/bin/unshare", ["--mount", "sh", "-c",
+                                     "mount -t tmpfs none /proc && [ ! -e /proc/self ] || exit 99; exec \"$@\"",
+                                     "sh", xdsPath] + arguments, in: folder)
+    }
+
+    /// Swift's runtime finds argv through /proc/self/maps on Linux; without /proc every command
+    /// saw no arguments and died (132) with no message. xds takes them from main's own argv.
+    @Test("without /proc: --version, show FILE, show -r and a usage error behave as with it",
+          .enabled(if: canHideProc, "needs root and unshare --mount"))
+    func noProc() throws {
+        let (folder, names) = try taggedFolder(3)
+        let lines: [[String]] = [
+            ["--version"], ["show", names[0]], ["show", "-r", "--json", "-j", "1", "d"], ["show", "--bogus", "d"], [],
+            ["icon", "missing", "--app-info", "a.json"],
+        ]
+        for line in lines {
+            let plain = try xds(line, in: folder.path)
+            let hidden = try withoutProc(line, in: folder.path)
+            #expect(hidden.status != 99, "/proc was not hidden")
+            #expect(hidden.status == plain.status, "\(line): \(hidden)")
+            #expect(hidden.stdout == plain.stdout, "\(line)")
+            #expect(hidden.stderr == plain.stderr, "\(line)")
+        }
+        #expect(try xds("show", names[0], in: folder.path).stdout.contains("com.example.app"))
+        // The same constructor ran in this test process (glibc passes argc and argv to it).
+        #expect(xds_process_arguments_from_startup() == 1)
     }
 
 }

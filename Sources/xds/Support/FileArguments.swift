@@ -28,7 +28,7 @@ enum FileArguments {
     /// The arguments whose bytes are not valid UTF-8, as `CommandLine.arguments` spells them.
     static let notUTF8: Swift.Set<String> = {
         var names = Swift.Set<String>()
-        for index in 1..<Int(CommandLine.argc) {
+        for index in 1..<max(1, Int(CommandLine.argc)) {
             guard let raw = CommandLine.unsafeArgv[index] else { continue }
             if String(validatingCString: raw) == nil { names.insert(String(cString: raw)) }
         }

@@ -1,0 +1,10 @@
+// The command line from main's own argc and argv, for Swift's CommandLine (see
+// process_arguments.c). Nothing to call: the work is done before main.
+#ifndef XDS_PROCESS_ARGUMENTS_H
+#define XDS_PROCESS_ARGUMENTS_H
+
+/// Whether the arguments were taken from what the C library passed at start-up (glibc);
+/// otherwise CommandLine reads them its own way.
+int xds_process_arguments_from_startup(void);
+
+#endif
