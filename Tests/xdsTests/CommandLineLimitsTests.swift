@@ -114,4 +114,48 @@ struct CommandLineLimitsTests {
         #expect(xds_process_arguments_from_startup() == 1)
     }
 
+    // MARK: Long command lines
+
+    @Test("a long line splits grouped short options as ArgumentParser reads them", arguments: [
+        (["xds", "show", "-rj", "2", "a", "b"], FileArguments.Split(arguments: ["show", "-rj", "2", "--", "a"], files: ["a", "b"])),
+        (["xds", "show", "a", "-jr", "2", "b"], FileArguments.Split(arguments: ["show", "-jr", "2", "--", "a"], files: ["a", "b"])),
+        (["xds", "remove", "-nrj", "2", "a"], FileArguments.Split(arguments: ["remove", "-nrj", "2", "--", "a"], files: ["a"])),
+        (["xds", "remove", "-rn", "a", "b"], FileArguments.Split(arguments: ["remove", "-rn", "--", "a"], files: ["a", "b"])),
+        // -j2 is the group j, 2 and -rj2 the group r, j, 2: j takes the next value (ArgumentParser
+        // then refuses it, and the unknown option 2).
+        (["xds", "show", "-rj2", "a", "b"], FileArguments.Split(arguments: ["show", "-rj2", "a", "--", "b"], files: ["b"])),
+        // An attached value takes none; an option's value is never another option or `--`.
+        (["xds", "show", "-j=2", "a"], FileArguments.Split(arguments: ["show", "-j=2", "--", "a"], files: ["a"])),
+        (["xds", "show", "-j", "--json", "a"], FileArguments.Split(arguments: ["show", "-j", "--json", "--", "a"], files: ["a"])),
+        (["xds", "show", "-j", "--", "-a"], FileArguments.Split(arguments: ["show", "-j", "--", "-a"], files: ["-a"])),
+        (["xds", "show", "-j", "-", "a"], FileArguments.Split(arguments: ["show", "-j", "-", "--", "a"], files: ["a"])),
+    ])
+    func groupedSplit(arguments: [String], expected: FileArguments.Split) {
+        #expect(FileArguments.split(arguments, commands: XDS.fileCommands) == expected)
+    }
+
+    @Test("show -rj 2 and remove -rj 2 with more than 128 files mean what -r -j 2 means", .timeLimit(.minutes(5)))
+    func groupedLongLines() throws {
+        let (folder, names) = try taggedFolder(FileArguments.splitThreshold + 12)
+        let expected = try xds(["show", "-r", "--json", "-j", "1"] + names, in: folder.path)
+        try #require(expected.status == 0 && expected.stdout.split(separator: "\n").count == names.count, "\(expected.stderr)")
+        for options in [["-rj", "2"], ["-jr", "2"], ["-j", "2", "-r"]] {
+            let grouped = try xds(["show", "--json"] + options + names, in: folder.path)
+            #expect(grouped.status == 0, "\(options): \(grouped.stderr.prefix(300))")
+            #expect(grouped.stdout.split(separator: "\n").sorted() == expected.stdout.split(separator: "\n").sorted(), "\(options)")
+        }
+        // An error reads the same on both routes (ArgumentParser's own words).
+        let shortLine = try xds(["show", "-rj2"] + names.prefix(3), in: folder.path)
+        let longLine = try xds(["show", "-rj2"] + names, in: folder.path)
+        #expect(shortLine.status == 64 && longLine.status == 64)
+        #expect(shortLine.stderr == longLine.stderr, "\(longLine.stderr.prefix(300))")
+
+        let dry = try xds(["remove", "-nrj", "2"] + names, in: folder.path)
+        #expect(dry.status == 0, "\(dry.stderr.prefix(300))")
+        #expect(try folder.attribute(names[0]) != nil)
+        let removed = try xds(["remove", "-rj", "2"] + names, in: folder.path)
+        #expect(removed.status == 0, "\(removed.stderr.prefix(300))")
+        #expect(try names.filter { try folder.attribute($0) != nil }.isEmpty)
+    }
+
 }

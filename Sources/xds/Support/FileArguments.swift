@@ -321,7 +321,10 @@ extension FileArguments {
                     guard let options = command.optionsWithValues else { return nil }
                     optionsWithValues = options
                 }
-                if optionsWithValues?.contains(argument) == true {
+                // Each value the option (or group of short options) takes is the next argument
+                // that is a value, as ArgumentParser takes it; `-rj 2`: `2` is -j's.
+                for _ in 0..<valuesTaken(by: argument, optionsWithValues: optionsWithValues ?? []) {
+                    guard index < arguments.count, isValue(arguments[index]) else { break }
                     kept.append(arguments[index])
                     index += 1
                 }
@@ -332,6 +335,24 @@ extension FileArguments {
         guard let first = files.first else { return nil }
         return Split(arguments: kept + ["--", first], files: files)
     }
+
+    /// How many of the following arguments `option` takes as values, as ArgumentParser reads
+    /// it (SplitArguments): none for `--name=value` and `-n=value`; one for an option in
+    /// `optionsWithValues` (`--jobs`, `-j`); for a group of short options (`-rj`, `-jr`), one
+    /// per short option in it that takes a value, in order (`-rj2` is the group r, j, 2: `2` is
+    /// not a value but an unknown option, which ArgumentParser reports).
+    static func valuesTaken(by option: String, optionsWithValues: Swift.Set<String>) -> Int {
+        guard !option.contains("=") else { return 0 }
+        if optionsWithValues.contains(option) { return 1 }
+        guard !option.hasPrefix("--") else { return 0 }
+        return option.dropFirst().count { optionsWithValues.contains("-" + String($0)) }
+    }
+
+    /// Whether ArgumentParser takes `argument` as a value (what an option's value must be):
+    /// anything that does not start with `-`, and `-` alone.
+    static func isValue(_ argument: String) -> Bool {
+        !argument.hasPrefix("-") || argument == "-"
+    }
 }
 
 extension FileArguments {
@@ -340,7 +361,7 @@ extension FileArguments {
     /// prints (ArgumentParserToolInfo's `ToolInfoV0`), option groups included. Nil, leaving the
     /// whole command line to ArgumentParser, when the model cannot be read or an option takes
     /// its value otherwise than from the one argument after it (a parsing strategy other than
-    /// the default, which ``split(_:commands:)`` does not model).
+    /// the default, which ``split(_:commands:)`` does not model), or a flag is spelt `-name`.
     ///
     /// Only the split asks (command lines of more than ``splitThreshold`` arguments), and only
     /// once an option has an argument after it: building and reading the model costs millions
@@ -351,7 +372,14 @@ extension FileArguments {
             case .array(let arguments)? = model["command"]?["arguments"]
         else { return nil }
         var options = Swift.Set<String>()
-        for argument in arguments where argument["kind"] == .string("option") {
+        for argument in arguments {
+            guard argument["kind"] == .string("option") else {
+                // A flag spelt `-name` would be read by ArgumentParser as a whole where the
+                // split reads `-rj` as a group of short options (``valuesTaken(by:optionsWithValues:)``).
+                if case .array(let names)? = argument["names"],
+                    names.contains(where: { $0["kind"] == .string("longWithSingleDash") }) { return nil }
+                continue
+            }
             guard argument["parsingStrategy"] == .string("default") else { return nil }
             guard case .array(let names)? = argument["names"] else { continue }
             for name in names {
