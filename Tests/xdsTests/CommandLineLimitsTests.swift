@@ -158,4 +158,29 @@ struct CommandLineLimitsTests {
         #expect(try names.filter { try folder.attribute($0) != nil }.isEmpty)
     }
 
+    // MARK: icon FILE --app-info
+
+    @Test("icon FILE --app-info with FILE missing: 66, one line, nothing written; an existing FILE still works")
+    func iconMissingFile() throws {
+        let folder = TemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder.path + "/img", withIntermediateDirectories: true)
+        try Data(Repository.bytes("img/icon-58.png")).write(to: URL(fileURLWithPath: folder.path + "/img/icon-58.png"))
+        try Data(#"[{"width": 58, "height": 58, "src": "img/icon-58.png"}]"#.utf8)
+            .write(to: URL(fileURLWithPath: folder.path + "/appInfo.json"))
+        folder.file("here.txt")
+        let environment = ["XDG_CACHE_HOME": folder.path + "/cache"]
+        // The fast path (plain arguments) and ArgumentParser's (`--app-info=`, `--size=`).
+        for spelling in [["--app-info", "appInfo.json", "--size", "58"], ["--app-info=appInfo.json", "--size=58"]] {
+            for (file, reason) in [("missing.txt", "no such file or folder"), ("here.txt/x", "a component of the path is not a folder")] {
+                let result = try run(xdsPath, ["icon", file] + spelling + ["-o", "out.png"], in: folder.path, environment: environment)
+                #expect(result.status == 66, "\(spelling) \(file): \(result)")
+                #expect(result.stderr == "xds: \(file): \(reason)\n", "\(spelling)")
+                #expect(!FileManager.default.fileExists(atPath: folder.path + "/out.png"))
+            }
+            let present = try run(xdsPath, ["icon", "here.txt"] + spelling + ["-o", "out.png"], in: folder.path, environment: environment)
+            #expect(present.status == 0, "\(spelling): \(present)")
+            #expect(FileManager.default.fileExists(atPath: folder.path + "/out.png"))
+            try FileManager.default.removeItem(atPath: folder.path + "/out.png")
+        }
+    }
 }

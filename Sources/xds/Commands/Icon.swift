@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import IconMask
 import XDocSource
@@ -134,7 +139,21 @@ struct IconCommandLine: Equatable {
     /// when no FILE is given); nil when FILE cannot be read or has no attribute or no
     /// appInfoURL (already reported; nothing is written then).
     private func resolveLocation(_ diagnostics: inout Diagnostics) throws -> AppInfoLocation? {
-        if let appInfo { return .commandLine(appInfo) }
+        if let appInfo {
+            // FILE's attribute is not needed then, but a FILE that is not there is still an
+            // error (66), as everywhere: it was exiting 0 with the icon of --app-info.
+            if let file {
+                guard diagnostics.accepts(file) else { return nil }
+                var info = stat()
+                if stat(file, &info) != 0 {
+                    let error = Errno.current
+                    let missing = error.rawValue == ENOENT || error.rawValue == ENOTDIR
+                    diagnostics.fail(file, error.words, status: missing ? .noInput : .ioError)
+                    return nil
+                }
+            }
+            return .commandLine(appInfo)
+        }
         guard let file else { return .currentFolder }
         guard diagnostics.accepts(file) else { return nil }
         do {
