@@ -1,5 +1,5 @@
 // The command line from main's own argc and argv, for Swift's CommandLine (see
-// process_arguments.c). Nothing to call: the work is done before main.
+// process_arguments.c). The work is done before main; nothing needs calling.
 #ifndef XDS_PROCESS_ARGUMENTS_H
 #define XDS_PROCESS_ARGUMENTS_H
 
