@@ -273,6 +273,9 @@ struct ArchiveReader {
         case tooLarge(declared: Int64?)
         /// It could not be read, in words.
         case failed(String)
+        /// The archive cannot be read further (damage around this member): nothing is
+        /// reported for the member, the reader throws why.
+        case stopped
     }
 
     /// A regular file member: a `._NAME` entry is read as AppleDouble, a `.textpack`'s
@@ -294,6 +297,8 @@ struct ArchiveReader {
                 report(.tooLarge, entryPath, "\(entryPath.visible) is more than \(limit) bytes: skipped")
             case .failed(let words):
                 report(.unreadableEntry, entryPath, "\(entryPath.visible) cannot be read: \(words)")
+            case .stopped:
+                return
             }
         } else if scanner.isTextPack, let atRoot = Self.infoJSONPlace(name) {
             guard summary.textBundleInfo == nil || (atRoot && !rootInfoFound) else { return }
@@ -313,6 +318,8 @@ struct ArchiveReader {
                 summary.textBundleInfoProblem = "info.json is larger than \(ArchiveScanner.Limits.sizeText(Int64(limit)))"
             case .failed(let words):
                 summary.textBundleInfoProblem = "info.json cannot be read (\(words))"
+            case .stopped:
+                return
             }
         }
     }
