@@ -22,7 +22,7 @@ extension ArchiveReader {
     mutating func runZip() throws(ArchiveError) {
         let directory = try ZipDirectory.locate(source, path: archivePath)
         var reader = ZipChunkReader(source: source, start: directory.start, end: directory.end, path: archivePath)
-        var work = ZipWork()
+        var work = ZipWork(limit: scanner.limits.maximumDecompressedSize, path: archivePath)
         var index: Int64 = 0
         while reader.position < directory.end {
             if summary.entries >= scanner.limits.maximumEntries {
@@ -234,7 +234,8 @@ struct ZipMember {
 
     /// Reads the data (stored or deflated), at most `limit` bytes once inflated, checking the
     /// size and the CRC the directory records. Data that runs into the central directory (or
-    /// past the file) is damage: `.stopped`, with the reason in `work.failure`.
+    /// past the file), or overlaps a member read before, is damage: `.stopped`, with the
+    /// reason in `work.failure`; so is inflating past the archive limit.
     func read(_ source: ArchiveSource, directory: ZipDirectory, entry: String, limit: Int,
               work: inout ZipWork) -> ArchiveReader.DataRead {
         guard czlib_available() != 0 else {  // inflate and the CRC
@@ -259,6 +260,11 @@ struct ZipMember {
         let dataEnd = dataStart.addingReportingOverflow(compressed)
         guard compressed >= 0, !dataEnd.overflow, dataEnd.partialValue <= directory.start else {
             return work.stop(directory.damaged("the data of \(entry) runs into its central directory"))
+        }
+        // A zip bomb points many entries at one member's data: each read range is kept, and
+        // one that overlaps another is damage, not a new member.
+        guard work.ranges.insert(start: local, end: dataEnd.partialValue) else {
+            return work.stop(directory.damaged("the data of \(entry) overlaps another entry's"))
         }
         var output: [UInt8] = []
         switch method {
@@ -289,7 +295,8 @@ struct ZipMember {
         return .bytes(output)
     }
 
-    /// Inflates `start..<end`, at most `limit` bytes of output.
+    /// Inflates `start..<end`, at most `limit` bytes of output, each byte counted against the
+    /// archive limit in `work`.
     private func inflate(_ source: ArchiveSource, from start: Int64, to end: Int64, limit: Int,
                          work: inout ZipWork) -> ArchiveReader.DataRead {
         var stream = z_stream()
@@ -328,6 +335,10 @@ struct ZipMember {
                     return (code, out.count - Int(stream.avail_out))
                 }
             }
+            // The work is bounded per archive, not only per member: many members that each
+            // inflate to just under the per-member bound add up.
+            work.inflated += Int64(produced)
+            guard work.inflated <= work.limit else { return work.stop(ArchiveReader.limitReached(work.limit, path: work.path)) }
             guard output.count + produced <= limit else { return .tooLarge(declared: nil) }
             output += chunk[0..<produced]
             switch code {
@@ -341,11 +352,26 @@ struct ZipMember {
     }
 }
 
-/// Why reading a zip's members must end, if it must: a member whose data runs into the
-/// central directory (or past the file) is damage.
+/// What reading a zip's members has cost so far, and why the scan must end, if it must (issue
+/// 24): the data ranges read, so that a member overlapping one read before is damage (a zip
+/// bomb points thousands of entries at one member's data), and the bytes inflated, bounded by
+/// the archive limit (``ArchiveScanner/Limits/maximumDecompressedSize``) as a tar's are.
 struct ZipWork {
-    /// Why the scan ends, once it must.
+    /// The most bytes inflated in all.
+    let limit: Int64
+    /// The archive, for the limit's error.
+    let path: DocumentSourceTreePath
+    /// Bytes inflated so far (every member read, whatever came of it).
+    var inflated: Int64 = 0
+    /// The byte ranges of the members read so far (local header to the end of the data).
+    var ranges = ZipDataRanges()
+    /// Why the scan ends (damage or the limit), once it must.
     private(set) var failure: ArchiveError?
+
+    init(limit: Int64, path: DocumentSourceTreePath) {
+        self.limit = limit
+        self.path = path
+    }
 
     /// Ends the scan with `error`: the member's read gives `.stopped`.
     mutating func stop(_ error: ArchiveError) -> ArchiveReader.DataRead {

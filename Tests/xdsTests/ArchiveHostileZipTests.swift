@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import XDocSource
+import XDocSourceArchive
 import XDSTestSupport
 
 /// Builds a zip whose central directory lies, with scripts/make_hostile_zip.py (see its doc).
@@ -23,7 +24,8 @@ private let uint64Max = UInt64.max
 
 /// Issue 24: sizes, offsets and counts in a zip are hostile. None may crash `xds` (it used to
 /// die of SIGILL on an overflow, taking `show -r` and `remove -r` of a whole share with it), a
-/// lie is one line naming the archive (65), and the walk goes on.
+/// lie is one line naming the archive (65), and the walk goes on; overlapping entries are
+/// damage, not thousands of members, and inflating is bounded per archive.
 @Suite("Archives: hostile zip sizes and offsets")
 struct ArchiveHostileZipTests {
     /// One case: a zip whose `._` entry (or plain member) has these zip64 values, and what
@@ -137,5 +139,105 @@ struct ArchiveHostileZipTests {
         #expect(removed.status == 0, "\(removed)")
         #expect(removed.errorLines == ["xds: share/good.zip: 1 member carries x-document-source; xds does not rewrite archives"])
         for file in files { #expect(try folder.attribute(file) == nil, "\(file) keeps its value") }
+    }
+
+    // MARK: - Bounded work
+
+    /// Issue 24's bomb, scaled down: 200 central-directory entries all pointing at one deflated
+    /// `._a` that inflates to 1 MiB. One line (the overlap is damage), not 200 records.
+    @Test(.timeLimit(.minutes(2)), arguments: ["stored", "deflate"])
+    func overlappingEntriesAreDamageNotMembers(_ method: String) throws {
+        let folder = TemporaryFolder()
+        try makeHostileZip(folder.path + "/bomb.zip", [
+            ["name": "._first", "appledouble": double("com.example.first"), "method": method],
+            ["name": "._a", "appledouble": double("com.example.a", padTo: 1 << 20), "method": method, "copies": 200],
+        ])
+        let shown = try xds("show", "bomb.zip", in: folder.path)
+        #expect(shown.status == 65, "\(shown)")
+        // The first entry and the first copy are members; the second copy is the damage.
+        #expect(shown.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") && !$0.isEmpty } == ["bomb.zip!/first", "bomb.zip!/a"])
+        #expect(shown.errorLines == ["xds: bomb.zip: damaged archive (zip): the data of entry 3 (._a) overlaps another entry's"])
+    }
+
+    /// Entries that overlap in any order (not only the same offset): an entry whose range
+    /// starts inside another's data, listed before or after it.
+    @Test func partlyOverlappingEntriesInAnyOrder() throws {
+        let folder = TemporaryFolder()
+        // A stored `._in` whose data is a whole zip member: its local header, at `inner`, lies
+        // inside `._outer`'s data. The directory lists one, then the other.
+        let made = try python("""
+            import json, struct, subprocess, sys, zlib
+            sys.path.insert(0, sys.argv[1])
+            import make_test_archive as m
+            import plistlib
+            value = plistlib.dumps({"identifier": "com.example.in", "name": "In"}, fmt=plistlib.FMT_BINARY)
+            inner = m.appledouble(value)
+            crc = zlib.crc32(inner)
+            name = b"._in"
+            local_in = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 0, 0, 0x21, crc, len(inner), len(inner), len(name), 0) + name + inner
+            outer_name = b"._outer"
+            outer_data = local_in
+            local_out = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 0, 0, 0x21, zlib.crc32(outer_data), len(outer_data), len(outer_data), len(outer_name), 0) + outer_name
+            inner_at = len(local_out)
+            body = local_out + outer_data
+            def central(name, data, at):
+                return struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0x031E, 20, 0, 0, 0, 0x21, zlib.crc32(data),
+                                   len(data), len(data), len(name), 0, 0, 0, 0, 0o100644 << 16, at) + name
+            for out, order in (("in-first.zip", 0), ("outer-first.zip", 1)):
+                records = [central(name, inner, inner_at), central(outer_name, outer_data, 0)]
+                if order: records.reverse()
+                directory = b"".join(records)
+                with open(out, "wb") as f:
+                    f.write(body + directory + struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 2, 2, len(directory), len(body), 0))
+            """, [packageRoot + "/scripts"], in: folder.path)
+        #expect(made.status == 0, "\(made)")
+        let inFirst = try xds("show", "in-first.zip", in: folder.path)
+        #expect(inFirst.status == 65, "\(inFirst)")
+        #expect(inFirst.stdout.hasPrefix("in-first.zip!/in\n"))
+        #expect(inFirst.errorLines == ["xds: in-first.zip: damaged archive (zip): the data of entry 2 (._outer) overlaps another entry's"])
+        let outerFirst = try xds("show", "outer-first.zip", in: folder.path)
+        #expect(outerFirst.status == 65, "\(outerFirst)")
+        // `._outer` is read first (not AppleDouble: one problem), then `._in` overlaps it.
+        #expect(outerFirst.errorLines == [
+            "xds: outer-first.zip: ._outer is a malformed AppleDouble file: not an AppleDouble file (bad magic number)",
+            "xds: outer-first.zip: damaged archive (zip): the data of entry 2 (._in) overlaps another entry's",
+        ])
+    }
+
+    /// `--archive-limit` bounds the bytes inflated in a zip, as in a compressed tar: 8 distinct
+    /// `._` entries of 1 MiB each, with a 4 MiB limit, show 4 and stop in one line.
+    @Test(.timeLimit(.minutes(2))) func archiveLimitBoundsInflatingAZip() throws {
+        let folder = TemporaryFolder()
+        let entries: [[String: Any]] = (0..<8).map { ["name": "._a\($0)", "appledouble": double("com.example.\($0)", padTo: 1 << 20)] }
+        try makeHostileZip(folder.path + "/big.zip", entries)
+        let limited = try xds("show", "--archive-limit", "4M", "big.zip", in: folder.path)
+        #expect(limited.status == 65, "\(limited)")
+        #expect(limited.errorLines == ["xds: big.zip: stopped after decompressing 4 MiB (the archive limit; --archive-limit to raise it)"])
+        #expect(limited.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") && !$0.isEmpty } == (0..<4).map { "big.zip!/a\($0)" })
+        // The default (1 GiB) reads them all; stored entries are not inflated, so not counted.
+        let whole = try xds("show", "big.zip", in: folder.path)
+        #expect(whole.status == 0, "\(whole)")
+        #expect(whole.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") && !$0.isEmpty }.count == 8)
+        // The library's error: the kind, the limit, and words naming no flag.
+        do {
+            let scanner = try #require(ArchiveScanner(path: folder.path + "/big.zip", limits: .init(maximumDecompressedSize: 3 << 20)))
+            var members = 0
+            _ = try scanner.scan { event in
+                if case .member = event { members += 1 }
+                return .proceed
+            }
+            Issue.record("no error")
+        } catch let error as ArchiveError {
+            #expect(error.kind == .limitReached && error.limit == 3 << 20)
+            #expect(error.message == "stopped after decompressing 3 MiB (the archive limit)")
+        }
+        try makeHostileZip(folder.path + "/stored.zip", entries.map { $0.merging(["method": "stored"]) { $1 } })
+        #expect(try xds("show", "--archive-limit", "4M", "stored.zip", in: folder.path).status == 0)
+        // remove -r takes the option and goes on past the limit.
+        let tagged = folder.file("t.txt")
+        try folder.setAttribute(tagged, DocumentSource(identifier: "com.example.t", name: "T").binaryPropertyList())
+        let removed = try xds("remove", "-r", "--archive-limit", "4M", folder.path)
+        #expect(removed.status == 0, "\(removed)")
+        #expect(try folder.attribute(tagged) == nil)
     }
 }
