@@ -81,7 +81,6 @@ extension ArchiveReader {
             let unixType = madeBy >> 8 == 3 ? mode & 0o170000 : 0
             guard name.last != UInt8(ascii: "/"), unixType == 0 || unixType == 0o100000 else { continue }
             let encrypted = flags & 0x41 != 0  // traditional or strong encryption
-            let entryName = "entry \(index) (\(DocumentSourceTreePath(bytes: name).visible))"
             // An offset past the directory (or that overflows when corrected) is checked when
             // the member is read; Int64.max stands for "beyond any file".
             let corrected = local.addingReportingOverflow(directory.correction)
@@ -89,7 +88,7 @@ extension ArchiveReader {
                                    uncompressed: uncompressed, method: method, crc: crc)
             let source = self.source
             fileMember(name, encrypted: encrypted, declaredSize: uncompressed) { limit in
-                member.read(source, directory: directory, entry: entryName, limit: limit, work: &work)
+                member.read(source, directory: directory, entry: (index, name), limit: limit, work: &work)
             }
             if let failure = work.failure { throw failure }
             if summary.stopped { return }
@@ -236,15 +235,17 @@ struct ZipMember {
     /// size and the CRC the directory records. Data that runs into the central directory (or
     /// past the file), or overlaps a member read before, is damage: `.stopped`, with the
     /// reason in `work.failure`; so is inflating past the archive limit.
-    func read(_ source: ArchiveSource, directory: ZipDirectory, entry: String, limit: Int,
+    func read(_ source: ArchiveSource, directory: ZipDirectory, entry: (index: Int64, name: [UInt8]), limit: Int,
               work: inout ZipWork) -> ArchiveReader.DataRead {
+        // For the damage's words only (escaping every name read would cost a long directory).
+        var described: String { "entry \(entry.index) (\(DocumentSourceTreePath(bytes: entry.name).visible))" }
         guard czlib_available() != 0 else {  // inflate and the CRC
             return .failed("zlib could not be loaded: \(String(cString: czlib_load_error()))")
         }
         // Every offset and size here comes from the archive: each sum is checked, and the
         // data must end before the central directory (so within the file).
         guard local <= directory.start - 30 else {
-            return work.stop(directory.damaged("the local header of \(entry) is not before its central directory"))
+            return work.stop(directory.damaged("the local header of \(described) is not before its central directory"))
         }
         let header: [UInt8]
         do throws(ArchiveError) {
@@ -259,12 +260,12 @@ struct ZipMember {
         let dataStart = local + 30 + Int64(LittleEndian.uint16(header, at: 26)) + Int64(LittleEndian.uint16(header, at: 28))
         let dataEnd = dataStart.addingReportingOverflow(compressed)
         guard compressed >= 0, !dataEnd.overflow, dataEnd.partialValue <= directory.start else {
-            return work.stop(directory.damaged("the data of \(entry) runs into its central directory"))
+            return work.stop(directory.damaged("the data of \(described) runs into its central directory"))
         }
         // A zip bomb points many entries at one member's data: each read range is kept, and
         // one that overlaps another is damage, not a new member.
         guard work.ranges.insert(start: local, end: dataEnd.partialValue) else {
-            return work.stop(directory.damaged("the data of \(entry) overlaps another entry's"))
+            return work.stop(directory.damaged("the data of \(described) overlaps another entry's"))
         }
         var output: [UInt8] = []
         switch method {
