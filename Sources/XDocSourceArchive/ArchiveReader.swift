@@ -188,9 +188,14 @@ struct ArchiveReader {
     private func checkDecompressed(_ archive: OpaquePointer) throws(ArchiveError) {
         let limit = scanner.limits.maximumDecompressedSize
         guard archive_filter_bytes(archive, 0) > limit else { return }
-        throw ArchiveError(.limitReached, path: archivePath,
-                           message: "stopped after decompressing \(ArchiveScanner.Limits.sizeText(limit)) (the archive limit)",
-                           limit: limit)
+        throw Self.limitReached(limit, path: archivePath)
+    }
+
+    /// The error of a scan that stopped at the archive limit (a tar's or a zip's alike).
+    static func limitReached(_ limit: Int64, path: DocumentSourceTreePath) -> ArchiveError {
+        ArchiveError(.limitReached, path: path,
+                     message: "stopped after decompressing \(ArchiveScanner.Limits.sizeText(limit)) (the archive limit)",
+                     limit: limit)
     }
 
     /// Reads (and drops) the rest of the current member's data, a block at a time.
@@ -273,6 +278,9 @@ struct ArchiveReader {
         case tooLarge(declared: Int64?)
         /// It could not be read, in words.
         case failed(String)
+        /// The archive cannot be read further (damage around this member, or the archive
+        /// limit): nothing is reported for the member, the reader throws why.
+        case stopped
     }
 
     /// A regular file member: a `._NAME` entry is read as AppleDouble, a `.textpack`'s
@@ -294,6 +302,8 @@ struct ArchiveReader {
                 report(.tooLarge, entryPath, "\(entryPath.visible) is more than \(limit) bytes: skipped")
             case .failed(let words):
                 report(.unreadableEntry, entryPath, "\(entryPath.visible) cannot be read: \(words)")
+            case .stopped:
+                return
             }
         } else if scanner.isTextPack, let atRoot = Self.infoJSONPlace(name) {
             guard summary.textBundleInfo == nil || (atRoot && !rootInfoFound) else { return }
@@ -313,6 +323,8 @@ struct ArchiveReader {
                 summary.textBundleInfoProblem = "info.json is larger than \(ArchiveScanner.Limits.sizeText(Int64(limit)))"
             case .failed(let words):
                 summary.textBundleInfoProblem = "info.json cannot be read (\(words))"
+            case .stopped:
+                return
             }
         }
     }

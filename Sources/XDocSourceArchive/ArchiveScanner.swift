@@ -23,10 +23,13 @@ import XDocSource
 /// The archive is hostile input, so everything is bounded and nothing is written:
 /// - a zip is read through its central directory (streamed; members skipped by offset, never
 ///   inflated; a self-extracting zip with bytes in front lists as any other; a zip without its
-///   end record, cut short, is refused); a tar's headers are streamed, decompressed with the
+///   end record, cut short, is refused; every size and offset it gives is checked, and an
+///   entry read whose data runs into the directory or overlaps another's is damage, not a new
+///   member); a tar's headers are streamed, decompressed with the
 ///   one decoder its name calls for, and at most ``Limits/maximumDecompressedSize`` bytes are
-///   decompressed in all; nothing is kept per member, so memory is flat in the member count;
-///   at most ``Limits/maximumEntries`` headers are read;
+///   decompressed in all, as the entries of a zip read are inflated; nothing is kept per
+///   member but the 16-byte range of each zip entry read (16 MB at most), so memory is flat in
+///   the member count; at most ``Limits/maximumEntries`` headers are read;
 /// - member names are the bytes the archive stores (no charset conversion, no Unicode
 ///   normalisation);
 /// - no member data is read except `._NAME` entries (at most ``Limits/maximumAppleDoubleSize``
@@ -44,10 +47,11 @@ public struct ArchiveScanner: Sendable {
         /// The most bytes read of a `.textpack`'s `info.json`; a larger one is skipped.
         public var maximumInfoJSONSize: Int
 
-        /// The most bytes a compressed tar is decompressed to (headers and skipped data alike);
-        /// the scan ends there with ``ArchiveError/Kind/limitReached``, so a small file that
-        /// decompresses to gigabytes cannot stall a walk. Zip members are never decompressed to
-        /// be skipped (the central directory gives their offsets).
+        /// The most bytes a compressed tar is decompressed to (headers and skipped data alike),
+        /// or a zip's entries are inflated to, in all; the scan ends there with
+        /// ``ArchiveError/Kind/limitReached``, so a small file that decompresses to gigabytes
+        /// cannot stall a walk. Zip members are never decompressed to be skipped (the central
+        /// directory gives their offsets): only the `._NAME` entries and `info.json` read count.
         public var maximumDecompressedSize: Int64
 
         /// The default of ``maximumDecompressedSize``: 1 GiB.

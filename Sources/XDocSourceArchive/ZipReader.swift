@@ -22,6 +22,7 @@ extension ArchiveReader {
     mutating func runZip() throws(ArchiveError) {
         let directory = try ZipDirectory.locate(source, path: archivePath)
         var reader = ZipChunkReader(source: source, start: directory.start, end: directory.end, path: archivePath)
+        var work = ZipWork(limit: scanner.limits.maximumDecompressedSize, path: archivePath)
         var index: Int64 = 0
         while reader.position < directory.end {
             if summary.entries >= scanner.limits.maximumEntries {
@@ -61,7 +62,9 @@ extension ArchiveReader {
                         default: value = local
                         }
                         guard value == 0xFFFF_FFFF, at + 8 <= body.count else { continue }
-                        let wide = Int64(bitPattern: LittleEndian.uint64(body, at: at))
+                        // Up to 2^64 - 1: clamped, so a size or offset is never negative (one
+                        // this large lies past the end of any file, and is refused there).
+                        let wide = Int64(clamping: LittleEndian.uint64(body, at: at))
                         at += 8
                         switch field {
                         case 0: uncompressed = wide
@@ -78,12 +81,16 @@ extension ArchiveReader {
             let unixType = madeBy >> 8 == 3 ? mode & 0o170000 : 0
             guard name.last != UInt8(ascii: "/"), unixType == 0 || unixType == 0o100000 else { continue }
             let encrypted = flags & 0x41 != 0  // traditional or strong encryption
-            let member = ZipMember(local: local &+ directory.correction, compressed: compressed,
+            // An offset past the directory (or that overflows when corrected) is checked when
+            // the member is read; Int64.max stands for "beyond any file".
+            let corrected = local.addingReportingOverflow(directory.correction)
+            let member = ZipMember(local: corrected.overflow ? Int64.max : corrected.partialValue, compressed: compressed,
                                    uncompressed: uncompressed, method: method, crc: crc)
             let source = self.source
             fileMember(name, encrypted: encrypted, declaredSize: uncompressed) { limit in
-                member.read(source, before: directory.start, limit: limit)
+                member.read(source, directory: directory, entry: (index, name), limit: limit, work: &work)
             }
+            if let failure = work.failure { throw failure }
             if summary.stopped { return }
         }
         if let expected = directory.entryCount, expected != index {
@@ -225,10 +232,20 @@ struct ZipMember {
     let crc: UInt32
 
     /// Reads the data (stored or deflated), at most `limit` bytes once inflated, checking the
-    /// size and the CRC the directory records.
-    func read(_ source: ArchiveSource, before directoryStart: Int64, limit: Int) -> ArchiveReader.DataRead {
+    /// size and the CRC the directory records. Data that runs into the central directory (or
+    /// past the file), or overlaps a member read before, is damage: `.stopped`, with the
+    /// reason in `work.failure`; so is inflating past the archive limit.
+    func read(_ source: ArchiveSource, directory: ZipDirectory, entry: (index: Int64, name: [UInt8]), limit: Int,
+              work: inout ZipWork) -> ArchiveReader.DataRead {
+        // For the damage's words only (escaping every name read would cost a long directory).
+        var described: String { "entry \(entry.index) (\(DocumentSourceTreePath(bytes: entry.name).visible))" }
         guard czlib_available() != 0 else {  // inflate and the CRC
             return .failed("zlib could not be loaded: \(String(cString: czlib_load_error()))")
+        }
+        // Every offset and size here comes from the archive: each sum is checked, and the
+        // data must end before the central directory (so within the file).
+        guard local <= directory.start - 30 else {
+            return work.stop(directory.damaged("the local header of \(described) is not before its central directory"))
         }
         let header: [UInt8]
         do throws(ArchiveError) {
@@ -239,9 +256,16 @@ struct ZipMember {
         guard header.count == 30, LittleEndian.uint32(header, at: 0) == 0x0403_4B50 else {
             return .failed("its local header is missing or damaged")
         }
+        // local + 30 + two 16-bit lengths: local is below the directory start, so no overflow.
         let dataStart = local + 30 + Int64(LittleEndian.uint16(header, at: 26)) + Int64(LittleEndian.uint16(header, at: 28))
-        guard compressed >= 0, dataStart + compressed <= directoryStart else {
-            return .failed("its data runs into the central directory")
+        let dataEnd = dataStart.addingReportingOverflow(compressed)
+        guard compressed >= 0, !dataEnd.overflow, dataEnd.partialValue <= directory.start else {
+            return work.stop(directory.damaged("the data of \(described) runs into its central directory"))
+        }
+        // A zip bomb points many entries at one member's data: each read range is kept, and
+        // one that overlaps another is damage, not a new member.
+        guard work.ranges.insert(start: local, end: dataEnd.partialValue) else {
+            return work.stop(directory.damaged("the data of \(described) overlaps another entry's"))
         }
         var output: [UInt8] = []
         switch method {
@@ -255,7 +279,7 @@ struct ZipMember {
             }
             guard output.count == Int(compressed) else { return .failed("the file ends inside its data") }
         case 8:
-            switch inflate(source, from: dataStart, limit: limit) {
+            switch inflate(source, from: dataStart, to: dataEnd.partialValue, limit: limit, work: &work) {
             case .bytes(let bytes): output = bytes
             case let other: return other
             }
@@ -272,7 +296,10 @@ struct ZipMember {
         return .bytes(output)
     }
 
-    private func inflate(_ source: ArchiveSource, from start: Int64, limit: Int) -> ArchiveReader.DataRead {
+    /// Inflates `start..<end`, at most `limit` bytes of output, each byte counted against the
+    /// archive limit in `work`.
+    private func inflate(_ source: ArchiveSource, from start: Int64, to end: Int64, limit: Int,
+                         work: inout ZipWork) -> ArchiveReader.DataRead {
         var stream = z_stream()
         guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             return .failed("zlib could not start")
@@ -281,7 +308,6 @@ struct ZipMember {
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         var position = start
-        let end = start + compressed
         var input: [UInt8] = []
         while true {
             if stream.avail_in == 0 {
@@ -310,6 +336,10 @@ struct ZipMember {
                     return (code, out.count - Int(stream.avail_out))
                 }
             }
+            // The work is bounded per archive, not only per member: many members that each
+            // inflate to just under the per-member bound add up.
+            work.inflated += Int64(produced)
+            guard work.inflated <= work.limit else { return work.stop(ArchiveReader.limitReached(work.limit, path: work.path)) }
             guard output.count + produced <= limit else { return .tooLarge(declared: nil) }
             output += chunk[0..<produced]
             switch code {
@@ -323,9 +353,41 @@ struct ZipMember {
     }
 }
 
+/// What reading a zip's members has cost so far, and why the scan must end, if it must (issue
+/// 24): the data ranges read, so that a member overlapping one read before is damage (a zip
+/// bomb points thousands of entries at one member's data), and the bytes inflated, bounded by
+/// the archive limit (``ArchiveScanner/Limits/maximumDecompressedSize``) as a tar's are.
+struct ZipWork {
+    /// The most bytes inflated in all.
+    let limit: Int64
+    /// The archive, for the limit's error.
+    let path: DocumentSourceTreePath
+    /// Bytes inflated so far (every member read, whatever came of it).
+    var inflated: Int64 = 0
+    /// The byte ranges of the members read so far (local header to the end of the data).
+    var ranges = ZipDataRanges()
+    /// Why the scan ends (damage or the limit), once it must.
+    private(set) var failure: ArchiveError?
+
+    init(limit: Int64, path: DocumentSourceTreePath) {
+        self.limit = limit
+        self.path = path
+    }
+
+    /// Ends the scan with `error`: the member's read gives `.stopped`.
+    mutating func stop(_ error: ArchiveError) -> ArchiveReader.DataRead {
+        failure = error
+        return .stopped
+    }
+}
+
 extension ArchiveSource {
     /// Up to `count` bytes at `offset` (fewer at the end of the file).
     func bytes(at offset: Int64, count: Int, path: DocumentSourceTreePath) throws(ArchiveError) -> [UInt8] {
+        // Offsets and counts come from the archive: nothing past the end of the file is asked
+        // for (so offset + done cannot overflow) nor allocated.
+        guard offset >= 0, offset < size, count > 0 else { return [] }
+        let count = Int(min(Int64(count), size - offset))
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {

@@ -22,10 +22,11 @@ struct ArchiveShowing {
     var textBundleInfoProblem: String?
 }
 
-/// `--archive-limit SIZE`: how much of a compressed tar is decompressed (SPEC §2).
+/// `--archive-limit SIZE`: how much of a compressed tar, or of a zip's entries, is
+/// decompressed (SPEC §2).
 struct ArchiveLimitOptions: ParsableArguments {
     @Option(name: .customLong("archive-limit"),
-            help: ArgumentHelp("Decompress at most SIZE bytes of each compressed tar (K, M, G, T: powers of 1024; default 1G).",
+            help: ArgumentHelp("Decompress at most SIZE bytes of each compressed tar or zip (K, M, G, T: powers of 1024; default 1G).",
                                valueName: "SIZE"))
     var archiveLimit: ArchiveLimit?
 

@@ -44,7 +44,9 @@ extension XDS {
                 and are the bytes the archive stores (no Unicode normalisation). \
                 An archive is hostile input: at most 1000000 entries are read; a zip is read \
                 through its central directory (members are skipped, never inflated; a \
-                self-extracting zip with bytes in front lists like any other); a compressed tar \
+                self-extracting zip with bytes in front lists like any other; the ._NAME entries \
+                read are inflated up to the limit below, in all; entries whose data overlap, or \
+                run into the directory, are damage); a compressed tar \
                 is decompressed with the decoder its name says (.tgz, .tar.gz: gzip; .tbz, .tbz2, \
                 .tar.bz2: bzip2; .txz, .tar.xz: xz; .tzst, .tar.zst: zstd; .tar: none), and at \
                 most --archive-limit SIZE bytes of it (default 1G; K, M, G, T are powers of 1024, \
