@@ -158,3 +158,87 @@ enum DocFixtures {
         return work
     }
 }
+
+/// The runner itself: a doc that drifts must fail, so each marker matches what
+/// docs/doc-examples.md says and nothing more.
+@Suite("the doc example runner")
+struct DocExampleRunnerTests {
+    @Test("a literal line, [..], (re) and ... match only what they say")
+    func lineMarkers() {
+        #expect(DocOutputMatcher.matches(["a", "b"], ["a", "b"]))
+        #expect(!DocOutputMatcher.matches(["a", "b"], ["a", "b", "c"]))
+        #expect(!DocOutputMatcher.matches(["a", "b"], ["a"]))
+        #expect(!DocOutputMatcher.matches(["a"], ["a "]))
+        #expect(DocOutputMatcher.matches(["xds [..] (commit [..])"], ["xds 0.2.0 (commit 4a44452)"]))
+        #expect(!DocOutputMatcher.matches(["xds [..] (commit [..])"], ["xds 0.2.0 commit 4a44452"]))
+        #expect(DocOutputMatcher.matches(["[..]"], ["anything"]))
+        #expect(DocOutputMatcher.matches(["a.b"], ["a.b"]) && !DocOutputMatcher.matches(["a.b"], ["axb"]))
+        #expect(!DocOutputMatcher.matches(["a[..]"], ["a", "b"]), "[..] stays within its line")
+        #expect(DocOutputMatcher.matches(["icon-[0-9]+\\.png (re)"], ["icon-58.png"]))
+        #expect(!DocOutputMatcher.matches(["icon-[0-9]+\\.png (re)"], ["icon-58.pngx"]), "a regex matches the whole line")
+        #expect(!DocOutputMatcher.matches(["icon-[0-9]+\\.png (re)"], ["icon-x.png"]))
+        #expect(DocOutputMatcher.matches(["first", "...", "last"], ["first", "last"]))
+        #expect(DocOutputMatcher.matches(["first", "...", "last"], ["first", "1", "2", "last"]))
+        #expect(!DocOutputMatcher.matches(["first", "...", "last"], ["first", "1", "2"]))
+        #expect(DocOutputMatcher.matches(["..."], []))
+    }
+
+    @Test("(any order) lines match a permutation, no more and no fewer")
+    func anyOrder() {
+        let group = ["share/todo.txt (any order)", "share/docs/[..] (any order)", "end"]
+        #expect(DocOutputMatcher.matches(group, ["share/todo.txt", "share/docs/notes.md", "end"]))
+        #expect(DocOutputMatcher.matches(group, ["share/docs/notes.md", "share/todo.txt", "end"]))
+        #expect(!DocOutputMatcher.matches(group, ["share/todo.txt", "share/todo.txt", "end"]))
+        #expect(!DocOutputMatcher.matches(group, ["share/todo.txt", "end"]))
+        #expect(!DocOutputMatcher.matches(group, ["share/todo.txt", "share/docs/a", "share/docs/b", "end"]))
+        #expect(!DocOutputMatcher.matches(group, ["share/todo.txt", "end", "share/docs/a"]))
+    }
+
+    @Test("fences, commands, continuation lines and # exit are read as the doc writer meant")
+    func reading() throws {
+        let markdown = """
+            Text with an inline ```` ```console ```` fence.
+            ````markdown
+            ```console
+            $ not run: inside a four-backtick block
+            ```
+            ````
+            ```console
+            $ xds set a.txt --id com.example.a \\
+                --name A
+            $ xds show b.txt
+            xds: b.txt: no x-document-source attribute
+            # exit 1
+            ```
+            ```sh
+            make deb
+            ```
+            """
+        let blocks = DocBlock.blocks(in: markdown, file: "x.md")
+        #expect(blocks.map(\.language) == ["markdown", "console", "sh"])
+        let console = try #require(blocks.first { $0.language == "console" })
+        #expect(console.line == 7)
+        let commands = try console.commands()
+        #expect(commands.map(\.text) == ["xds set a.txt --id com.example.a \\\n    --name A", "xds show b.txt"])
+        #expect(commands.map(\.line) == [8, 10])
+        #expect(commands.map(\.status) == [0, 1])
+        #expect(commands[1].expected == ["xds: b.txt: no x-document-source attribute"])
+        #expect(throws: DocBlock.Malformed.self) {
+            try DocBlock(file: "x.md", line: 1, language: "console", body: ["output first", "$ true"]).commands()
+        }
+    }
+
+    @Test("one bash runs a block: output split by command, stderr merged, status, cd carried on", .timeLimit(.minutes(1)))
+    func running() throws {
+        let scratch = TemporaryFolder()
+        let work = scratch.folder("work")
+        scratch.folder("work/sub")
+        let commands = ["printf 'a\\nb'", "echo out; echo err >&2; (exit 3)", "cd sub && pwd -P | sed 's,.*/,,'", "xds show x 2>/dev/null",
+                        "readlink -f \"$(command -v xds)\""]
+            .enumerated().map { DocBlock.Command(text: $1, line: $0) }
+        let printed = try DocExampleTests.run(commands, in: work, scratch: scratch)
+        let built = URL(fileURLWithPath: xdsPath).resolvingSymlinksInPath().path
+        #expect(printed.map(\.lines) == [["a", "b"], ["out", "err"], ["sub"], [], [built]])
+        #expect(printed.map(\.status) == [0, 3, 0, 66, 0])
+    }
+}
