@@ -103,7 +103,7 @@ final class DocWeb: @unchecked Sendable {
         }
         // It exits when its standard input closes: at the latest when the test process ends.
         server = try ProcessRunner.start("/usr/bin/env", ["python3", Repository.url("Tests/Support/doc_example_web.py").path,
-                                                          "--root", folder.path + "/root", "--work", folder.path + "/work"],
+                                                          "--root", folder.path + "/root", "--work", folder.path + "/certificates"],
                                          holdInput: true, standardOutput: .pipe)
         let ready = server.readLine() ?? ""
         guard let data = ready.data(using: .utf8),
@@ -112,7 +112,7 @@ final class DocWeb: @unchecked Sendable {
             throw NotStarted(line: ready, run: try? server.wait())
         }
         self.port = port
-        certificateAuthority = folder.path + "/work/ca.pem"
+        certificateAuthority = folder.path + "/certificates/ca.pem"
     }
 
     struct NotStarted: Error, CustomStringConvertible {
