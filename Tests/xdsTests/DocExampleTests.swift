@@ -18,7 +18,7 @@ struct DocExampleTests {
         #expect(DocExampleTests.consoleBlocks.contains { $0.file == "docs/commands.md" })
     }
 
-    @Test("a console block prints what the doc shows", .timeLimit(.minutes(2)), arguments: DocExampleTests.consoleBlocks)
+    @Test("a console block prints what the doc shows", .timeLimit(.minutes(5)), arguments: DocExampleTests.consoleBlocks)
     func consoleBlock(_ block: DocBlock) throws {
         let commands = try block.commands()
         let scratch = TemporaryFolder()
@@ -66,7 +66,7 @@ struct DocExampleTests {
             "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8", "TZ": "UTC", "TERM": "dumb",
             "HTTPS_PROXY": proxy, "https_proxy": proxy, "HTTP_PROXY": "", "http_proxy": "", "ALL_PROXY": "", "all_proxy": "",
             "NO_PROXY": "", "no_proxy": "", "SSL_CERT_FILE": web.certificateAuthority, "CURL_CA_BUNDLE": "",
-        ], timeLimit: 90)
+        ], timeLimit: 240)
         var printed: [Printed] = []
         var rest = Substring(result.stdout)
         // Each command's output is followed by "\nSEPARATOR STATUS\n".
@@ -228,7 +228,7 @@ struct DocExampleRunnerTests {
         }
     }
 
-    @Test("one bash runs a block: output split by command, stderr merged, status, cd carried on", .timeLimit(.minutes(1)))
+    @Test("one bash runs a block: output split by command, stderr merged, status, cd carried on", .timeLimit(.minutes(5)))
     func running() throws {
         let scratch = TemporaryFolder()
         let work = scratch.folder("work")

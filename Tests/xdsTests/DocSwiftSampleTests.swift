@@ -15,7 +15,7 @@ struct DocSwiftSampleTests {
         #expect(DocSwiftSampleTests.swiftBlocks.contains { $0.file == "docs/library.md" })
     }
 
-    @Test("a Swift sample compiles", .timeLimit(.minutes(3)), arguments: DocSwiftSampleTests.swiftBlocks)
+    @Test("a Swift sample compiles", .timeLimit(.minutes(5)), arguments: DocSwiftSampleTests.swiftBlocks)
     func sampleCompiles(_ block: DocBlock) throws {
         let build = try BuildFolder.locate()
         let scratch = TemporaryFolder()
@@ -37,7 +37,7 @@ struct DocSwiftSampleTests {
         let sample = scratch.file("main.swift", "#sourceLocation(file: \"\(markdown)\", line: \(block.line + 1))\n"
                                     + block.body.joined(separator: "\n") + "\n")
         let result = try ProcessRunner.runOnPath(["swiftc", "-typecheck", "-swift-version", "6"] + flags + [sample],
-                                                 timeLimit: 150)
+                                                 timeLimit: 240)
         #expect(result.status == 0, "\(block.testDescription): the sample does not compile:\n\(result.stderr)\(result.stdout)")
     }
 }
