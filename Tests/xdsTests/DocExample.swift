@@ -89,27 +89,30 @@ struct DocBlock: CustomTestStringConvertible, Sendable {
         }
     }
 
-    /// The fenced blocks of a Markdown text (CommonMark's backtick fences, not indented): a line
-    /// of three or more backticks and an info string without one opens a block (the info
-    /// string's first word is its language); a line of at least as many backticks alone closes it.
+    /// The fenced blocks of a Markdown text (CommonMark's backtick fences): a line of three or
+    /// more backticks and an info string without one opens a block (the info string's first
+    /// word is its language); a line of at least as many backticks alone closes it. A fence
+    /// may be indented (in a list item): as many spaces are taken off each line of its body.
     static func blocks(in text: String, file: String) -> [DocBlock] {
         var blocks: [DocBlock] = []
-        var open: (block: DocBlock, fence: Int)?
+        var open: (block: DocBlock, fence: Int, indent: Int)?
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let fence = line.prefix { $0 == "`" }.count
-            let rest = line.dropFirst(fence)
+            let indent = line.prefix { $0 == " " }.count
+            let fence = line.dropFirst(indent).prefix { $0 == "`" }.count
+            let rest = line.dropFirst(indent + fence)
             if var current = open {
                 if fence >= current.fence && rest.allSatisfy({ $0 == " " }) {
                     blocks.append(current.block)
                     open = nil
                 } else {
-                    current.block.body.append(String(line))
+                    let margin = min(current.indent, line.prefix { $0 == " " }.count)
+                    current.block.body.append(String(line.dropFirst(margin)))
                     open = current
                 }
             } else if fence >= 3 && !rest.contains("`") {
                 let words = rest.split(separator: " ").map(String.init)
                 open = (DocBlock(file: file, line: index + 1, language: words.first ?? "", needs: Array(words.dropFirst()),
-                                 body: []), fence)
+                                 body: []), fence, indent)
             }
         }
         return blocks

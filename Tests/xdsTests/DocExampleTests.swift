@@ -213,9 +213,16 @@ struct DocExampleRunnerTests {
             ```sh
             make deb
             ```
+            * a list item:
+
+              ```console
+              $ xds show c.txt
+                indented output
+              ```
             """
         let blocks = DocBlock.blocks(in: markdown, file: "x.md")
-        #expect(blocks.map(\.language) == ["markdown", "console", "sh"])
+        #expect(blocks.map(\.language) == ["markdown", "console", "sh", "console"])
+        #expect(blocks.last?.body == ["$ xds show c.txt", "  indented output"], "the fence's indentation is taken off, no more")
         let console = try #require(blocks.first { $0.language == "console" })
         #expect(console.line == 7)
         let commands = try console.commands()
