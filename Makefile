@@ -31,9 +31,6 @@ endif
 APT_BUILD  := libcurl4-openssl-dev libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 python3-pip pkg-config openssl libarchive-dev libarchive-tools tar samba smbclient
 APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine time curl bindfs
 BREW_BUILD := libplist libdeflate zlib pkg-config libarchive
-# The examples of README.md and docs/, run by the suite (docs/doc-examples.md), pipe into these.
-APT_BUILD  += file jq
-BREW_BUILD += jq
 
 .PHONY: all build build-info docs examples man completions install uninstall deb test-deb setup setup-test setup-bench demo test test-release bench fuzz $(addprefix fuzz-,$(FUZZ_TARGETS)) clean
 
@@ -124,6 +121,11 @@ test-deb: deb
 
 demo: build
 	@sh scripts/demo.sh $(XDS)
+
+# The suite runs the examples of README.md and docs/ (docs/doc-examples.md), which pipe into
+# file and jq: installed with the rest by `make setup`.
+APT_BUILD  += file jq
+BREW_BUILD += jq
 
 # The suite last, so its summary closes the output; before it, the DocC build (a broken symbol
 # link fails) and the example package against a loopback server.
