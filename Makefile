@@ -122,6 +122,11 @@ test-deb: deb
 demo: build
 	@sh scripts/demo.sh $(XDS)
 
+# The suite runs the examples of README.md and docs/ (docs/doc-examples.md), which pipe into
+# file and jq: installed with the rest by `make setup`.
+APT_BUILD  += file jq
+BREW_BUILD += jq
+
 # The suite last, so its summary closes the output; before it, the DocC build (a broken symbol
 # link fails) and the example package against a loopback server.
 test: setup-test build-info docs examples
