@@ -5,11 +5,31 @@ public struct HTTPRequest: Sendable, Equatable {
     public var url: String
     /// Extra request headers, in order; names as written.
     public var headers: [HTTPHeader]
+    /// What is left of the time budget this request shares with the others of one fetch (the
+    /// list, its redirects and the icon); nil: only the transport's own time-outs apply.
+    public var timeBudget: TimeBudget?
 
-    /// Makes a request for `url` with `headers`.
-    public init(url: String, headers: [HTTPHeader] = []) {
+    /// Makes a request for `url` with `headers`, under `timeBudget` when given.
+    public init(url: String, headers: [HTTPHeader] = [], timeBudget: TimeBudget? = nil) {
         self.url = url
         self.headers = headers
+        self.timeBudget = timeBudget
+    }
+}
+
+/// The time left to a request out of a budget shared by several (SPEC §3: one 30 s budget for
+/// the list, its redirects and the icon together). A transport gives the request at most
+/// ``remaining``, its connect time-out included, and names ``total`` when that runs out.
+public struct TimeBudget: Sendable, Equatable {
+    /// The time left now for this request and the ones after it.
+    public var remaining: Duration
+    /// The whole budget, for messages ("the 30 s for the whole fetch ran out").
+    public var total: Duration
+
+    /// Makes a budget with `remaining` of `total` left.
+    public init(remaining: Duration, total: Duration) {
+        self.remaining = remaining
+        self.total = total
     }
 }
 
