@@ -140,7 +140,7 @@ enum CurlErrors {
             }
             return network("could not connect to \(host): \(reason)")
         case CURLE_OPERATION_TIMEDOUT:
-            return FetchError(.timedOut, url: url, message: timeoutMessage(said: said, host: host, port: port,
+            return FetchError(.timedOut, url: url, message: timeoutMessage(said: said, url: url, host: host, port: port,
                                                                             configuration: configuration, details: details))
         case _ where details.proxyVerifyResult != 0
             && [CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CONNECT_ERROR].contains(code):
@@ -187,7 +187,8 @@ enum CurlErrors {
     /// The words for a time-out: which limit passed (the connect time-out, the transport's
     /// total, or the fetch's shared budget) and what did not answer (the server, or the proxy
     /// on the way to it).
-    private static func timeoutMessage(said: String, host: String, port: Int, configuration: HTTPTransportConfiguration,
+    private static func timeoutMessage(said: String, url: String, host: String, port: Int,
+                                       configuration: HTTPTransportConfiguration,
                                        details: Details) -> String {
         let limits = details.limits ?? TimeLimits(configuration: configuration, budget: nil)
         let budgetRanOut = limits.budgetTotal.map { "before the \(seconds($0)) for the whole fetch ran out" }
@@ -199,24 +200,30 @@ enum CurlErrors {
             return "no complete answer from \(host) \(budgetRanOut ?? "within \(seconds(limits.total))")"
         }
         let proxy = details.proxyUsed
+        let https = url.lowercased().hasPrefix("https:")
+        // libcurl records the peer's port once the TCP connection is up, so a stall after
+        // that is in a handshake: the proxy's (socks, CONNECT, TLS to an https proxy) or TLS.
+        let tcpUp = details.primaryPort != 0 || said.hasPrefix("SSL") || said.hasPrefix("Proxy CONNECT")
         if said.hasPrefix("Resolving") {
             return proxy.map { "could not resolve \($0.words) \(connectLimit)" } ?? "could not resolve \(host) \(connectLimit)"
         }
         if let (peer, isProxy) = connectPeer(said, host: host, port: port), isProxy {
             return "could not connect to the proxy \(peer) \(connectLimit)"
         }
-        if let proxy, !said.hasPrefix("Failed to connect") {
+        if let proxy, tcpUp {
             if proxy.scheme.hasPrefix("socks") {
                 return "\(proxy.words) did not answer \(connectLimit) (on the way to \(host))"
             }
-            if said.hasPrefix("Proxy CONNECT") || (proxy.scheme == "https" && details.tunnelStatus == 0) {
-                // No answer to CONNECT yet: the proxy (an https one: its handshake) stalled.
-                let what = said.hasPrefix("SSL") ? "the TLS handshake with \(proxy.words) did not finish"
-                    : "\(proxy.words) did not open a tunnel to \(host)"
-                return "\(what) \(connectLimit)"
+            if details.tunnelStatus == 0 {
+                // No answer to CONNECT yet (for https), or the TLS handshake with an https
+                // proxy stalled.
+                if proxy.scheme == "https" && (said.hasPrefix("SSL") || !https) {
+                    return "the TLS handshake with \(proxy.words) did not finish \(connectLimit)"
+                }
+                if https { return "\(proxy.words) did not open a tunnel to \(host) \(connectLimit)" }
             }
         }
-        if said.hasPrefix("SSL connection timeout") {
+        if https && tcpUp {
             return "the TLS handshake with \(host) did not finish \(connectLimit)"
         }
         return "could not connect to \(host) \(connectLimit)"
