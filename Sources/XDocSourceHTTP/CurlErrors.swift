@@ -129,10 +129,12 @@ enum CurlErrors {
         case CURLE_COULDNT_RESOLVE_PROXY:
             return network("the proxy's host was not found (\(said))")
         case CURLE_COULDNT_CONNECT where said.hasPrefix("Unsupported proxy scheme"):
+            // libcurl: "Unsupported proxy scheme for 'gopher://host:port'".
+            let named = said.split(separator: "'").dropFirst().first.flatMap { splitScheme($0)?.0 }
             let proxy = details.proxy
-            let scheme = proxy.map { "\($0.scheme):" } ?? "its"
+            let scheme = (proxy?.scheme ?? named).map { " \($0):" } ?? ""
             let source = proxy?.variable.map { " (\($0))" } ?? ""
-            return network("the proxy's scheme \(scheme)\(source) is not supported; use http, https, socks4 or socks5")
+            return network("the proxy's scheme\(scheme)\(source) is not supported; use http, https, socks4 or socks5")
         case CURLE_COULDNT_CONNECT:
             let reason = details.osErrno != 0 ? Errno(rawValue: details.osErrno).words : "no connection"
             if let (peer, isProxy) = connectPeer(said, host: host, port: port), isProxy {

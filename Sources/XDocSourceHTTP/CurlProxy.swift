@@ -27,12 +27,13 @@ struct CurlProxy: Equatable {
     /// (nil: the process's own), or nil for a direct connection.
     static func forTarget(_ target: RequestTarget, configuration: HTTPTransportConfiguration,
                           environment: [String: String]? = nil) -> CurlProxy? {
-        let environment = environment ?? ProcessEnvironment.current()
+        // libcurl's curl_getenv takes a variable set to "" as unset.
+        let environment = (environment ?? ProcessEnvironment.current()).filter { !$0.value.isEmpty }
         let noProxy = configuration.noProxy ?? environment["no_proxy"] ?? environment["NO_PROXY"]
         if let noProxy, matchesNoProxy(target.host, noProxy) { return nil }
         if let proxy = configuration.proxy { return parse(proxy, variable: nil) }
         // "<scheme>_proxy", then (except for http_proxy) its upper-case form, then all_proxy,
-        // ALL_PROXY. A variable set to "" still counts as set: libcurl stops there.
+        // ALL_PROXY.
         var names = ["\(target.scheme)_proxy"]
         if target.scheme != "http" { names.append("\(target.scheme)_proxy".uppercased()) }
         if let name = names.first(where: { environment[$0] != nil }) {
