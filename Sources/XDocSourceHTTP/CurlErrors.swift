@@ -113,7 +113,7 @@ enum CurlErrors {
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY:
             // The scheme was checked before libcurl saw the URL: this is about the reply (or
             // the proxy), a failed fetch, not the user's mistake.
-            if said.contains("proxy") { return network("the proxy failed (\(said))") }
+            if said.contains("proxy") { return network("\(details.proxyUsed?.words ?? "the proxy") failed (\(said))") }
             if said.hasPrefix("Protocol ") {
                 return network("this libcurl cannot fetch \(url.prefix { $0 != ":" }) URLs (\(said))")
             }
@@ -172,12 +172,12 @@ enum CurlErrors {
             return network("the headers from \(host) are too large (a line over libcurl's limit of 100 KB)")
         case CURLE_RECV_ERROR, CURLE_SEND_ERROR:
             if said.contains("CONNECT") || said.lowercased().contains("proxy") {
-                return network("the proxy did not open a tunnel to \(host) (\(said))")
+                return network("\(details.proxyUsed?.words ?? "the proxy") did not open a tunnel to \(host) (\(said))")
             }
             let reason = details.osErrno != 0 ? Errno(rawValue: details.osErrno).words : said
             return network("the connection to \(host) failed: \(reason)")
         case CURLE_PROXY:
-            return network("the proxy failed (\(said))")
+            return network("\(details.proxyUsed?.words ?? "the proxy") failed (\(said))")
         case CURLE_OUT_OF_MEMORY:
             return network("out of memory")
         default:
