@@ -195,13 +195,17 @@ enum CurlErrors {
         let limits = details.limits ?? TimeLimits(configuration: configuration, budget: nil)
         let budgetRanOut = limits.budgetTotal.map { "before the \(seconds($0)) for the whole fetch ran out" }
         let connectLimit = limits.budgetBoundsConnect ? budgetRanOut! : "within \(seconds(limits.connect))"
-        let connecting = details.connected == false || said.hasPrefix("Connection timed out")
+        // libcurl's words tell the phase ("Operation timed out" once the request is sent);
+        // its timings back them up for words it may use in other versions.
+        let transferring = said.hasPrefix("Operation timed out")
+        let connecting = !transferring && (details.connected == false || said.hasPrefix("Connection timed out")
             || said.hasPrefix("Failed to connect") || said.hasPrefix("Resolving") || said.hasPrefix("connect timeout")
-            || said.hasPrefix("SSL connection timeout") || said.hasPrefix("Proxy CONNECT")
-        guard connecting else {
-            return "no complete answer from \(host) \(budgetRanOut ?? "within \(seconds(limits.total))")"
-        }
+            || said.hasPrefix("SSL connection timeout") || said.hasPrefix("Proxy CONNECT"))
         let proxy = details.proxyUsed
+        guard connecting else {
+            let through = proxy.map { " through \($0.words)" } ?? ""
+            return "no complete answer from \(host)\(through) \(budgetRanOut ?? "within \(seconds(limits.total))")"
+        }
         let https = url.lowercased().hasPrefix("https:")
         // libcurl records the peer's port once the TCP connection is up, so a stall after
         // that is in a handshake: the proxy's (socks, CONNECT, TLS to an https proxy) or TLS.

@@ -98,6 +98,17 @@ final class CurlBrokenServerTests: @unchecked Sendable {
                 "\(String(describing: error))")
     }
 
+    @Test("plain http through a proxy that never answers the request: the proxy is named beside the server")
+    func silentForwardingProxy() async throws {
+        let transport = CurlTransport(configuration: HTTPTransportConfiguration(
+            connectTimeout: .seconds(1), totalTimeout: .seconds(2), allowHTTP: true,
+            proxy: "http://127.0.0.1:\(raw.silentPort)"))
+        let error = await failure(raw.url("/x"), transport: transport)
+        #expect(error?.kind == .timedOut)
+        #expect(error?.message == "no complete answer from 127.0.0.1 through the proxy 127.0.0.1 port \(raw.silentPort) within 2 s",
+                "\(String(describing: error))")
+    }
+
     @Test("a socks proxy that never answers is named, not the server", arguments: ["socks5h", "socks4"])
     func silentSocksProxy(scheme: String) async throws {
         let error = await failure("https://127.0.0.1:\(raw.rawPort)/x",
