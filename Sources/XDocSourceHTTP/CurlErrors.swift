@@ -127,6 +127,7 @@ enum CurlErrors {
         case CURLE_COULDNT_RESOLVE_HOST:
             return network("the host \(host) was not found")
         case CURLE_COULDNT_RESOLVE_PROXY:
+            if let proxy = details.proxy { return network("the proxy's host \(proxy.host) was not found") }
             return network("the proxy's host was not found (\(said))")
         case CURLE_COULDNT_CONNECT where said.hasPrefix("Unsupported proxy scheme"):
             // libcurl: "Unsupported proxy scheme for 'gopher://host:port'".
@@ -145,7 +146,7 @@ enum CurlErrors {
             return FetchError(.timedOut, url: url, message: timeoutMessage(said: said, url: url, host: host, port: port,
                                                                             configuration: configuration, details: details))
         case _ where details.proxyVerifyResult != 0
-            && [CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CONNECT_ERROR].contains(code):
+            && [CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM].contains(code):
             // The https proxy's certificate, not the server's.
             let proxy = details.proxyUsed.map(\.words) ?? "the https proxy"
             return FetchError(.certificate, url: url,
@@ -158,6 +159,10 @@ enum CurlErrors {
             if case .pemFile(let file) = configuration.trustRoots { path = file } else { path = "the system's bundle" }
             let subject = configuration.trustRootsVariable.map { "\($0) names \(path), which" } ?? "the certificate bundle \(path)"
             return FetchError(.certificate, url: url, message: "\(subject) holds no usable certificate")
+        case CURLE_SSL_CONNECT_ERROR where details.proxyUsed?.scheme == "https" && details.tunnelStatus == 0:
+            // No tunnel yet: the handshake that failed is the one with the https proxy.
+            return FetchError(.certificate, url: url,
+                              message: "the TLS handshake with \(details.proxyUsed!.words) failed (\(said))")
         case CURLE_SSL_CONNECT_ERROR:
             return FetchError(.certificate, url: url, message: "the TLS handshake with \(host) failed (\(said))")
         case CURLE_GOT_NOTHING:

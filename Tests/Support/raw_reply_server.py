@@ -5,7 +5,7 @@
 
 Listens on 127.0.0.1 with two listeners (ports chosen by the system) and prints ONE JSON line
 when ready:
-  {"raw": PORT, "silent": PORT}
+  {"raw": PORT, "silent": PORT, "plain": PORT}
 `raw` reads a request's head and answers, by the request path, with raw bytes no HTTP library
 would send:
   /garbage          binary bytes, no status line, then close
@@ -16,7 +16,9 @@ would send:
   /many-headers     HTTP/1.1 200 with 400 header lines of 1 000 bytes (over 300 KB in all)
   anything else     HTTP/1.1 404
 `silent` accepts connections and never writes a byte (a stalled server, proxy or TLS
-handshake); it holds them until the client goes away.
+handshake); it holds them until the client goes away. `plain` answers every connection at once
+with a plain-text "HTTP/1.1 400 Bad Request" and closes it (what a TLS client meets at a port
+that does not speak TLS).
 Every request line of `raw` is appended to the file --log names, if given (one line each).
 Exits when its standard input reaches end of file, or on SIGTERM.
 """
@@ -84,6 +86,18 @@ def hold(connection):
             pass
 
 
+def greet(connection):
+    with connection:
+        try:
+            connection.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            connection.shutdown(socket.SHUT_WR)
+            connection.settimeout(5)
+            while connection.recv(4096):
+                pass
+        except OSError:
+            pass
+
+
 def serve(listener, handler):
     while True:
         try:
@@ -105,11 +119,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--log", help="file to append each request line to")
     ARGS = parser.parse_args()
-    raw, silent = listen(), listen()
+    raw, silent, plain = listen(), listen(), listen()
     threading.Thread(target=serve, args=(raw, answer), daemon=True).start()
     threading.Thread(target=serve, args=(silent, hold), daemon=True).start()
+    threading.Thread(target=serve, args=(plain, greet), daemon=True).start()
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
-    print(json.dumps({"raw": raw.getsockname()[1], "silent": silent.getsockname()[1]}), flush=True)
+    print(json.dumps({"raw": raw.getsockname()[1], "silent": silent.getsockname()[1],
+                      "plain": plain.getsockname()[1]}), flush=True)
     try:
         while sys.stdin.buffer.read(4096):
             pass

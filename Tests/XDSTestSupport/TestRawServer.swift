@@ -4,12 +4,15 @@ import Foundation
 /// ``rawPort`` answers by path with what no HTTP library sends (binary garbage, an HTTP/0.9
 /// reply, two different Content-Length headers, a header line over libcurl's limit); its
 /// ``silentPort`` accepts connections and never answers (a stalled server, proxy or TLS
-/// handshake). Stopped by ``stop()`` or when the value goes away.
+/// handshake); its ``plainPort`` answers plain text at once, to a TLS client too. Stopped by
+/// ``stop()`` or when the value goes away.
 public final class TestRawServer: @unchecked Sendable {
     /// The port answering broken replies by path (127.0.0.1).
     public let rawPort: Int
     /// The port that accepts and never answers (127.0.0.1).
     public let silentPort: Int
+    /// The port that answers every connection at once with plain text, not TLS (127.0.0.1).
+    public let plainPort: Int
 
     private let folder: URL
     private let logFile: URL
@@ -27,18 +30,20 @@ public final class TestRawServer: @unchecked Sendable {
                                               holdInput: true, standardOutput: .pipe)
         guard let line = process.readLine(),
               let ready = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let raw = ready["raw"] as? Int, let silent = ready["silent"] as? Int else {
+              let raw = ready["raw"] as? Int, let silent = ready["silent"] as? Int,
+              let plain = ready["plain"] as? Int else {
             process.signal(SIGTERM)
             let run = try? process.wait()
             try? FileManager.default.removeItem(at: folder)
             throw TestHTTPServer.StartFailure(description: "the raw reply server did not start: \(run?.stderr ?? "")")
         }
-        return TestRawServer(rawPort: raw, silentPort: silent, folder: folder, logFile: log, process: process)
+        return TestRawServer(rawPort: raw, silentPort: silent, plainPort: plain, folder: folder, logFile: log, process: process)
     }
 
-    private init(rawPort: Int, silentPort: Int, folder: URL, logFile: URL, process: ProcessRunner.Running) {
+    private init(rawPort: Int, silentPort: Int, plainPort: Int, folder: URL, logFile: URL, process: ProcessRunner.Running) {
         self.rawPort = rawPort
         self.silentPort = silentPort
+        self.plainPort = plainPort
         self.folder = folder
         self.logFile = logFile
         self.process = process

@@ -89,6 +89,18 @@ final class CurlBrokenServerTests: @unchecked Sendable {
         #expect(error?.message == "the TLS handshake with 127.0.0.1 did not finish within 1 s", "\(String(describing: error))")
     }
 
+    @Test("https to a port that answers plain text: the TLS handshake failed, with the server or with the https proxy")
+    func plainTextPort() async throws {
+        let direct = await failure("https://127.0.0.1:\(raw.plainPort)/x")
+        #expect(direct?.kind == .certificate)
+        #expect(direct?.message.hasPrefix("the TLS handshake with 127.0.0.1 failed (") == true, "\(String(describing: direct))")
+        let proxied = await failure("https://127.0.0.1:\(raw.rawPort)/x",
+                                    transport: Self.transport(proxy: "https://127.0.0.1:\(raw.plainPort)"))
+        #expect(proxied?.kind == .certificate)
+        #expect(proxied?.message.hasPrefix("the TLS handshake with the https proxy 127.0.0.1 port \(raw.plainPort) failed (") == true,
+                "\(String(describing: proxied))")
+    }
+
     @Test("a proxy that never answers CONNECT is named, with the connect limit")
     func silentProxy() async throws {
         let error = await failure("https://127.0.0.1:\(raw.rawPort)/x",
