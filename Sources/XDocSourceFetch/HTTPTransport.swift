@@ -82,7 +82,10 @@ public protocol HTTPTransport: Sendable {
     ///
     /// A 3xx response is returned as it is (with its `Location` header), not followed. A
     /// `Content-Length` over `maximumBodySize` is refused before the body is read, and a body
-    /// that grows past it is refused as soon as it does.
+    /// that grows past it is refused as soon as it does. The request takes no longer than
+    /// ``HTTPRequest/timeBudget``'s `remaining`, when given, connecting included. A reply that
+    /// is not HTTP (no status line) or has two different `Content-Length` values is a failure
+    /// (``FetchError/Kind/network``), never a response.
     /// - Throws: ``FetchError`` (``FetchError/Kind/network``, ``FetchError/Kind/certificate``,
     ///   ``FetchError/Kind/timedOut``, ``FetchError/Kind/tooLarge``) naming the URL.
     func get(_ request: HTTPRequest, maximumBodySize: Int) async throws(FetchError) -> HTTPResponse
