@@ -56,7 +56,8 @@ final class CurlBrokenServerTests: @unchecked Sendable {
     func twoLengthsNeverCached() async throws {
         let cache = try ScratchFolder.make(prefix: "xds-raw-cache")
         defer { try? FileManager.default.removeItem(at: cache) }
-        let fetcher = AppInfoFetcher(transport: Self.transport(), policy: FetchPolicy(allowHTTP: true),
+        // A budget of minutes: see FetcherNetworkTests.fetcher.
+        let fetcher = AppInfoFetcher(transport: Self.transport(), policy: FetchPolicy(allowHTTP: true, timeBudget: .seconds(600)),
                                      cache: CacheSettings(directory: cache.path + "/xds", mode: .normal))
         for _ in 0..<2 {
             do {
