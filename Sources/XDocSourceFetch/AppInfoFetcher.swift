@@ -97,13 +97,15 @@ public actor AppInfoFetcher {
     /// - Throws: ``FetchError``: the policy's refusals, I/O and network failures,
     ///   ``FetchError/Kind/malformedAppInfo``.
     public func appInfo(at location: AppInfoLocation) async throws(FetchError) -> FetchedAppInfo {
-        try await loadAppInfo(location).fetched
+        try await loadAppInfo(location, deadline: Deadline(policy.timeBudget)).fetched
     }
 
     /// Fetches the list at `location`, chooses the icon for `pixelSize` (SPEC §3) and fetches it.
     /// - Throws: ``FetchError``, ``FetchError/Kind/noIcon`` when the list has no usable entry.
     public func iconImage(pixelSize: Int, from location: AppInfoLocation) async throws(FetchError) -> FetchedIcon {
-        let (list, localFolder) = try await loadAppInfo(location)
+        // One budget for the list, its redirects and the icon (SPEC §3), not one per request.
+        let deadline = Deadline(policy.timeBudget)
+        let (list, localFolder) = try await loadAppInfo(location, deadline: deadline)
         guard let entry = list.appInfo.icon(forPixelSize: pixelSize) else {
             throw FetchError(.noIcon, url: list.url, message: "the icon list has no usable entry")
         }
@@ -130,14 +132,15 @@ public actor AppInfoFetcher {
             }
         }
         try checkRemote(target)
-        let resource = try await fetchRemote(target, limit: policy.maximumIconSize)
+        let resource = try await fetchRemote(target, limit: policy.maximumIconSize, deadline: deadline)
         return FetchedIcon(bytes: resource.body, url: resource.url, entry: entry, appInfoURL: list.url,
                            validator: resource.validator, fromCache: resource.fromCache,
                            requests: list.requests + resource.requests)
     }
 
     /// The list, and for a local one its folder with symbolic links resolved.
-    private func loadAppInfo(_ location: AppInfoLocation) async throws(FetchError) -> (fetched: FetchedAppInfo, folder: String?) {
+    private func loadAppInfo(_ location: AppInfoLocation,
+                             deadline: Deadline) async throws(FetchError) -> (fetched: FetchedAppInfo, folder: String?) {
         switch location {
         case .currentFolder:
             return try readLocalAppInfo("./appInfo.json")
@@ -151,7 +154,7 @@ public actor AppInfoFetcher {
                 }
                 return try readLocalAppInfo(path)
             default:
-                return (try await remoteAppInfo(text), nil)
+                return (try await remoteAppInfo(text, deadline: deadline), nil)
             }
         case .attribute(let text):
             switch FetcherLocalFiles.scheme(of: text) {
@@ -160,14 +163,14 @@ public actor AppInfoFetcher {
             case "file":
                 throw FetchError(.refused, url: text, message: "a file: URL from an attribute is refused; only a local appInfo.json named by the caller is read")
             default:
-                return (try await remoteAppInfo(text), nil)
+                return (try await remoteAppInfo(text, deadline: deadline), nil)
             }
         }
     }
 
-    private func remoteAppInfo(_ url: String) async throws(FetchError) -> FetchedAppInfo {
+    private func remoteAppInfo(_ url: String, deadline: Deadline) async throws(FetchError) -> FetchedAppInfo {
         try checkRemote(url)
-        let resource = try await fetchRemote(url, limit: policy.maximumAppInfoSize)
+        let resource = try await fetchRemote(url, limit: policy.maximumAppInfoSize, deadline: deadline)
         let list = try AppInfo(json: resource.body, source: resource.url)
         return FetchedAppInfo(appInfo: list, url: resource.url, fromCache: resource.fromCache, requests: resource.requests)
     }
@@ -235,7 +238,7 @@ public actor AppInfoFetcher {
     /// entry (a 200 or a redirect). A hop's fresh entry is used without a request; a stale
     /// 200 is revalidated with its validators; anything else is asked for. Redirects, fresh
     /// or new, are followed under the policy.
-    private func fetchRemote(_ requested: String, limit: Int) async throws(FetchError) -> Resource {
+    private func fetchRemote(_ requested: String, limit: Int, deadline: Deadline) async throws(FetchError) -> Resource {
         let start = URLReference.removingFragment(requested)
         let mode = cache?.mode ?? .bypass
         let store = mode == .bypass ? nil : self.store
@@ -258,7 +261,7 @@ public actor AppInfoFetcher {
             } else if let stored, stored.isFresh(now: now()) {
                 answer = stored
             } else {
-                (answer, fromCache) = try await ask(current, stored: stored, limit: limit, store: store)
+                (answer, fromCache) = try await ask(current, stored: stored, limit: limit, store: store, deadline: deadline)
                 requests += 1
             }
             guard answer.isRedirect else {
@@ -271,14 +274,20 @@ public actor AppInfoFetcher {
     /// Makes one request for `url` (conditional when `stored` is a 200 with validators),
     /// stores what the answer allows, and returns the hop's answer as an entry, with whether
     /// its body is the stored one (a 304).
-    private func ask(_ url: String, stored: HTTPCacheEntry?, limit: Int,
-                     store: HTTPCacheStore?) async throws(FetchError) -> (HTTPCacheEntry, fromCache: Bool) {
+    private func ask(_ url: String, stored: HTTPCacheEntry?, limit: Int, store: HTTPCacheStore?,
+                     deadline: Deadline) async throws(FetchError) -> (HTTPCacheEntry, fromCache: Bool) {
         guard let transport else {
             throw FetchError(.network, url: url, message: "no HTTP transport: this program cannot fetch over the network")
         }
         let conditional = stored.map { $0.isRedirect ? [] : $0.conditionalHeaders } ?? []
+        let budget = deadline.budget()
+        guard budget.remaining > .zero else {
+            throw FetchError(.timedOut, url: url,
+                             message: "not asked: the \(Deadline.words(budget.total)) for the whole fetch (list, redirects and icon) ran out")
+        }
         let requestTime = now()
-        let response = try await transport.get(HTTPRequest(url: url, headers: conditional), maximumBodySize: limit)
+        let response = try await transport.get(HTTPRequest(url: url, headers: conditional, timeBudget: budget),
+                                               maximumBodySize: limit)
         let responseTime = max(now(), requestTime)
         let answer: HTTPCacheEntry
         switch response.status {
@@ -356,6 +365,32 @@ public actor AppInfoFetcher {
             cacheWritable = false
             warnings.append("\(error.path): \(error.error.words); fetching without caching")
         }
+    }
+}
+
+/// When one fetch's time budget (``FetchPolicy/timeBudget``) runs out, on the monotonic clock.
+struct Deadline: Sendable {
+    let end: ContinuousClock.Instant
+    let total: Duration
+
+    /// A budget of `total` from now.
+    init(_ total: Duration) {
+        self.total = total
+        let now = ContinuousClock.now
+        // A budget too large for the clock (Duration's range is wider) counts as no limit.
+        end = total > .seconds(Int64.max / 4) ? now + .seconds(Int64.max / 4) : now + total
+    }
+
+    /// What is left now (zero or less once it ran out).
+    func budget() -> TimeBudget {
+        TimeBudget(remaining: ContinuousClock.now.duration(to: end), total: total)
+    }
+
+    /// "30 s", "0.5 s".
+    static func words(_ duration: Duration) -> String {
+        let (whole, atto) = duration.components
+        if atto == 0 { return "\(whole) s" }
+        return "\(Double(whole) + Double(atto) / 1e18) s"
     }
 }
 

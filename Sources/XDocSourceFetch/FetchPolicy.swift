@@ -14,14 +14,21 @@ public struct FetchPolicy: Sendable, Equatable {
     public var maximumAppInfoSize: Int
     /// The largest icon accepted, in bytes (8 MiB).
     public var maximumIconSize: Int
+    /// The time one fetch may spend on the network in all (30 s): the list, its redirects and
+    /// the icon share it, each request getting what is left (``HTTPRequest/timeBudget``); the
+    /// transport's connect time-out applies within it. Time spent reading the cache or local
+    /// files counts too.
+    public var timeBudget: Duration
 
-    /// The SPEC §3 defaults: https only, 5 redirects, 256 KiB and 8 MiB.
+    /// The SPEC §3 defaults: https only, 5 redirects, 256 KiB and 8 MiB, 30 s in all.
     public init(allowHTTP: Bool = false, maxRedirects: Int = 5,
-                maximumAppInfoSize: Int = 256 * 1024, maximumIconSize: Int = 8 * 1024 * 1024) {
+                maximumAppInfoSize: Int = 256 * 1024, maximumIconSize: Int = 8 * 1024 * 1024,
+                timeBudget: Duration = .seconds(30)) {
         self.allowHTTP = allowHTTP
         self.maxRedirects = maxRedirects
         self.maximumAppInfoSize = maximumAppInfoSize
         self.maximumIconSize = maximumIconSize
+        self.timeBudget = timeBudget
     }
 }
 

@@ -5,11 +5,31 @@ public struct HTTPRequest: Sendable, Equatable {
     public var url: String
     /// Extra request headers, in order; names as written.
     public var headers: [HTTPHeader]
+    /// What is left of the time budget this request shares with the others of one fetch (the
+    /// list, its redirects and the icon); nil: only the transport's own time-outs apply.
+    public var timeBudget: TimeBudget?
 
-    /// Makes a request for `url` with `headers`.
-    public init(url: String, headers: [HTTPHeader] = []) {
+    /// Makes a request for `url` with `headers`, under `timeBudget` when given.
+    public init(url: String, headers: [HTTPHeader] = [], timeBudget: TimeBudget? = nil) {
         self.url = url
         self.headers = headers
+        self.timeBudget = timeBudget
+    }
+}
+
+/// The time left to a request out of a budget shared by several (SPEC §3: one 30 s budget for
+/// the list, its redirects and the icon together). A transport gives the request at most
+/// ``remaining``, its connect time-out included, and names ``total`` when that runs out.
+public struct TimeBudget: Sendable, Equatable {
+    /// The time left now for this request and the ones after it.
+    public var remaining: Duration
+    /// The whole budget, for messages ("the 30 s for the whole fetch ran out").
+    public var total: Duration
+
+    /// Makes a budget with `remaining` of `total` left.
+    public init(remaining: Duration, total: Duration) {
+        self.remaining = remaining
+        self.total = total
     }
 }
 
@@ -62,7 +82,10 @@ public protocol HTTPTransport: Sendable {
     ///
     /// A 3xx response is returned as it is (with its `Location` header), not followed. A
     /// `Content-Length` over `maximumBodySize` is refused before the body is read, and a body
-    /// that grows past it is refused as soon as it does.
+    /// that grows past it is refused as soon as it does. The request takes no longer than
+    /// ``HTTPRequest/timeBudget``'s `remaining`, when given, connecting included. A reply that
+    /// is not HTTP (no status line) or has two different `Content-Length` values is a failure
+    /// (``FetchError/Kind/network``), never a response.
     /// - Throws: ``FetchError`` (``FetchError/Kind/network``, ``FetchError/Kind/certificate``,
     ///   ``FetchError/Kind/timedOut``, ``FetchError/Kind/tooLarge``) naming the URL.
     func get(_ request: HTTPRequest, maximumBodySize: Int) async throws(FetchError) -> HTTPResponse

@@ -64,10 +64,11 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
             throw FetchError(.network, url: url, message: "libcurl could not make a request handle")
         }
         let exchange = Exchange(limit: maximumBodySize)
+        let limits = TimeLimits(configuration: configuration, budget: request.timeBudget)
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<CURLcode, Never>) in
                 let job = Job(handle: handle, request: request, target: target, configuration: configuration,
-                              exchange: exchange, continuation: continuation)
+                              limits: limits, exchange: exchange, continuation: continuation)
                 if !job.start() { continuation.resume(returning: CURLE_FAILED_INIT) }
             }
         } onCancel: {
@@ -75,16 +76,21 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         }
         let status = Self.status(of: handle)
         let verifyResult = Self.longInfo(handle, CURLINFO_SSL_VERIFYRESULT)
+        let proxyVerifyResult = Self.longInfo(handle, CURLINFO_PROXY_SSL_VERIFYRESULT)
         let osErrno = Self.longInfo(handle, CURLINFO_OS_ERRNO)
+        let primaryPort = Self.longInfo(handle, CURLINFO_PRIMARY_PORT)
+        let tunnelStatus = Self.longInfo(handle, CURLINFO_HTTP_CONNECTCODE)
+        let connected = Self.offsetInfo(handle, CURLINFO_PRETRANSFER_TIME_T).map { $0 > 0 }
         putBack(handle)
         if outcome == CURLE_OK {
             let redirectOrNotModified = (300..<400).contains(status)
             return HTTPResponse(status: status, headers: exchange.headers,
                                 body: redirectOrNotModified ? [] : exchange.body)
         }
-        // A redirect whose body was refused (too large, or declared so) is still a redirect.
+        // A redirect whose body was refused (too large, or declared so) is still a redirect;
+        // one whose headers are invalid is not.
         if (outcome == CURLE_WRITE_ERROR || outcome == CURLE_FILESIZE_EXCEEDED),
-           (300..<400).contains(exchange.status) {
+           (300..<400).contains(exchange.status), exchange.invalidLength == nil {
             return HTTPResponse(status: exchange.status, headers: exchange.headers, body: [])
         }
         throw CurlErrors.fetchError(
@@ -93,7 +99,13 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
                                         osErrno: Int32(truncatingIfNeeded: osErrno),
                                         overLimit: exchange.overLimit, limit: maximumBodySize,
                                         declaredLength: exchange.declaredLength,
-                                        cancelled: exchange.isCancelled))
+                                        cancelled: exchange.isCancelled,
+                                        invalidLength: exchange.invalidLength,
+                                        headersComplete: exchange.headersComplete,
+                                        proxyVerifyResult: proxyVerifyResult, primaryPort: primaryPort,
+                                        tunnelStatus: tunnelStatus, connected: connected,
+                                        limits: limits,
+                                        proxy: CurlProxy.forTarget(target, configuration: configuration)))
     }
 
     // MARK: Handles
@@ -120,6 +132,14 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         return ccurl_getinfo_long(handle, info, &value) == CURLE_OK ? value : 0
     }
 
+    /// A CURLINFO_OFF_T value (the *_TIME_T timings), read through the `long` forwarder: on
+    /// the LP64 systems xds runs on, `long` and `curl_off_t` are the same 64-bit integer.
+    private static func offsetInfo(_ handle: UnsafeMutableRawPointer, _ info: CURLINFO) -> Int? {
+        guard MemoryLayout<CLong>.size == MemoryLayout<curl_off_t>.size else { return nil }
+        var value = 0
+        return ccurl_getinfo_long(handle, info, &value) == CURLE_OK ? value : nil
+    }
+
     private static func status(of handle: UnsafeMutableRawPointer) -> Int {
         longInfo(handle, CURLINFO_RESPONSE_CODE)
     }
@@ -137,6 +157,11 @@ final class Exchange: @unchecked Sendable {
     /// The status of the response whose headers are in ``headers`` (from its status line).
     var status = 0
     var overLimit = false
+    /// Why the response's Content-Length is unusable (two different values, or not a
+    /// number), when it is: the transfer stops at that header.
+    var invalidLength: String?
+    /// The blank line ending the current response's headers has come.
+    var headersComplete = false
     /// Body bytes of a redirect or 304 seen (counted, not kept).
     var skippedBytes = 0
     /// libcurl's error buffer (CURLOPT_ERRORBUFFER).
@@ -166,26 +191,62 @@ final class Exchange: @unchecked Sendable {
     }
 
     /// One header line as libcurl hands it over ("Name: value\r\n", a status line, or the
-    /// empty line ending a header block).
-    func headerLine(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// empty line ending a header block); false to stop the transfer (a Content-Length that
+    /// contradicts an earlier one: libcurl before 8 keeps the last value; RFC 9112 §6.3 makes
+    /// it an unrecoverable error, and the cut body must never reach the cache).
+    func headerLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var line = bytes[...]
         while let last = line.last, last == 13 || last == 10 { line = line.dropLast() }
-        guard !line.isEmpty else { return }
+        guard !line.isEmpty else {
+            headersComplete = true
+            return true
+        }
         if line.starts(with: Array("HTTP/".utf8)) {
             // A new response (after a 1xx, or a proxy's CONNECT answer): its headers only.
             headers = []
+            headersComplete = false
             let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 2)
             status = fields.count >= 2 ? Int(String(decoding: fields[1], as: UTF8.self)) ?? 0 : 0
-            return
+            return true
         }
         if let first = line.first, first == 32 || first == 9, !headers.isEmpty {
             // An obsolete folded continuation line.
             headers[headers.count - 1].value += " " + String(decoding: line, as: UTF8.self).httpTrimmed
-            return
+            return true
         }
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
-        headers.append(HTTPHeader(name: String(decoding: line[..<colon], as: UTF8.self),
-                                  value: String(decoding: line[(colon + 1)...], as: UTF8.self).httpTrimmed))
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return true }
+        let header = HTTPHeader(name: String(decoding: line[..<colon], as: UTF8.self),
+                                value: String(decoding: line[(colon + 1)...], as: UTF8.self).httpTrimmed)
+        if header.name.lowercased() == "content-length" {
+            invalidLength = Self.lengthProblem(header.value, after: headers)
+            if invalidLength != nil { return false }
+        }
+        headers.append(header)
+        return true
+    }
+
+    /// Why a Content-Length `value` cannot stand beside the ones in `earlier` (RFC 9110 §8.6:
+    /// a list of one repeated number is the only valid form), or nil.
+    static func lengthProblem(_ value: String, after earlier: [HTTPHeader]) -> String? {
+        var seen: [Substring] = []
+        for header in earlier where header.name.lowercased() == "content-length" {
+            seen += header.value.split(separator: ",", omittingEmptySubsequences: false).map { Substring(String($0).httpTrimmed) }
+        }
+        for number in value.split(separator: ",", omittingEmptySubsequences: false).map({ Substring(String($0).httpTrimmed) }) {
+            guard !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                return "a Content-Length that is not a number (\(Self.shortened(value)))"
+            }
+            if let first = seen.first, first != number {
+                return "two different Content-Length values (\(Self.shortened(String(first))) and \(Self.shortened(String(number))))"
+            }
+            seen.append(number)
+        }
+        return nil
+    }
+
+    /// A value from a server for a message: at most 40 characters.
+    private static func shortened(_ text: String) -> String {
+        text.count <= 40 ? text : String(text.prefix(40)) + "…"
     }
 
     /// Body bytes: kept when within the limit; false (stop the transfer) once past it. A
@@ -211,16 +272,18 @@ final class Job: @unchecked Sendable {
     let request: HTTPRequest
     let target: RequestTarget
     let configuration: HTTPTransportConfiguration
+    let limits: TimeLimits
     let exchange: Exchange
     let continuation: CheckedContinuation<CURLcode, Never>
 
     init(handle: UnsafeMutableRawPointer, request: HTTPRequest, target: RequestTarget,
-         configuration: HTTPTransportConfiguration, exchange: Exchange,
+         configuration: HTTPTransportConfiguration, limits: TimeLimits, exchange: Exchange,
          continuation: CheckedContinuation<CURLcode, Never>) {
         self.handle = handle
         self.request = request
         self.target = target
         self.configuration = configuration
+        self.limits = limits
         self.exchange = exchange
         self.continuation = continuation
     }
@@ -271,8 +334,8 @@ final class Job: @unchecked Sendable {
             set(ccurl_setopt_ptr(handle, CURLOPT_REDIR_PROTOCOLS_STR, protocols))
             set(ccurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0))
             set(ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
-            set(ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(configuration.connectTimeout)))
-            set(ccurl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(configuration.totalTimeout)))
+            set(ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(limits.connect)))
+            set(ccurl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(limits.total)))
             if exchange.limit > 0 {
                 // libcurl checks it against a declared Content-Length only; bodyBytes does the rest.
                 set(ccurl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(exchange.limit)))
@@ -282,14 +345,18 @@ final class Job: @unchecked Sendable {
             if case .pemFile(let path) = configuration.trustRoots {
                 set(ccurl_setopt_ptr(handle, CURLOPT_CAINFO, path))
                 set(ccurl_setopt_ptr(handle, CURLOPT_CAPATH, nil))  // that bundle only
+                // An https proxy's certificate too: libcurl keeps a separate setting for it.
+                set(ccurl_setopt_ptr(handle, CURLOPT_PROXY_CAINFO, path))
+                set(ccurl_setopt_ptr(handle, CURLOPT_PROXY_CAPATH, nil))
             }
             if let proxy = configuration.proxy { set(ccurl_setopt_ptr(handle, CURLOPT_PROXY, proxy)) }
             if let noProxy = configuration.noProxy { set(ccurl_setopt_ptr(handle, CURLOPT_NOPROXY, noProxy)) }
             set(ccurl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, { data, size, count, context in
                 let exchange = Unmanaged<Exchange>.fromOpaque(context!).takeUnretainedValue()
                 let length = size * count
-                data.map { exchange.headerLine(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: length)) }
-                return length
+                guard let data else { return length }
+                let line = UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
+                return exchange.headerLine(line) ? length : 0
             }))
             set(ccurl_setopt_ptr(handle, CURLOPT_HEADERDATA, exchangePointer))
             set(ccurl_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, { data, size, count, context in
@@ -323,6 +390,38 @@ final class Job: @unchecked Sendable {
 }
 
 // MARK: - Plumbing
+
+/// The time-outs of one request: the transport's own, cut to what is left of the fetch's
+/// budget when that is shorter (the connect time-out within the total).
+struct TimeLimits: Sendable {
+    /// CURLOPT_CONNECTTIMEOUT_MS.
+    let connect: Duration
+    /// CURLOPT_TIMEOUT_MS.
+    let total: Duration
+    /// The whole budget, when what is left of it (not the transport's own limit) bounds
+    /// ``total``; nil otherwise.
+    let budgetTotal: Duration?
+    /// Whether what is left of the budget bounds ``connect`` too.
+    let budgetBoundsConnect: Bool
+
+    init(configuration: HTTPTransportConfiguration, budget: TimeBudget?) {
+        let remaining = budget.map { max($0.remaining, .milliseconds(1)) }
+        if let remaining, remaining < configuration.totalTimeout {
+            total = remaining
+            budgetTotal = budget?.total
+        } else {
+            total = configuration.totalTimeout
+            budgetTotal = nil
+        }
+        if let remaining, remaining < configuration.connectTimeout {
+            connect = remaining
+            budgetBoundsConnect = true
+        } else {
+            connect = min(configuration.connectTimeout, total)
+            budgetBoundsConnect = false
+        }
+    }
+}
 
 /// The scheme and host of an absolute http(s) URL, for the checks and the messages.
 struct RequestTarget {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A loopback HTTP proxy for the xds tests (Python 3.11 standard library only).
 
-    connect_proxy.py --log LOG.jsonl
+    connect_proxy.py --log LOG.jsonl [--tls CERT.pem KEY.pem]
 
 Listens on 127.0.0.1 (port chosen by the system) and prints ONE JSON line when ready:
   {"port": PORT}
@@ -10,7 +10,9 @@ http proxy), and forwards a plain `GET http://host:port/path` (http through the 
 "Connection: close". Every request line is logged to --log as one JSON line when it arrives:
   {"method": "CONNECT", "target": "127.0.0.1:4433"}
 It never reaches beyond 127.0.0.1 / localhost (anything else is answered 403), and exits when
-its standard input reaches end of file or on SIGTERM.
+its standard input reaches end of file or on SIGTERM. With --tls it is an https proxy: each
+client connection is TLS with that certificate (the tunnel inside carries the client's own TLS
+to the server).
 """
 
 import argparse
@@ -20,6 +22,7 @@ import select
 import signal
 import socket
 import socketserver
+import ssl
 import sys
 import threading
 import urllib.parse
@@ -46,6 +49,9 @@ def splice(a, b):
                 data = source.recv(65536)
                 if not data:
                     return
+                # TLS may hold decrypted bytes that select() cannot see: take them now.
+                while isinstance(source, ssl.SSLSocket) and source.pending():
+                    data += source.recv(source.pending())
                 (b if source is a else a).sendall(data)
     except OSError:
         return
@@ -54,6 +60,13 @@ def splice(a, b):
 class Handler(socketserver.BaseRequestHandler):
     def handle(self):
         client = self.request
+        if ARGS.tls:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(ARGS.tls[0], ARGS.tls[1])
+            try:
+                client = context.wrap_socket(client, server_side=True)
+            except (ssl.SSLError, OSError):
+                return  # the client refused our certificate
         head = b""
         while b"\r\n\r\n" not in head:
             data = client.recv(4096)
@@ -108,6 +121,7 @@ def main():
     global ARGS
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--log", required=True, help="JSON Lines request log to append to")
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"), help="be an https proxy with this certificate")
     ARGS = parser.parse_args()
     server = Server(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()

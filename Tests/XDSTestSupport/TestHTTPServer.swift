@@ -56,6 +56,16 @@ public final class TestHTTPServer: @unchecked Sendable {
     public let ports: [Listener: Int]
     /// The test CA's certificate (PEM); trust it to reach ``Listener/https``.
     public let caCertificatePath: String
+    /// The certificate for 127.0.0.1 signed by the test CA and its key (PEM files beside
+    /// ``caCertificatePath``), for another test server (an https proxy) to present.
+    public var signedCertificate: (certificate: String, key: String) { certificateFiles("server") }
+    /// A self-signed certificate for 127.0.0.1 and its key, which nothing trusts.
+    public var selfSignedCertificate: (certificate: String, key: String) { certificateFiles("self") }
+
+    private func certificateFiles(_ name: String) -> (certificate: String, key: String) {
+        let folder = (caCertificatePath as NSString).deletingLastPathComponent
+        return ("\(folder)/\(name).pem", "\(folder)/\(name).key")
+    }
     /// The folder whose files the server serves (inside ``folder``); write fixtures here.
     public let root: URL
     /// The scratch folder holding everything (removed by ``stop()``).

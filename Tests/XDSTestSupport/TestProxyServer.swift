@@ -6,8 +6,10 @@ import Foundation
 public final class TestProxyServer: @unchecked Sendable {
     /// The port it listens on (127.0.0.1).
     public let port: Int
-    /// "http://127.0.0.1:PORT", as `https_proxy` takes it.
-    public var url: String { "http://127.0.0.1:\(port)" }
+    /// Whether clients speak TLS to it (an https proxy).
+    public let isHTTPS: Bool
+    /// "http://127.0.0.1:PORT" (or "https://…"), as `https_proxy` takes it.
+    public var url: String { "\(isHTTPS ? "https" : "http")://127.0.0.1:\(port)" }
 
     private let folder: URL
     private let logFile: URL
@@ -15,13 +17,15 @@ public final class TestProxyServer: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
 
-    /// Starts the proxy (python3 from PATH) and waits until it listens.
-    public static func start() throws -> TestProxyServer {
+    /// Starts the proxy (python3 from PATH) and waits until it listens; with `tls` (a PEM
+    /// certificate and its key) it is an https proxy.
+    public static func start(tls: (certificate: String, key: String)? = nil) throws -> TestProxyServer {
         let folder = try ScratchFolder.make(prefix: "xds-proxy")
         let log = folder.appendingPathComponent("requests.jsonl")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = try ProcessRunner.start("/usr/bin/env", ["python3", Repository.url("Tests/Support/connect_proxy.py").path,
-                                                               "--log", log.path],
+        var arguments = [Repository.url("Tests/Support/connect_proxy.py").path, "--log", log.path]
+        if let tls { arguments += ["--tls", tls.certificate, tls.key] }
+        let process = try ProcessRunner.start("/usr/bin/env", ["python3"] + arguments,
                                               holdInput: true, standardOutput: .pipe)
         // Ready: one JSON line with the port.
         guard let line = process.readLine(),
@@ -32,11 +36,12 @@ public final class TestProxyServer: @unchecked Sendable {
             try? FileManager.default.removeItem(at: folder)
             throw TestHTTPServer.StartFailure(description: "the test proxy did not start: \(run?.stderr ?? "")")
         }
-        return TestProxyServer(port: port, folder: folder, logFile: log, process: process)
+        return TestProxyServer(port: port, isHTTPS: tls != nil, folder: folder, logFile: log, process: process)
     }
 
-    private init(port: Int, folder: URL, logFile: URL, process: ProcessRunner.Running) {
+    private init(port: Int, isHTTPS: Bool, folder: URL, logFile: URL, process: ProcessRunner.Running) {
         self.port = port
+        self.isHTTPS = isHTTPS
         self.folder = folder
         self.logFile = logFile
         self.process = process

@@ -63,4 +63,21 @@ struct CurlProxyTests {
                 "\(String(describing: error))")
         #expect(try server.requests().isEmpty)
     }
+
+    @Test("a proxy that refuses the tunnel is named, with its answer")
+    func refusedTunnel() async throws {
+        let server = try TestHTTPServer.start(sharing: "CurlProxyTests")
+        defer { server.stop() }
+        let proxy = try TestProxyServer.start()
+        defer { proxy.stop() }
+        // The test proxy tunnels to loopback only: any other host is answered 403.
+        let transport = Self.transport(server, proxy: proxy.url)
+        let error = await CurlTransportTests.fetchError { () async throws(FetchError) in
+            try await transport.get(HTTPRequest(url: "https://blocked.example/x"), maximumBodySize: 1024)
+        }
+        #expect(error?.kind == .network)
+        #expect(error?.message.hasPrefix("the proxy 127.0.0.1 port \(proxy.port) did not open a tunnel to blocked.example (") == true,
+                "\(String(describing: error))")
+        #expect(try proxy.requests() == ["CONNECT blocked.example:443"])
+    }
 }

@@ -27,9 +27,12 @@ extension XDS {
                 Network policy: https only (http with --allow-http), at most 5 redirects and never \
                 from https to http, appInfo.json at most 256 KiB and an icon at most 8 MiB. \
                 Local files and file: URLs are accepted only from --app-info, never from an \
-                attribute, and a local list's icons must lie in its folder. Certificates are \
-                checked against the system's trust store or the bundle named by SSL_CERT_FILE; \
-                HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured as curl does.
+                attribute, and a local list's icons must lie in its folder. A 10 s connect \
+                time-out, and 30 s in all for the list, its redirects and the icon together. \
+                Certificates are checked against the system's trust store, or the bundle named \
+                by SSL_CERT_FILE (or CURL_CA_BUNDLE). Proxies as curl reads them: \
+                https_proxy/HTTPS_PROXY, http_proxy (lower case only), all_proxy/ALL_PROXY, \
+                no_proxy/NO_PROXY; http, https and socks proxies.
 
                 Fetched lists and icons are cached in $XDG_CACHE_HOME/xds (else ~/.cache/xds; \
                 --cache-dir to choose), honouring Cache-Control, Expires, ETag and Last-Modified: \
