@@ -147,7 +147,9 @@ struct GenerateManual: ParsableCommand {
       section: section,
       authors: authors,
       command: command)
-    let page = document.ast.map { $0.serialized() }.joined(separator: "\n")
+    // xds: an empty node (an empty discussion) would be an empty input line, an error in mdoc.
+    let page = document.ast.map { $0.serialized() }.filter { !$0.isEmpty }
+      .joined(separator: "\n")
 
     if let directory = directory {
       let fileName = command.manualPageFileName(section: section)
