@@ -62,7 +62,8 @@ extension String {
     return escaped
   }
 
-  /// The text as mdoc text lines (xds). Each line of the text is escaped on its own: a line
+  // xds: rewritten (see README.md).
+  /// The text as mdoc text lines. Each line of the text is escaped on its own: a line
   /// that begins with a dot or an apostrophe would be read as a request, and one that begins
   /// with a blank keeps it (a line break, as in the help's indented examples). A blank line is
   /// a paragraph break, `.Pp`: an empty input line is an error in mdoc (groff prints "mdoc
@@ -82,9 +83,40 @@ extension String {
         lines.append(".Pp")
         paragraphBreak = false
       }
-      lines.append(String(line).escapedSingleTextLine())
+      lines.append(String(line).escapedSingleTextLine().oneSentencePerLine())
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// An escaped text line with each sentence on a line of its own, as mdoc wants ("new
+  /// sentence, new line": only a line's end is taken as a sentence's end). A period, question
+  /// or exclamation mark (and closing brackets or quotes after it) followed by a blank and a
+  /// capital letter ends a sentence: the line is broken there. Followed by anything else (an
+  /// abbreviation, "e.g. com.example"), it is marked as no sentence end with `\&`.
+  private func oneSentencePerLine() -> String {
+    let characters = Array(self)
+    var result = ""
+    var i = 0
+    while i < characters.count {
+      let character = characters[i]
+      result.append(character)
+      i += 1
+      guard ".?!".contains(character), i > 1 else { continue }
+      var end = i
+      while end < characters.count, ")]\"'".contains(characters[end]) { end += 1 }
+      guard end < characters.count, characters[end] == " " else { continue }
+      result.append(contentsOf: characters[i..<end])
+      var next = end
+      while next < characters.count, characters[next] == " " { next += 1 }
+      if next < characters.count, characters[next].isASCII, characters[next].isUppercase {
+        result.append("\n")
+        i = next
+      } else {
+        result += #"\&"#
+        i = end
+      }
+    }
+    return result
   }
 
   /// One line of text, with no newline in it.
