@@ -154,7 +154,8 @@ struct GenerateManual: ParsableCommand {
     if let directory = directory {
       let fileName = command.manualPageFileName(section: section)
       let outputPath = directory.appendingPathComponent(fileName)
-      try page.write(to: outputPath, atomically: false, encoding: .utf8)
+      // xds: ends with a newline, as the page printed to standard output does.
+      try (page + "\n").write(to: outputPath, atomically: false, encoding: .utf8)
     } else {
       print(page)
     }
