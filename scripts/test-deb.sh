@@ -1,6 +1,7 @@
 #!/bin/sh
 # Checks .build/deb/xds_*.deb: what lintian says of it (nothing, at its default levels), that the
-# man page renders without a warning, that it holds the files `make install` installs; then, as
+# man page renders without a warning, that it holds the files `make install` installs, and that
+# make-deb.sh names libplist-2.0-4 on a libplist-2.0.so.4 system (test-deb-depends.sh); then, as
 # root, installs it on this machine, checks what a user gets, removes it and checks that nothing
 # is left. Usage: test-deb.sh [INSTALL_DIR], INSTALL_DIR a `make install DESTDIR=INSTALL_DIR
 # PREFIX=/usr` to compare with (make test-deb makes one). Without root the install part is
@@ -66,6 +67,16 @@ same_files() { # same_files INSTALL_DIR
 if [ -n "$installed_tree" ]; then
   check "the package has the files make install installs (and /usr/share/doc/xds)" same_files "$installed_tree"
 fi
+
+# make-deb on a Debian 13 as far as libplist goes (libplist-2.0.so.4 in libplist-2.0-4), in a
+# private mount namespace (scripts/test-deb-depends.sh; skipped where it cannot run).
+out=$(sh scripts/test-deb-depends.sh 2>&1); status=$?
+case $status in
+0) passed=$((passed+1)); echo "test-deb: ok: make-deb names libplist-2.0-4 where libplist-2.0.so.4 is installed" ;;
+77) echo "test-deb: skipped: make-deb with libplist-2.0.so.4: $out" ;;
+*) failed=$((failed+1)); echo "test-deb: FAILED: make-deb names libplist-2.0-4 where libplist-2.0.so.4 is installed"
+   echo "$out" | sed 's/^/    /' ;;
+esac
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "test-deb: install skipped: installing a package needs root"
