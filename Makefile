@@ -27,12 +27,14 @@ RELEASE_FLAGS := --static-swift-stdlib --disable-local-rpath $(RELR_FLAGS) $(REL
 endif
 
 # Debian packages: what building and testing need (samba and smbclient: the test against a real
-# smbd with streams_xattr), then what benchmarks add.
-APT_BUILD  := libcurl4-openssl-dev libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 python3-pip pkg-config openssl libarchive-dev libarchive-tools tar samba smbclient
+# smbd with streams_xattr; binutils: make deb reads the binary with strings and readelf), what
+# make test-deb's checks add (lintian; man-db renders the man page), then what benchmarks add.
+APT_BUILD  := libcurl4-openssl-dev libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 python3-pip pkg-config openssl libarchive-dev libarchive-tools tar samba smbclient binutils
+APT_DEB    := lintian man-db
 APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine time curl bindfs
 BREW_BUILD := libplist libdeflate zlib pkg-config libarchive
 
-.PHONY: all build build-info docs examples man completions install uninstall deb test-deb setup setup-test setup-bench demo test test-release bench fuzz $(addprefix fuzz-,$(FUZZ_TARGETS)) clean
+.PHONY: all build build-info docs examples man completions install uninstall deb test-deb setup setup-test setup-deb setup-bench demo test test-release bench fuzz $(addprefix fuzz-,$(FUZZ_TARGETS)) clean
 
 all: build
 
@@ -44,6 +46,10 @@ setup:
 setup-test: setup
 	@python3 -c 'import PIL, numpy' 2>/dev/null || python3 -m pip install --quiet pillow numpy || \
 	  python3 -m pip install --quiet --break-system-packages pillow numpy
+
+# What make test-deb's checks need (make test-deb runs it).
+setup-deb: setup
+	@sh scripts/setup.sh deb $(APT_DEB) --
 
 setup-bench: setup-test
 	@sh scripts/setup.sh bench $(APT_BENCH) --
@@ -108,16 +114,23 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 # make deb: .build/deb/xds_VERSION_ARCH.deb, built with dpkg-deb from a `make install` into a
-# staging folder (PREFIX=/usr). See scripts/make-deb.sh for the control file and dependencies.
+# staging folder (PREFIX=/usr). See scripts/make-deb.sh for the control file, the dependencies
+# (the packages of the libraries installed here) and the changelog (packaging/changelog).
+# DEB_MAINTAINER='Name <address>' names the maintainer (else a placeholder).
 DEB_STAGE  := $(BUILD_DIR)/deb/root
 deb: build man completions
 	rm -rf $(DEB_STAGE)
 	@$(MAKE) --no-print-directory install DESTDIR=$(DEB_STAGE) PREFIX=/usr >/dev/null
 	@sh scripts/make-deb.sh $(DEB_STAGE) $(BUILD_DIR)/deb
 
-# Installs the package on this machine (root), checks it and removes it (scripts/test-deb.sh).
-test-deb: deb
-	@sh scripts/test-deb.sh
+# Checks the package: lintian reports nothing, the man page renders without a warning, the
+# files are those of `make install PREFIX=/usr`; then (root) installs it on this machine,
+# checks what a user gets and removes it (scripts/test-deb.sh).
+DEB_INSTALL := $(BUILD_DIR)/deb/install
+test-deb: setup-deb deb
+	rm -rf $(DEB_INSTALL)
+	@$(MAKE) --no-print-directory install DESTDIR=$(DEB_INSTALL) PREFIX=/usr >/dev/null
+	@sh scripts/test-deb.sh $(DEB_INSTALL)
 
 demo: build
 	@sh scripts/demo.sh $(XDS)

@@ -25,6 +25,8 @@ struct HelpOutputTests {
         let bash = try xds("--generate-completion-script", "bash")
         #expect(bash.status == 0)
         #expect(bash.stdout.contains("_xds()"))
+        // bash-completion sources the script, nothing runs it (lintian: bash-completion-with-hashbang).
+        #expect(!bash.stdout.hasPrefix("#!"), "the bash completion script begins with a #! line")
     }
 
     @Test("--version names the version and the commit it was built from")

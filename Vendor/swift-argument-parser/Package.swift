@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-// swift-argument-parser 1.8.2, vendored by xds with one change (see README.md): the library,
+// swift-argument-parser 1.8.2, vendored by xds with three changes (see README.md): the library,
 // its tool-info model, and the generate-manual tool and plugin that `make man` runs.
 import PackageDescription
 

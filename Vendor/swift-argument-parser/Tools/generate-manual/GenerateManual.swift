@@ -147,12 +147,15 @@ struct GenerateManual: ParsableCommand {
       section: section,
       authors: authors,
       command: command)
-    let page = document.ast.map { $0.serialized() }.joined(separator: "\n")
+    // xds: an empty node (an empty discussion) would be an empty input line, an error in mdoc.
+    let page = document.ast.map { $0.serialized() }.filter { !$0.isEmpty }
+      .joined(separator: "\n")
 
     if let directory = directory {
       let fileName = command.manualPageFileName(section: section)
       let outputPath = directory.appendingPathComponent(fileName)
-      try page.write(to: outputPath, atomically: false, encoding: .utf8)
+      // xds: ends with a newline, as the page printed to standard output does.
+      try (page + "\n").write(to: outputPath, atomically: false, encoding: .utf8)
     } else {
       print(page)
     }

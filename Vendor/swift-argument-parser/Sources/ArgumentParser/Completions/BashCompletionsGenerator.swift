@@ -18,10 +18,10 @@ extension ToolInfoV0 {
 }
 
 extension CommandInfoV0 {
+  // xds: no `#!/bin/bash` line: the script is sourced by bash-completion, never run (Debian's
+  // lintian: bash-completion-with-hashbang).
   fileprivate var bashCompletionScript: String {
     """
-    #!/bin/bash
-
     \(cursorIndexInCurrentWordFunctionName)() {
         local remaining="${COMP_LINE}"
 

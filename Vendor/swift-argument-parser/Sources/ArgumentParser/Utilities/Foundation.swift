@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-// Changed by xds (the one change to swift-argument-parser 1.8.2, see README.md): no Foundation.
+// xds: changed (the first of the changes to swift-argument-parser 1.8.2, see README.md): no Foundation.
 // The original imported FoundationEssentials for two things, an error's LocalizedError text
 // and the JSON of `--experimental-dump-help`; linked statically, FoundationEssentials added
 // ~5 MB to every program and ~0.1 ms to its start-up. Errors are described by

@@ -16,11 +16,17 @@ struct DiscussionText: MDocComponent {
   var allValueStrings: [String]?
   var allValueDescriptions: [String: String]?
 
+  // xds: nil when there is nothing to write (no discussion, and no values with descriptions to
+  // list), as the callers write a paragraph break before a discussion: with nothing after it,
+  // `.Pp` stood before the next `.It` (mandoc: "skipping paragraph macro: Pp before It").
   init?(
     discussion: String?,
     allValueStrings: [String]?,
     allValueDescriptions: [String: String]?
   ) {
+    let discussion = discussion.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+    let allValueStrings =
+      allValueDescriptions == nil || allValueStrings?.isEmpty == true ? nil : allValueStrings
     if discussion == nil, allValueStrings == nil {
       return nil
     }
@@ -34,7 +40,7 @@ struct DiscussionText: MDocComponent {
       discussion
     }
 
-    if discussion != nil, allValueStrings != nil {
+    if discussion != nil, allValueStrings != nil, allValueDescriptions != nil {
       MDocMacro.ParagraphBreak()
     }
 
