@@ -228,7 +228,7 @@ struct ZipMember {
     /// size and the CRC the directory records.
     func read(_ source: ArchiveSource, before directoryStart: Int64, limit: Int) -> ArchiveReader.DataRead {
         guard czlib_available() != 0 else {  // inflate and the CRC
-            return .failed("zlib could not be loaded: \(String(cString: czlib_load_error()))")
+            return .failed(String(cString: czlib_load_error()))
         }
         let header: [UInt8]
         do throws(ArchiveError) {
