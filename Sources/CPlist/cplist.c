@@ -27,6 +27,7 @@
     X(plist_from_xml, int (*)(const char *, uint32_t, plist_t *), 0, "plist_from_xml")               \
     X(free_encoded, void (*)(void *), 0, "plist_to_bin_free", "plist_mem_free")                      \
     X(plist_mem_free, void (*)(void *), 1, "plist_mem_free")                                         \
+    X(plist_new_int, plist_t (*)(int64_t), 1, "plist_new_int")                                       \
     X(libplist_version, const char *(*)(void), 1, "libplist_version")
 
 static struct {
@@ -103,6 +104,11 @@ plist_t cplist_from_bin(const char *bytes, uint32_t length) {
 
 plist_t cplist_from_xml(const char *bytes, uint32_t length) {
     return cplist_available() ? parsed(plist.plist_from_xml, bytes, length) : NULL;
+}
+
+plist_t cplist_new_int(int64_t value) {
+    if (!cplist_available()) return NULL;
+    return abi23 && plist.plist_new_int != NULL ? plist.plist_new_int(value) : plist.plist_new_uint((uint64_t)value);
 }
 
 plist_t cplist_new_data(const char *bytes, uint64_t length) {

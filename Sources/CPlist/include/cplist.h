@@ -65,6 +65,10 @@ void cplist_free_encoded(char *bytes);
 plist_t cplist_from_bin(const char *bytes, uint32_t length);
 plist_t cplist_from_xml(const char *bytes, uint32_t length);
 
+/// An 8-byte integer node, written as 2.2 writes plist_new_uint's: 2.3+'s plist_new_uint makes
+/// every value above INT_MAX a 16-byte integer (read back as unsigned), so 2.3+ gets plist_new_int.
+plist_t cplist_new_int(int64_t value);
+
 /// plist_new_data and plist_get_data_val (libplist 2.5.0's header types data as uint8_t, the
 /// others as char; the ABI is the same).
 plist_t cplist_new_data(const char *bytes, uint64_t length);

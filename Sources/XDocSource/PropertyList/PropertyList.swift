@@ -161,11 +161,11 @@ public enum PropertyList {
         case .string(let string):
             return try withCString(string, what: "a string") { plist_new_string($0) }
         case .integer(let integer):
-            return plist_new_uint(UInt64(bitPattern: integer))
+            return cplist_new_int(integer)
         case .unsignedInteger(let unsigned):
-            guard unsigned > UInt64(Int64.max) else { return plist_new_uint(unsigned) }
-            // plist_new_uint gives an 8-byte node, which readers take as negative; a node
-            // parsed from a 16-byte integer is written back as 16 bytes.
+            guard unsigned > UInt64(Int64.max) else { return cplist_new_int(Int64(unsigned)) }
+            // An 8-byte node would be read as negative; a node parsed from a 16-byte integer is
+            // written back as 16 bytes (libplist 2.2 has no other way to make one).
             var object: [UInt8] = [0x14] + Array(repeating: 0, count: 8)
             object += bigEndian(unsigned)
             return try parsedNode(object)
