@@ -31,7 +31,7 @@ static struct {
 
 // The soname Debian's libarchive13 installs, then the development link; macOS: Homebrew's
 // (keg-only: under opt/libarchive), then the dyld search path.
-CLIBRARY_DEFINE(carchive, "libarchive", libarchive, CARCHIVE_FUNCTIONS, "archive_version_string", NULL,
+CLIBRARY_DEFINE(carchive, "libarchive", libarchive, CARCHIVE_FUNCTIONS, "archive_version_string", NULL, NULL,
 #if defined(__APPLE__)
                 "/opt/homebrew/opt/libarchive/lib/libarchive.13.dylib",
                 "/usr/local/opt/libarchive/lib/libarchive.13.dylib", "libarchive.13.dylib"

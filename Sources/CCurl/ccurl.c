@@ -18,13 +18,18 @@ static struct {
     CCURL_FUNCTIONS(CLIBRARY_FIELD)
 } curl;
 
-/// Takes the version from curl_version_info, refuses a libcurl older than 7.85 and initialises
-/// it globally (once, under the load lock, before any thread makes a request).
-static int ccurl_check(struct clibrary *library) {
-    curl_version_info_data *version = curl.curl_version_info(CURLVERSION_NOW);
+/// Takes the version from curl_version_info.
+static void ccurl_identify(struct clibrary *library) {
+    curl_version_info_data *version = curl.curl_version_info ? curl.curl_version_info(CURLVERSION_NOW) : NULL;
     if (version != NULL && version->version != NULL) {
         snprintf(library->version, sizeof library->version, "%s", version->version);
     }
+}
+
+/// Refuses a libcurl older than 7.85 and initialises it globally (once, under the load lock,
+/// before any thread makes a request).
+static int ccurl_check(struct clibrary *library) {
+    curl_version_info_data *version = curl.curl_version_info(CURLVERSION_NOW);
     if (version == NULL || version->version_num < 0x075500) {
         return clibrary_refuse(library, "is too old: 7.85 or newer is needed");
     }
@@ -35,7 +40,7 @@ static int ccurl_check(struct clibrary *library) {
 }
 
 // The soname Debian's libcurl4 (OpenSSL) installs, its GnuTLS sibling; macOS: its own.
-CLIBRARY_DEFINE(ccurl, "libcurl", curl, CCURL_FUNCTIONS, NULL, ccurl_check,
+CLIBRARY_DEFINE(ccurl, "libcurl", curl, CCURL_FUNCTIONS, NULL, ccurl_identify, ccurl_check,
 #if defined(__APPLE__)
                 "libcurl.4.dylib", "/usr/lib/libcurl.4.dylib"
 #else

@@ -16,7 +16,7 @@ static struct {
 } deflate;
 // Debian's soname and the development link; macOS: Homebrew's (Apple silicon, Intel). libdeflate
 // has no version call (only a macro in its header), so messages name the file loaded.
-CLIBRARY_DEFINE(cdeflate, "libdeflate", deflate, CDEFLATE_FUNCTIONS, NULL, NULL,
+CLIBRARY_DEFINE(cdeflate, "libdeflate", deflate, CDEFLATE_FUNCTIONS, NULL, NULL, NULL,
 #if defined(__APPLE__)
                 "libdeflate.0.dylib", "/opt/homebrew/lib/libdeflate.dylib", "/usr/local/lib/libdeflate.dylib"
 #else

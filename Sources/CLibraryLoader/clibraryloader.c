@@ -9,9 +9,16 @@
 #include <string.h>
 #include <strings.h>
 
-/// Whether dlerror's `text` says only that the file does not exist (glibc: "No such file or
-/// directory"; macOS: "(no such file)" for each place tried).
-static int saysMissing(const char *text) {
+/// Whether dlerror's `text` for `name` says only that this file does not exist, not that a
+/// library it needs is missing (libcurl without libz is not "not installed"): glibc says
+/// "NAME: cannot open shared object file: No such file or directory" (naming the dependency
+/// when that is what is missing), macOS "dlopen(NAME, …): tried: … (no such file)" but
+/// "Library not loaded: DEPENDENCY" for a dependency.
+static int saysMissing(const char *text, const char *name) {
+    if (strstr(text, "Library not loaded") != NULL) return 0;
+    size_t length = strlen(name);
+    int aboutName = strncmp(text, "dlopen(", 7) == 0 || (strncmp(text, name, length) == 0 && text[length] == ':');
+    if (!aboutName) return 0;
     for (const char *p = text; *p; p++) {
         if (strncasecmp(p, "no such file", 12) == 0) return 1;
     }
@@ -25,7 +32,7 @@ void *clibrary_open(const char *label, const char *const names[], size_t count, 
         void *library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
         if (library != NULL) return library;
         const char *why = dlerror();
-        if (first[0] == 0 && why != NULL && !saysMissing(why)) snprintf(first, sizeof first, "%s", why);
+        if (first[0] == 0 && why != NULL && !saysMissing(why, names[i])) snprintf(first, sizeof first, "%s", why);
     }
     *missing = first[0] == 0;
     if (!*missing) {
@@ -63,8 +70,9 @@ static void findPath(struct clibrary *library, void *address) {
 }
 
 /// Looks up every function of `library` in its open handle; 0 with the error set when a
-/// required one is missing (under every one of its names).
+/// required one is missing (under every one of its names), after the module's identify hook.
 static int lookUp(struct clibrary *library) {
+    const struct clibrary_function *lacking = NULL;
     for (size_t i = 0; i < library->functionCount; i++) {
         const struct clibrary_function *function = &library->functions[i];
         library->addresses[i] = NULL;
@@ -72,15 +80,16 @@ static int lookUp(struct clibrary *library) {
             library->addresses[i] = dlsym(library->handle, function->names[n]);
             library->chosen[i] = (unsigned char)n;
         }
-        if (library->addresses[i] != NULL || function->optional) continue;
-        char lacking[160] = "lacks ";
-        for (size_t n = 0; function->names[n] != NULL; n++) {
-            size_t used = strlen(lacking);
-            snprintf(lacking + used, sizeof lacking - used, "%s%s", n == 0 ? "" : " and ", function->names[n]);
-        }
-        return clibrary_refuse(library, lacking);
+        if (library->addresses[i] == NULL && !function->optional && lacking == NULL) lacking = function;
     }
-    return 1;
+    if (library->identify != NULL) library->identify(library);
+    if (lacking == NULL) return 1;
+    char problem[160] = "lacks ";
+    for (size_t n = 0; lacking->names[n] != NULL; n++) {
+        size_t used = strlen(problem);
+        snprintf(problem + used, sizeof problem - used, "%s%s", n == 0 ? "" : " and ", lacking->names[n]);
+    }
+    return clibrary_refuse(library, problem);
 }
 
 // One lock for every library's first load: loads are rare, and a load must finish before

@@ -41,15 +41,14 @@ static int abi23;
 
 /// Sets abi23 and, where libplist has no libplist_version (before 2.4), a version told by what it
 /// exports.
-static int cplist_check(struct clibrary *library) {
+static void cplist_identify(struct clibrary *library) {
     abi23 = plist.plist_mem_free != NULL && plist.free_encoded == plist.plist_mem_free;
     if (library->version[0] == 0) snprintf(library->version, sizeof library->version, "%s", abi23 ? "2.3" : "2.2 or older");
-    return 1;
 }
 
 // Linux: the 2.3+ soname, 2.2's (Debian 12), the development link; macOS: the same through the
 // dyld search path, then Homebrew's (Apple silicon, Intel).
-CLIBRARY_DEFINE(cplist, "libplist", plist, CPLIST_FUNCTIONS, "libplist_version", cplist_check,
+CLIBRARY_DEFINE(cplist, "libplist", plist, CPLIST_FUNCTIONS, "libplist_version", cplist_identify, NULL,
 #if defined(__APPLE__)
                 "libplist-2.0.4.dylib", "libplist-2.0.3.dylib", "libplist-2.0.dylib",
                 "/opt/homebrew/lib/libplist-2.0.dylib", "/usr/local/lib/libplist-2.0.dylib"

@@ -12,7 +12,7 @@ static struct {
     CZLIB_FUNCTIONS(CLIBRARY_FIELD)
 } zlib;
 // Debian's soname, the development link, then macOS's own.
-CLIBRARY_DEFINE(czlib, "zlib", zlib, CZLIB_FUNCTIONS, "zlibVersion", NULL,
+CLIBRARY_DEFINE(czlib, "zlib", zlib, CZLIB_FUNCTIONS, "zlibVersion", NULL, NULL,
 #if defined(__APPLE__)
                 "libz.1.dylib", "/usr/lib/libz.1.dylib"
 #else

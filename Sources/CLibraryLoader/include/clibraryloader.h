@@ -53,9 +53,13 @@ struct clibrary {
     /// A `const char *(void)` function giving the library's version at run time
     /// ("zlibVersion"), or NULL when it has none (then messages name the file).
     const char *versionFunction;
-    /// Run once after every required function was found, with the load lock held: may set
-    /// `version` (e.g. from what the library exports), and returns 0 with `error` set (see
-    /// clibrary_refuse) when the library cannot be used. NULL: nothing to check.
+    /// Run once after the lookup, with the load lock held, before a missing function is
+    /// reported: may set `version` (from what the library exports; a slot of a function not
+    /// found is NULL). NULL: nothing to identify.
+    void (*identify)(struct clibrary *library);
+    /// Run once after every required function was found, with the load lock held: returns 0
+    /// with `error` set (see clibrary_refuse) when the library cannot be used (too old, cannot be
+    /// initialised). NULL: nothing to check.
     int (*check)(struct clibrary *library);
     /// CLIBRARY_NOT_LOADED until the first load, then what it found (set by clibrary_load).
     int state;
@@ -101,11 +105,11 @@ void clibrary_found(const struct clibrary *library, char *text, size_t size);
 
 /// Defines the `struct clibrary` of a module whose table is `table` (declared as
 /// `static struct { FUNCTIONS(CLIBRARY_FIELD) } table;`), to be loaded from the files listed
-/// after it, with `version` the name of its version function (or NULL) and `check` its check
-/// (or NULL), and the module's public functions PREFIX_available() (1 once loaded, loading on
+/// after it, with `version` the name of its version function (or NULL), and `identify` and
+/// `check` its hooks (or NULL), and the module's public functions PREFIX_available() (1 once loaded, loading on
 /// the first call), PREFIX_load_error() (why not, one line, or ""), PREFIX_load_state() (a
 /// CLIBRARY_ state) and PREFIX_description() (what `xds --version` prints about it).
-#define CLIBRARY_DEFINE(prefix, label, table, FUNCTIONS, version, check, ...)                        \
+#define CLIBRARY_DEFINE(prefix, label, table, FUNCTIONS, version, identify, check, ...)              \
     static const struct clibrary_function prefix##_functions[] = {FUNCTIONS(CLIBRARY_FUNCTION)};    \
     _Static_assert(sizeof table == sizeof prefix##_functions / sizeof prefix##_functions[0] *       \
                                        sizeof(void *),                                              \
@@ -115,7 +119,7 @@ void clibrary_found(const struct clibrary *library, char *text, size_t size);
     static struct clibrary prefix##_library = {                                                     \
         label, prefix##_files, sizeof prefix##_files / sizeof(char *), prefix##_functions,         \
         (void **)&table, prefix##_chosen, sizeof prefix##_functions / sizeof prefix##_functions[0], \
-        version, check, 0, NULL, "", "", "", ""};                                                   \
+        version, identify, check, 0, NULL, "", "", "", ""};                                         \
     int prefix##_available(void) { return clibrary_load(&prefix##_library); }                       \
     const char *prefix##_load_error(void) {                                                         \
         clibrary_load(&prefix##_library);                                                           \
