@@ -9,20 +9,24 @@
 #include <string.h>
 #include <strings.h>
 
-/// Whether dlerror's `text` for `name` says only that this file does not exist, not that a
-/// library it needs is missing (libcurl without libz is not "not installed"): glibc says
-/// "NAME: cannot open shared object file: No such file or directory" (naming the dependency
-/// when that is what is missing), macOS "dlopen(NAME, …): tried: … (no such file)" but
-/// "Library not loaded: DEPENDENCY" for a dependency.
+/// Whether dlerror's `text` for `name` says only that this file does not exist, not that it
+/// exists but cannot be loaded or that a library it needs is missing (libcurl without libz is
+/// not "not installed"). glibc: "NAME: cannot open shared object file: No such file or
+/// directory", naming the dependency when that is what is missing. macOS: "dlopen(NAME, …):
+/// tried: 'PATH' (REASON), …" with "no such file" as every reason, but "Library not loaded:
+/// DEPENDENCY" for a dependency.
 static int saysMissing(const char *text, const char *name) {
-    if (strstr(text, "Library not loaded") != NULL) return 0;
-    size_t length = strlen(name);
-    int aboutName = strncmp(text, "dlopen(", 7) == 0 || (strncmp(text, name, length) == 0 && text[length] == ':');
-    if (!aboutName) return 0;
-    for (const char *p = text; *p; p++) {
-        if (strncasecmp(p, "no such file", 12) == 0) return 1;
+    if (strncmp(text, "dlopen(", 7) == 0) {
+        if (strstr(text, "Library not loaded") != NULL) return 0;
+        int reasons = 0;
+        for (const char *p = strstr(text, "' ("); p != NULL; p = strstr(p + 3, "' (")) {
+            if (strncasecmp(p + 3, "no such file", 12) != 0) return 0;
+            reasons++;
+        }
+        return reasons > 0;
     }
-    return 0;
+    size_t length = strlen(name);
+    return strncmp(text, name, length) == 0 && text[length] == ':' && strstr(text, "No such file") != NULL;
 }
 
 void *clibrary_open(const char *label, const char *const names[], size_t count, char *error,

@@ -9,7 +9,7 @@ internal import XDSSystem
 /// before libplist parses it (and turns it into binary, read as above); libplist writes.
 ///
 /// Any libplist from 2.2 to 2.7 does (CPlist loads libplist-2.0.so.4 or .so.3 and hides how
-/// their functions differ); the values and bytes are the same with each (the property-list
+/// their functions differ); the values are the same with each (the property-list
 /// suites pass with 2.2, 2.3.0 and 2.7.0: scripts/test-libplist-version.sh).
 ///
 /// Precision, with libplist 2.2 (Debian 12):
