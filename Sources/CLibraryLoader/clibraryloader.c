@@ -82,7 +82,6 @@ static int lookUp(struct clibrary *library) {
         library->addresses[i] = NULL;
         for (size_t n = 0; function->names[n] != NULL && library->addresses[i] == NULL; n++) {
             library->addresses[i] = dlsym(library->handle, function->names[n]);
-            library->chosen[i] = (unsigned char)n;
         }
         if (library->addresses[i] == NULL && !function->optional && lacking == NULL) lacking = function;
     }

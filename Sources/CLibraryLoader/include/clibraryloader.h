@@ -44,11 +44,10 @@ struct clibrary {
     /// The files to try, in order (see clibrary_open).
     const char *const *names;
     size_t nameCount;
-    /// The functions to look up, where their addresses go, and which of each one's names was
-    /// found (index into its `names`; for the module's check, e.g. which ABI was loaded).
+    /// The functions to look up, and where their addresses go. (Which of a function's names was
+    /// found shows by comparing its slot with an optional slot of the other name: CPlist.)
     const struct clibrary_function *functions;
     void **addresses;
-    unsigned char *chosen;
     size_t functionCount;
     /// A `const char *(void)` function giving the library's version at run time
     /// ("zlibVersion"), or NULL when it has none (then messages name the file).
@@ -114,11 +113,10 @@ void clibrary_found(const struct clibrary *library, char *text, size_t size);
     _Static_assert(sizeof table == sizeof prefix##_functions / sizeof prefix##_functions[0] *       \
                                        sizeof(void *),                                              \
                    "one pointer a function");                                                       \
-    static unsigned char prefix##_chosen[sizeof prefix##_functions / sizeof prefix##_functions[0]]; \
     static const char *const prefix##_files[] = {__VA_ARGS__};                                      \
     static struct clibrary prefix##_library = {                                                     \
         label, prefix##_files, sizeof prefix##_files / sizeof(char *), prefix##_functions,         \
-        (void **)&table, prefix##_chosen, sizeof prefix##_functions / sizeof prefix##_functions[0], \
+        (void **)&table, sizeof prefix##_functions / sizeof prefix##_functions[0],                  \
         version, identify, check, 0, NULL, "", "", "", ""};                                         \
     int prefix##_available(void) { return clibrary_load(&prefix##_library); }                       \
     const char *prefix##_load_error(void) {                                                         \
