@@ -536,7 +536,8 @@ struct TreeWalker {
                 inFolder: listedIn.folder, name: pointer.baseAddress! + listedIn.nameStart, buffer: &listBuffer)
         }) {
             guard names.any || parent != nil else { return }
-            read(names, access: access, follow: follow, path: makePath(), folder: folder, sidecarIn: parent, name: name)
+            read(names, access: access, follow: follow, path: makePath(), folder: folder, sidecarIn: parent, name: name,
+                 listedIn: listedIn)
             return
         }
         let names: AttributeNames
@@ -562,10 +563,11 @@ struct TreeWalker {
     /// `parent` is given, is in that folder) and reports it.
     private mutating func read(
         _ names: AttributeNames, access: [CChar], follow: Bool, path: DocumentSourceTreePath, folder: Bool,
-        sidecarIn parent: TreeFrame?, name: ArraySlice<UInt8>
+        sidecarIn parent: TreeFrame?, name: ArraySlice<UInt8>, listedIn: (folder: Int32, nameStart: Int)? = nil
     ) {
         let sidecarPath = parent.map { $0.path.appending([UInt8(ascii: "."), UInt8(ascii: "_")] + name) }
-        let reader = TreeEntryReader(path: path, access: access, follow: follow)
+        var reader = TreeEntryReader(path: path, access: access, follow: follow)
+        if let listedIn { reader.folder = (listedIn.folder, listedIn.nameStart) }
         do {
             if let stored = try reader.value(names, sidecarFolder: parent?.descriptor, name: name, label: sidecarPath) {
                 found(path, folder: folder, stored, sidecar: sidecarPath)
