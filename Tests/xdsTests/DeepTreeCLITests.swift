@@ -5,7 +5,7 @@ import Testing
 /// `show -r` and `remove -r` over trees as deep as `find` walks (deeper than PATH_MAX too)
 /// with few descriptors: run under `ulimit -n 64`, where a walk that keeps a descriptor per
 /// level runs out (EMFILE) before level 64.
-@Suite("Deep trees under a low descriptor limit", .timeLimit(.minutes(3)))
+@Suite("Deep trees under a low descriptor limit", .timeLimit(.minutes(5)))
 struct DeepTreeCLITests {
     /// The tagged files of a tree made by ``makeDeepTree(_:depth:)``, relative to its folder.
     struct DeepTree {
