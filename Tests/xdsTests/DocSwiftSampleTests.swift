@@ -48,7 +48,8 @@ struct BuildFolder {
     var modules: String
     /// The module maps SwiftPM wrote for the C targets with an umbrella header (CPlist, CZlib, …).
     var moduleMaps: [String]
-    /// The include folders of the C targets that have their own module map (CCurl, CArchive).
+    /// The include folders of every C target: those with their own module map (CCurl, CArchive)
+    /// are found there, and their headers include others' (clibraryloader.h).
     var includes: [String]
 
     /// The folder of the running test executable (SwiftPM's debug folder, which holds Modules/),
@@ -64,7 +65,7 @@ struct BuildFolder {
             let sources = Repository.url("Sources")
             let includes = try files.contentsOfDirectory(atPath: sources.path).sorted()
                 .map { sources.appendingPathComponent($0).appendingPathComponent("include").path }
-                .filter { files.fileExists(atPath: $0 + "/module.modulemap") }
+                .filter { files.fileExists(atPath: $0) }
             return BuildFolder(modules: folder.appendingPathComponent("Modules").path, moduleMaps: maps, includes: includes)
         }
         throw NotFound(searched: candidates.map(\.path))
