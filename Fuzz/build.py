@@ -12,7 +12,7 @@ dependency order into Fuzz/bin/modules: a Swift target with swiftc (instrumented
 a C target (one with .c files) with clang and a module map for its include/ folder, the way
 SwiftPM makes one. A module is rebuilt only when one of its files, a module it depends on or
 this script is newer than what was built. A target setting this script does not know (a define,
-an explicit source list) stops the build with its name, so the fuzz build cannot drift from
+an explicit source list; defines and C header search paths are applied) stops the build with its name, so the fuzz build cannot drift from
 Package.swift quietly.
 """
 import json
@@ -53,8 +53,27 @@ class Target:
                 self.dependencies.append(("product", value[0]))
             else:
                 self.dependencies.append(("target", value[0]))
-        self.unsupported = [key for key in ("sources", "settings", "resources", "publicHeadersPath")
-                            if entry.get(key)]
+        self.unsupported = [key for key in ("sources", "resources", "publicHeadersPath") if entry.get(key)]
+        # Settings: defines (and C header search paths) for this platform are applied; others stop.
+        self.swift_flags, self.c_flags = [], []
+        for setting in entry.get("settings") or []:
+            condition = setting.get("condition") or {}
+            platforms = condition.get("platformNames")
+            if condition.get("config"):
+                self.unsupported.append(f"{setting['tool']} setting for the {condition['config']} configuration")
+                continue
+            if platforms and "linux" not in platforms:
+                continue  # another platform's setting
+            kind, value = next(iter(setting["kind"].items()))
+            value = value.get("_0") if isinstance(value, dict) else value
+            if kind == "define" and setting["tool"] == "swift":
+                self.swift_flags += ["-D", value]
+            elif kind == "define" and setting["tool"] in ("c", "cxx"):
+                self.c_flags.append("-D" + value)
+            elif kind == "headerSearchPath" and setting["tool"] in ("c", "cxx"):
+                self.c_flags += ["-I", os.path.join(self.path, value)]
+            else:
+                self.unsupported.append(f"{setting['tool']} setting {kind}")
         self.unsupported += [f"{key}: {entry[key]}" for key in ("pluginUsages",) if entry.get(key)]
         excluded = [os.path.join(self.path, e) for e in entry.get("exclude", [])]
         self.files = []
@@ -196,7 +215,8 @@ def main():
                 obj = os.path.join(MODULES, target.name, relative[:-2] + ".o")
                 os.makedirs(os.path.dirname(obj), exist_ok=True)
                 if newest([obj]) < inputs_time:
-                    run(["clang", *C_FLAGS, "-c", "-I", target.include, *closure_c_includes(target, targets),
+                    run(["clang", *C_FLAGS, *target.c_flags, "-c", "-I", target.include,
+                         *closure_c_includes(target, targets),
                          source, "-o", obj])
                 built.append(obj)
             outputs[target.name] = built
@@ -210,7 +230,7 @@ def main():
             if newest([archive]) < inputs_time or not os.path.exists(module):
                 if os.path.exists(archive):
                     os.remove(archive)  # swiftc would add to the old archive, not replace it
-                run(["swiftc", *SWIFT_FLAGS, *package_name, "-enable-testing",
+                run(["swiftc", *SWIFT_FLAGS, *target.swift_flags, *package_name, "-enable-testing",
                      "-module-name", target.name, "-emit-module", "-emit-module-path", module,
                      "-emit-library", "-static", "-o", archive, *module_flags, *target.swift])
             outputs[target.name] = [archive, module]
