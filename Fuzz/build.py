@@ -236,6 +236,8 @@ def main():
             outputs[target.name] = [archive, module]
             libraries.insert(0, f"-l{target.name}Fuzz")  # dependents before their dependencies
     binary = os.path.join(ROOT, "Fuzz", "bin", name)
+    if newest([binary]) >= max(newest(entries), newest(f for files in outputs.values() for f in files), script_time):
+        return  # up to date
     run(["swiftc", *SWIFT_FLAGS, "-use-ld=lld", *package_name, "-module-name", f"{name}Fuzz",
          *module_flags, *entries, "-L", MODULES, *libraries, *objects, "-o", binary])
 
