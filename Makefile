@@ -167,7 +167,8 @@ clean:
 # libFuzzer targets, address sanitizer on: make fuzz-plist FUZZ_SECONDS=600, or make fuzz for
 # every target in turn (FUZZ_SECONDS each; see Fuzz/README.md).
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := plist png appledouble icns archive appinfo urlref httpcache
+# Every folder of Fuzz/ with an entry (*.swift) is a target; Fuzz/build.py builds it from Package.swift.
+FUZZ_TARGETS := $(patsubst Fuzz/%/,%,$(sort $(dir $(wildcard Fuzz/*/*.swift))))
 fuzz: setup
 	@for t in $(FUZZ_TARGETS); do echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
 	  sh Fuzz/run.sh $$t $(FUZZ_SECONDS) > .build/fuzz-$$t.log 2>&1 || { tail -40 .build/fuzz-$$t.log; exit 1; }; \

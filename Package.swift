@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "xds",
+    // macOS 13: no module uses Synchronization (Mutex, Atomic need macOS 15); the one lock is
+    // XDSSystem's Lock (StartupLinkTests checks that Synchronization is not linked).
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "XDocSource", targets: ["XDocSource"]),

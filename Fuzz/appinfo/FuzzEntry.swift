@@ -1,5 +1,5 @@
 // libFuzzer entry for the appInfo.json reader (strict RFC 8259 JSON, the icons list, icon
-// choice). Built by Fuzz/appinfo/build.sh.
+// choice). Built by Fuzz/build.py.
 
 @testable import XDocSource
 @testable import XDocSourceFetch

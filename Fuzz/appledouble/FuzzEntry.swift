@@ -1,6 +1,7 @@
 // libFuzzer entry for the AppleDouble (`._NAME`) parser and writer.
-// Built by Fuzz/appledouble/build.sh together with Sources/XDocSource/Stores/AppleDouble*.swift
-// (the parser and the pure writer; XDSSystem is built as a module of its own).
+// Built by Fuzz/build.py (the parser and the pure writer, reached in XDocSource).
+
+@testable import XDocSource
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

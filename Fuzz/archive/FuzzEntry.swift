@@ -1,5 +1,5 @@
 // libFuzzer entry for the archive scanner (libarchive underneath: zip, tar, pax, gzip, ...).
-// Built by Fuzz/archive/build.sh against all of Sources/XDocSource (Fuzz/build_xdocsource.sh).
+// Built by Fuzz/build.py from the modules imported below.
 @testable import XDocSource
 @testable import XDocSourceArchive
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 // libFuzzer entry for what the HTTP cache reads from servers and from disk: cache entry files,
-// HTTP dates, Cache-Control/Age/Expires figures. Built by Fuzz/httpcache/build.sh.
+// HTTP dates, Cache-Control/Age/Expires figures. Built by Fuzz/build.py.
 // Nothing here may trap, whatever the bytes (SPEC §3: no value can crash a reader).
 
 @testable import XDocSource

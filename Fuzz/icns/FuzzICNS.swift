@@ -1,10 +1,12 @@
-// libFuzzer entry for AppleIconFile (built by build.sh together with the IconMask ICNS and PNG
-// sources, with -D FUZZING so PNG chunk CRCs are not checked).
+// libFuzzer entry for AppleIconFile (built by Fuzz/build.py: IconMask compiled with -D FUZZING,
+// so PNG chunk CRCs are not checked).
 //
 // Any bytes: AppleIconFile(bytes:) either throws a one-line error in words or gives elements
 // that lie inside the file, in order, without overlapping; every PNG image it hands out is one
 // of those elements' data and is then decoded with PNGDecoder (which must throw or give a
 // whole image), and every skipped line is one line.
+
+@_spi(Benchmark) @testable import IconMask
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzICNS(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -1,5 +1,7 @@
 // libFuzzer entry for the attribute-value decoder: DocumentSource(propertyList:).
-// Built by Fuzz/plist/build.sh together with the XDocSource property-list sources.
+// Built by Fuzz/build.py (XDocSource with CPlist, which loads libplist).
+
+@testable import XDocSource
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -1,5 +1,5 @@
-// libFuzzer entry for PNGDecoder (built by build.sh together with the IconMask PNG sources,
-// with -D FUZZING so chunk CRCs are not checked).
+// libFuzzer entry for PNGDecoder (built by Fuzz/build.py: IconMask compiled with -D FUZZING,
+// so chunk CRCs are not checked).
 //
 // Two modes. Input starting with 0x89 is a PNG file as is. Anything else is a recipe, so
 // the fuzzer reaches unfiltering and pixel conversion without having to forge deflate
@@ -8,6 +8,8 @@
 //
 // Both inflaters (libdeflate and zlib) must agree on success and on every pixel, and a
 // decoded image must be exactly width × height × 4 bytes.
+
+@_spi(Benchmark) @testable import IconMask
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPNG(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

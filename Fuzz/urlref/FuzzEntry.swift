@@ -1,5 +1,5 @@
 // libFuzzer entry for URL references (RFC 3986 parsing, resolution, dot segments, and the
-// local-folder resolution of an appInfo.json's `src`). Built by Fuzz/urlref/build.sh.
+// local-folder resolution of an appInfo.json's `src`). Built by Fuzz/build.py.
 // The input is split at its first NUL: reference, then base (or a fixed base).
 
 @testable import XDocSource

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// Removes the temporary files being written (``TemporaryFile``'s named fallback) when the
 /// process is interrupted by SIGINT, SIGTERM or SIGHUP, and then dies of the same signal, as it
@@ -24,7 +23,7 @@ package enum SignalCleanup {
         p.initialize(repeating: 0, count: slotCount * capacity)
         return p
     }()
-    private static let state = Mutex((installed: false, used: [Bool](repeating: false, count: 8)))
+    private static let state = Lock((installed: false, used: [Bool](repeating: false, count: 8)))
     private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     /// Records `path` as a file to remove on a signal (installing the handlers the first time);

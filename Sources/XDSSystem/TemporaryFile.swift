@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A file written out of sight and then put in place whole (``commit(as:)`` renames it over
 /// the target), so a reader sees the old file or the new one; what every writer of xds that
@@ -190,7 +189,7 @@ package struct TemporaryFile {
     // MARK: - Sweeping
 
     /// Folders already swept by this process (device, inode): once each is enough.
-    private static let swept = Mutex(Set<[UInt64]>())
+    private static let swept = Lock(Set<[UInt64]>())
 
     /// Removes what interrupted writers left in a folder: regular files named
     /// `.xds-WORD-PID-RANDOM` whose process `PID` is not running and that have not been

@@ -478,21 +478,3 @@ extension String {
         return String(slice)
     }
 }
-
-/// A pthread mutex (NSLock would pull in Foundation; Mutex needs macOS 15).
-final class Lock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t> = .allocate(capacity: 1)
-
-    init() { pthread_mutex_init(mutex, nil) }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
-    }
-}

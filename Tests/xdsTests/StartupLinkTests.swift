@@ -18,6 +18,16 @@ struct StartupLinkTests {
         }
     }
 
+    /// Package.swift promises macOS 13; Synchronization (`Mutex`, `Atomic`) needs macOS 15, so no
+    /// module may use it (the lock is XDSSystem's `Lock`). On Linux a use shows as a link to
+    /// libswiftSynchronization.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ldd"), "ldd is not installed, so the linked libraries cannot be listed"))
+    func nothingNeedsMacOS15Synchronization() throws {
+        let ldd = try run("/usr/bin/ldd", [xdsPath])
+        #expect(ldd.status == 0, "\(ldd)")
+        #expect(!ldd.stdout.contains("libswiftSynchronization"), "Synchronization is linked: \(ldd.stdout)")
+    }
+
     /// `xds show FILE` decodes the attribute with its own validator and loads no library;
     /// `xds set` encodes with libplist and loads it then (libplist-2.0.so.4 or .so.3). (glibc's loader lists every library
     /// it opens under LD_DEBUG=files.)

@@ -61,15 +61,15 @@ final class TreeWorkPool: @unchecked Sendable {
     static let flushInterval: UInt64 = 10_000_000
 
     let jobs: Int
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let lock = Lock()
     /// Signalled when a task arrives, and broadcast when the walk ends or stops.
-    private let taskReady = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let taskReady: Lock<Void>.Condition
     /// Signalled when the channel gets a message or a worker ends.
-    private let messageReady = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let messageReady: Lock<Void>.Condition
     /// Signalled when the consumer takes a message, broadcast on stop.
-    private let spaceFree = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let spaceFree: Lock<Void>.Condition
 
-    // Guarded by `mutex`:
+    // Guarded by `lock`:
     private var tasks: [TreeTask] = []
     private var waiting = 0
     private var busy: Int
@@ -87,28 +87,17 @@ final class TreeWorkPool: @unchecked Sendable {
         self.jobs = jobs
         busy = jobs
         ring = Array(repeating: nil, count: Self.channelCapacity)
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(taskReady, nil)
-        pthread_cond_init(messageReady, nil)
-        pthread_cond_init(spaceFree, nil)
+        taskReady = lock.makeCondition()
+        messageReady = lock.makeCondition()
+        spaceFree = lock.makeCondition()
     }
 
     deinit {
         for task in tasks { SystemCall.close(task.descriptor) }
-        pthread_cond_destroy(spaceFree)
-        pthread_cond_destroy(messageReady)
-        pthread_cond_destroy(taskReady)
-        pthread_mutex_destroy(mutex)
-        spaceFree.deallocate()
-        messageReady.deallocate()
-        taskReady.deallocate()
-        mutex.deallocate()
     }
 
     private func locked<R>(_ body: () -> R) -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
+        lock.withLock(body)
     }
 
     // MARK: - Workers
@@ -124,7 +113,7 @@ final class TreeWorkPool: @unchecked Sendable {
         let taken: Bool = locked {
             guard !stopped else { return false }
             tasks.append(task)
-            pthread_cond_signal(taskReady)
+            taskReady.signal()
             return true
         }
         if !taken { SystemCall.close(task.descriptor) }
@@ -142,11 +131,11 @@ final class TreeWorkPool: @unchecked Sendable {
                     return tasks.removeFirst()
                 }
                 if busy == 0 {
-                    pthread_cond_broadcast(taskReady)
+                    taskReady.broadcast()
                     return nil
                 }
                 waiting += 1
-                pthread_cond_wait(taskReady, mutex)
+                taskReady.wait()
                 waiting -= 1
             }
         }
@@ -158,14 +147,14 @@ final class TreeWorkPool: @unchecked Sendable {
         locked {
             for message in messages {
                 while count == ring.count && !stopped {
-                    pthread_cond_signal(messageReady)
-                    pthread_cond_wait(spaceFree, mutex)
+                    messageReady.signal()
+                    spaceFree.wait()
                 }
                 guard !stopped else { return false }
                 ring[(head + count) % ring.count] = message
                 count += 1
             }
-            pthread_cond_signal(messageReady)
+            messageReady.signal()
             return true
         }
     }
@@ -181,7 +170,7 @@ final class TreeWorkPool: @unchecked Sendable {
                 ring[(head + count) % ring.count] = .event(.progress(DocumentSourceTree.Counts()))
                 count += 1
                 progressQueued = true
-                pthread_cond_signal(messageReady)
+                messageReady.signal()
             }
             return true
         }
@@ -192,7 +181,7 @@ final class TreeWorkPool: @unchecked Sendable {
         locked {
             totals.add(delta)
             exited += 1
-            pthread_cond_signal(messageReady)
+            messageReady.signal()
         }
     }
 
@@ -201,8 +190,8 @@ final class TreeWorkPool: @unchecked Sendable {
         locked {
             busy -= workers
             exited += workers
-            if busy == 0 { pthread_cond_broadcast(taskReady) }
-            pthread_cond_signal(messageReady)
+            if busy == 0 { taskReady.broadcast() }
+            messageReady.signal()
         }
     }
 
@@ -212,13 +201,13 @@ final class TreeWorkPool: @unchecked Sendable {
     /// empty.
     func receive() -> Message? {
         locked {
-            while count == 0 && exited < jobs { pthread_cond_wait(messageReady, mutex) }
+            while count == 0 && exited < jobs { messageReady.wait() }
             guard count > 0 else { return nil }
             var message = ring[head]!
             ring[head] = nil
             head = (head + 1) % ring.count
             count -= 1
-            pthread_cond_signal(spaceFree)
+            spaceFree.signal()
             if case .event(.progress) = message {
                 progressQueued = false
                 message = .event(.progress(totals))
@@ -236,8 +225,8 @@ final class TreeWorkPool: @unchecked Sendable {
             tasks = []
             count = 0
             ring = Array(repeating: nil, count: ring.count)
-            pthread_cond_broadcast(taskReady)
-            pthread_cond_broadcast(spaceFree)
+            taskReady.broadcast()
+            spaceFree.broadcast()
             return pending
         }
         for task in pending { SystemCall.close(task.descriptor) }

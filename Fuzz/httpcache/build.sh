@@ -1,3 +1,0 @@
-#!/bin/sh
-# Builds Fuzz/bin/httpcache (see Fuzz/build_xdocsource.sh).
-exec sh "$(dirname "$0")/../build_xdocsource.sh" httpcache
