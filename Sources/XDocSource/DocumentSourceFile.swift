@@ -74,6 +74,9 @@ public struct DocumentSourceFile: Sendable {
 
     // MARK: - Reading
 
+    /// The reading rules and their wording, for this path.
+    var reading: StoredValueReading { StoredValueReading(path: path, followSymlinks: followSymlinks) }
+
     /// Reads the attribute from the first store that has it.
     ///
     /// A value that is malformed as it is but well-formed without one trailing NUL byte is read
@@ -88,7 +91,7 @@ public struct DocumentSourceFile: Sendable {
     public func read() throws(DocumentSourceFileError) -> StoredDocumentSource? {
         // No file-type check: a symbolic link read with `followSymlinks` false on Linux, or a
         // FIFO, has no `user.` attribute and reads as absent, which is what `lgetxattr` says.
-        let (found, unsupported) = try firstStored(lookUp: lookUp) { () throws(DocumentSourceFileError) in
+        let (found, unsupported) = try reading.firstStored(lookUp: lookUp) { () throws(DocumentSourceFileError) in
             try readSidecar()
         }
         if let found { return found }
@@ -96,52 +99,7 @@ public struct DocumentSourceFile: Sendable {
         return nil
     }
 
-    /// The one store order of every reader (SPEC §2), for ``read()`` and the tree walk: the
-    /// native attribute, then Samba's stream attributes, then the AppleDouble sidecar
-    /// (`sidecar`, asked last: filesystems without extended attributes are where sidecars
-    /// live). A lone NUL byte in the native attribute is no value yet (Netatalk's `ea = samba`
-    /// and Samba with `streams_xattr:prefix = user.` keep this very name with Samba's extra NUL
-    /// byte, and a stream they have just created as a lone NUL: INTEROP §1.3, §2), nor is an
-    /// empty or lone-NUL stream. A filesystem without extended attributes (`lookUp` of the
-    /// native name says `unsupported`) is not asked for streams; its code is returned with
-    /// what the sidecar held.
-    func firstStored(
-        lookUp: (String) throws(DocumentSourceFileError) -> Lookup,
-        sidecar: () throws(DocumentSourceFileError) -> StoredDocumentSource?
-    ) throws(DocumentSourceFileError) -> (StoredDocumentSource?, unsupported: Int32?) {
-        var unsupported: Int32?
-        var native = try lookUp(Self.attributeName)
-        if case .found(let bytes) = native, bytes == [0] { native = .absent }
-        switch native {
-        case .found(let bytes):
-            let source = try SambaStream.decode(bytes) { (value) throws(DocumentSourceFileError) in
-                try decodeValue(value, from: Self.attributeName)
-            }
-            return (StoredDocumentSource(source: source, store: .xattr, location: Self.attributeName), nil)
-        case .unsupported(let code):
-            unsupported = code
-        case .absent:
-            for name in SambaStream.attributeNames {
-                guard case .found(let bytes) = try lookUp(name) else { continue }
-                // Samba creates a stream as one NUL byte before the client writes to it: empty.
-                if bytes.isEmpty || bytes == [0] { continue }
-                let source = try SambaStream.decode(bytes) { (value) throws(DocumentSourceFileError) in
-                    try decodeValue(value, from: name)
-                }
-                return (StoredDocumentSource(source: source, store: .sambaStream, location: name), nil)
-            }
-        }
-        return (try sidecar(), unsupported)
-    }
-
-    /// What one attribute lookup found.
-    enum Lookup {
-        case found([UInt8])
-        case absent
-        case unsupported(Int32)
-    }
-
-    private func lookUp(_ name: String) throws(DocumentSourceFileError) -> Lookup {
+    private func lookUp(_ name: String) throws(DocumentSourceFileError) -> StoredValueReading.Lookup {
         do {
             guard let bytes = try ExtendedAttributes.value(
                 named: name, atPath: path, followSymlinks: followSymlinks)
@@ -149,7 +107,7 @@ public struct DocumentSourceFile: Sendable {
             return .found(bytes)
         } catch {
             if error.code == ENOTSUP || error.code == EOPNOTSUPP { return .unsupported(error.code) }
-            throw readError(error)
+            throw reading.readError(error)
         }
     }
 
@@ -160,7 +118,7 @@ public struct DocumentSourceFile: Sendable {
             return try ExtendedAttributes.value(
                 named: Self.attributeName, atPath: path, followSymlinks: followSymlinks)
         } catch {
-            throw readError(error)
+            throw reading.readError(error)
         }
     }
 
@@ -396,17 +354,6 @@ public struct DocumentSourceFile: Sendable {
         #endif
     }
 
-    func decodeValue(_ bytes: [UInt8], from location: String) throws(DocumentSourceFileError) -> DocumentSource {
-        do {
-            return try DocumentSource(propertyList: bytes)
-        } catch {
-            let place = location == Self.attributeName ? "" : " (in \(location))"
-            throw DocumentSourceFileError(
-                .malformedValue, path: path,
-                message: "malformed x-document-source value\(place): \(error)")
-        }
-    }
-
     private func encode(_ source: DocumentSource) throws(DocumentSourceFileError) -> [UInt8] {
         do {
             return try source.binaryPropertyList()
@@ -415,38 +362,6 @@ public struct DocumentSourceFile: Sendable {
             let kind: DocumentSourceFileError.Kind = PropertyList.isCoderAvailable ? .malformedValue : .ioError
             throw DocumentSourceFileError(kind, path: path, message: "cannot encode the value: \(error)")
         }
-    }
-
-    /// The error for a failed attribute read, in words (internal for tests).
-    func readError(_ failure: ExtendedAttributeFailure) -> DocumentSourceFileError {
-        if failure.code == E2BIG {
-            return DocumentSourceFileError(
-                .malformedValue, path: path,
-                message: "the x-document-source value is larger than 64 KiB", errorNumber: E2BIG)
-        }
-        if failure.code == ERANGE {
-            // The read loop gives up with ERANGE only when the value kept changing size under
-            // it; "too large for this filesystem" would send the reader on a false trail.
-            return DocumentSourceFileError(
-                .ioError, path: path,
-                message: "the x-document-source value kept changing while it was read; try again",
-                errorNumber: ERANGE)
-        }
-        return pathError(failure.code)
-    }
-
-    /// The error for `code`, with "no such file" made precise for a dangling symbolic link:
-    /// the link itself is there, so "no such file or folder" would puzzle whoever sees it.
-    private func pathError(_ code: Int32) -> DocumentSourceFileError {
-        if code == ENOENT && followSymlinks {
-            var info = stat()
-            if lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK {
-                return DocumentSourceFileError(
-                    .notFound, path: path, message: "is a symbolic link to a file or folder that does not exist",
-                    errorNumber: ENOENT)
-            }
-        }
-        return DocumentSourceFileError(errno: code, path: path)
     }
 
     private func writeError(_ failure: ExtendedAttributeFailure) -> DocumentSourceFileError {
@@ -486,6 +401,6 @@ public struct DocumentSourceFile: Sendable {
         default:
             break
         }
-        return pathError(failure.code)
+        return reading.pathError(failure.code)
     }
 }

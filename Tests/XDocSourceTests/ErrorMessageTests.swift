@@ -56,10 +56,10 @@ struct ReadErrorWordsTests {
     /// ExtendedAttributes.value gives up with ERANGE after a value changed size eight times in
     /// a row (XattrReadLoopTests); that is no "too large" error.
     @Test func valueThatKeepsChangingIsNotCalledTooLarge() {
-        let error = DocumentSourceFile(path: "a.txt").readError(ExtendedAttributeFailure(code: ERANGE))
+        let error = DocumentSourceFile(path: "a.txt").reading.readError(ExtendedAttributeFailure(code: ERANGE))
         #expect(error.kind == .ioError)
         #expect(error.description == "a.txt: the x-document-source value kept changing while it was read; try again")
-        let big = DocumentSourceFile(path: "a.txt").readError(ExtendedAttributeFailure(code: E2BIG))
+        let big = DocumentSourceFile(path: "a.txt").reading.readError(ExtendedAttributeFailure(code: E2BIG))
         #expect(big.kind == .malformedValue)
     }
 }

@@ -17,16 +17,17 @@ struct TreeEntryReader {
     /// can (Linux 6.13), else by ``access``.
     var folder: (descriptor: Int32, nameStart: Int)? = nil
 
-    private var owner: DocumentSourceFile { DocumentSourceFile(path: path.lossyString, followSymlinks: false) }
+    /// The reading rules, worded for the entry's path as shown (a lossy string: for messages only).
+    private var reading: StoredValueReading { StoredValueReading(path: path.lossyString, followSymlinks: false) }
 
     /// The value of the entry, from the stores `names` lists and then the sidecar `._NAME` in
     /// the open folder `sidecarFolder` (none: no sidecar is looked for), in the one store
-    /// order (``DocumentSourceFile/firstStored(lookUp:sidecar:)``).
+    /// order (`StoredValueReading.firstStored(lookUp:sidecar:)`).
     func value(
         _ names: AttributeNames, sidecarFolder: Int32?, name: ArraySlice<UInt8>, label: DocumentSourceTreePath?
     ) throws(DocumentSourceFileError) -> StoredDocumentSource? {
-        try owner.firstStored(
-            lookUp: { (attribute) throws(DocumentSourceFileError) -> DocumentSourceFile.Lookup in
+        try reading.firstStored(
+            lookUp: { (attribute) throws(DocumentSourceFileError) -> StoredValueReading.Lookup in
                 guard attribute == DocumentSourceFile.attributeName ? names.native : names.samba,
                     let bytes = try read(attribute)
                 else { return .absent }
@@ -47,13 +48,13 @@ struct TreeEntryReader {
             } catch where error.code == ENOSYS {
                 // No getxattrat: by path.
             } catch {
-                throw owner.readError(error)
+                throw reading.readError(error)
             }
         }
         do {
             return try ExtendedAttributes.value(named: name, atCPath: access, follow: follow)
         } catch {
-            throw owner.readError(error)
+            throw reading.readError(error)
         }
     }
 
@@ -63,6 +64,6 @@ struct TreeEntryReader {
         folder: Int32, name: [UInt8], label: DocumentSourceTreePath
     ) throws(DocumentSourceFileError) -> StoredDocumentSource? {
         let location = label.lossyString
-        return try owner.sidecarValue(folder: folder, name: name, checkFirst: false) { location }
+        return try reading.sidecarValue(folder: folder, name: name, checkFirst: false) { location }
     }
 }
