@@ -47,21 +47,8 @@ struct XDS: ParsableCommand {
         """
 
     static func main() {
-        let arguments = CommandLine.arguments
-        // `xds show FILE`, `xds mask` and `xds icon` must start fast; see FileArguments.swift.
-        if let status = Show.fastPath(arguments) ?? Mask.fastPath(arguments) ?? Icon.fastPath(arguments) {
-            status.exitProcess()
-        }
-        if let problem = usageProblem(arguments) { finish(with: problem) }
-        if arguments.count > FileArguments.splitThreshold,
-            let split = FileArguments.split(arguments, commands: fileCommands) { run(split) }
-        do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch {
-            finish(with: error)
-        }
-        ExitStatus.success.exitProcess()
+        // `xds show FILE`, `xds mask` and `xds icon` must start fast: see Route.swift.
+        run(Route(CommandLine.arguments))
     }
 
     /// Prints what ArgumentParser has to say about `error` (help, version, a completion script,
@@ -91,18 +78,18 @@ struct XDS: ParsableCommand {
         ExitStatus.exitProcess(code: code.rawValue)
     }
 
-    /// `xds` alone and `xds help NOSUCH` are usage errors (64); ArgumentParser would print the
-    /// help and exit 0 for the first, and the top-level help for the second.
-    static func usageProblem(_ arguments: [String]) -> ValidationError? {
+    /// `xds` alone and `xds help NOSUCH` are usage errors (64): the message, or nil. ArgumentParser
+    /// would print the help and exit 0 for the first, and the top-level help for the second.
+    static func usageProblem(_ arguments: [String]) -> String? {
         // No arguments at all (not even the program's name, which execve allows): the same.
         if arguments.count <= 1 {
-            return ValidationError("Give a command: \(commandNames.joined(separator: ", ")).")
+            return "Give a command: \(commandNames.joined(separator: ", "))."
         }
         if arguments[1] == "help", arguments.count >= 3 {
             var commands: [any ParsableCommand.Type] = configuration.subcommands
             for name in arguments.dropFirst(2) where !name.hasPrefix("-") {
                 guard let command = commands.first(where: { $0.configuration.commandName == name }) else {
-                    return ValidationError("There is no command '\(name)'; the commands are \(commandNames.joined(separator: ", ")).")
+                    return "There is no command '\(name)'; the commands are \(commandNames.joined(separator: ", "))."
                 }
                 commands = command.configuration.subcommands
             }

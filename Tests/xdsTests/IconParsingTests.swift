@@ -23,7 +23,7 @@ struct IconParsingTests {
         (["--bogus"], false),
     ])
     func fastPath(flags: [String], taken: Bool) throws {
-        let fast = XDS.Icon.plainCommandLine(["xds", "icon"] + flags)
+        let fast = IconCommandLine(plain: flags[...])
         #expect((fast != nil) == taken)
         if let fast {
             #expect(fast == (try XDS.Icon.parse(flags)).commandLine)
@@ -32,8 +32,8 @@ struct IconParsingTests {
 
     @Test("the flags of mask mean the same in icon")
     func sharedFlags() throws {
-        let fast = try #require(XDS.Icon.plainCommandLine(
-            ["xds", "icon", "--size", "60", "--scale", "3", "--shape", "none", "--no-stroke", "-o", "i.png"]))
+        let fast = try #require(IconCommandLine(
+            plain: ["--size", "60", "--scale", "3", "--shape", "none", "--no-stroke", "-o", "i.png"]))
         #expect(fast.options == MaskOptions(sizePoints: 60, scale: 3, shape: .none, stroke: false))
         #expect(fast.output == "i.png" && fast.file == nil && fast.appInfo == nil)
     }

@@ -41,11 +41,10 @@ struct MaskParsingTests {
         (["in.png", "--size", "683", "--scale", "3"], false), (["in.png", "-o", "-x"], false),
     ])
     func fastPath(flags: [String], taken: Bool) throws {
-        let fast = XDS.Mask.plainCommandLine(["xds", "mask"] + flags)
+        let fast = MaskCommandLine(plain: flags[...])
         #expect((fast != nil) == taken)
         if let fast {
-            let parsed = try XDS.Mask.parse(flags)
-            #expect(fast.input == parsed.input && fast.output == parsed.output && fast.options == parsed.icon.maskOptions)
+            #expect(fast == (try XDS.Mask.parse(flags)).commandLine)
         }
     }
 

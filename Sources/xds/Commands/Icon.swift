@@ -73,19 +73,14 @@ extension XDS {
         var allowHTTP = false
 
         func validate() throws {
-            if offline && noCache {
-                throw ValidationError("--offline reads only the cache, so it cannot go with --no-cache.")
-            }
-            if cacheDirectory == "" { throw ValidationError("--cache-dir needs a folder, not an empty string.") }
-            if appInfo == "" { throw ValidationError("--app-info needs a URL or a path, not an empty string.") }
-            try PNGDestination(output: output).validate()
+            try commandLine.validate()
         }
 
         func run() throws {
             try commandLine.run()
         }
 
-        /// What was asked, as plain values (what ``fastPath(_:)`` also builds).
+        /// What was asked, as plain values (what the fast path builds too, ``XDS/Route``).
         var commandLine: IconCommandLine {
             IconCommandLine(file: file, appInfo: appInfo, options: icon.maskOptions, output: output, offline: offline,
                             noCache: noCache, cacheDirectory: cacheDirectory, allowHTTP: allowHTTP)
@@ -94,16 +89,30 @@ extension XDS {
 }
 
 /// What `xds icon` was asked, as plain values: from ArgumentParser's parse of ``XDS/Icon`` or
-/// from ``XDS/Icon/fastPath(_:)``; its ``run()`` is the command's work.
+/// from the plain command line of the fast path (``XDS/Route``); both check it with the one
+/// ``validate()``, and its ``run()`` is the command's work.
 struct IconCommandLine: Equatable {
     var file: String?
     var appInfo: String?
-    var options: MaskOptions
+    var options = IconOptions.defaults
     var output: String?
     var offline = false
     var noCache = false
     var cacheDirectory: String?
     var allowHTTP = false
+
+    /// Every check of the command's values, in the order ArgumentParser makes them (the
+    /// ``IconOptions`` group first): a check belongs here, not in ``XDS/Icon/validate()``, so
+    /// that the fast path makes it too.
+    func validate() throws {
+        try IconOptions.validate(options)
+        if offline && noCache {
+            throw ValidationError("--offline reads only the cache, so it cannot go with --no-cache.")
+        }
+        if cacheDirectory == "" { throw ValidationError("--cache-dir needs a folder, not an empty string.") }
+        if appInfo == "" { throw ValidationError("--app-info needs a URL or a path, not an empty string.") }
+        try PNGDestination(output: output).validate()
+    }
 
     /// Finds the list, fetches (or reads from the cache) and masks the icon, writes the PNG.
     func run() throws {

@@ -7,26 +7,36 @@ struct IconOptions: ParsableArguments {
     /// The largest icon side we produce, in pixels (``MaskOptions/maximumPixelSize``).
     static let maxPixels = MaskOptions.maximumPixelSize
 
+    /// An icon without flags: the library's own defaults (29 pt at 1x, continuous corners, the
+    /// stroke). The options below and the fast paths' ``PlainIconFlags`` both start from it.
+    static let defaults = MaskOptions()
+
     // .unconditional: "--size -3" reaches validate() and gets the sentence below, instead of
     // ArgumentParser taking "-3" for a flag and reporting a missing value.
     @Option(parsing: .unconditional,
             help: "Icon size in points; --size × --scale is at most \(IconOptions.maxPixels) px.")
-    var size: Int = 29
+    var size: Int = IconOptions.defaults.sizePoints
 
     @Option(parsing: .unconditional, help: "Pixels per point: 1, 2 or 3 (--size 29 --scale 2 gives 58 px).")
-    var scale: Int = 1
+    var scale: Int = IconOptions.defaults.scale
 
     @Option(help: "Corner shape: continuous (as iOS draws icons), circular or none (square).")
-    var shape: IconShape = .continuous
+    var shape: IconShape = IconOptions.defaults.shape
 
     @Flag(name: .customLong("no-stroke"), help: "Leave out the 1 pt outline of 10 % black.")
-    var noStroke = false
+    var noStroke = !IconOptions.defaults.stroke
 
     mutating func validate() throws {
+        try Self.validate(maskOptions)
+    }
+
+    /// The check of these flags, for ArgumentParser's parse (``validate()``) and the commands'
+    /// plain values (``MaskCommandLine/validate()``, ``IconCommandLine/validate()``) alike.
+    static func validate(_ options: MaskOptions) throws {
         do throws(MaskOptionsError) {
-            try maskOptions.validate()
+            try options.validate()
         } catch {
-            throw ValidationError(Self.words(error))
+            throw ValidationError(words(error))
         }
     }
 

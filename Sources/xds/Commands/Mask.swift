@@ -39,14 +39,19 @@ extension XDS {
         var output: String?
 
         func validate() throws {
-            try PNGDestination(output: output).validate()
+            try commandLine.validate()
         }
 
         func run() throws {
-            try Self.run(input: input, options: icon.maskOptions, output: output)
+            try commandLine.run()
         }
 
-        /// The command's work, for ArgumentParser's path and ``fastPath(_:)`` alike.
+        /// What was asked, as plain values (what the fast path builds too, ``XDS/Route``).
+        var commandLine: MaskCommandLine {
+            MaskCommandLine(input: input, options: icon.maskOptions, output: output)
+        }
+
+        /// The command's work, for ArgumentParser's route and the fast path alike.
         static func run(input: String, options: MaskOptions, output: String?) throws {
             let inputName = input == "-" ? BinaryFile.standardInputName : input
             var destination: PNGDestination.Opened?
@@ -99,5 +104,27 @@ extension XDS {
             }
             return try PNGDecoder.decode(bytes, maxDimension: Self.maxInputPixels)
         }
+    }
+}
+
+/// What `xds mask` was asked, as plain values: from ArgumentParser's parse of ``XDS/Mask`` or
+/// from the plain command line of the fast path (``XDS/Route``); both check it with the one
+/// ``validate()`` and run it with ``run()``.
+struct MaskCommandLine: Equatable {
+    var input: String
+    var options = IconOptions.defaults
+    var output: String?
+
+    /// Every check of the command's values, in the order ArgumentParser makes them (the
+    /// ``IconOptions`` group first): a check belongs here, not in ``XDS/Mask/validate()``, so
+    /// that the fast path makes it too.
+    func validate() throws {
+        try IconOptions.validate(options)
+        try PNGDestination(output: output).validate()
+    }
+
+    /// Masks the input and writes the PNG.
+    func run() throws {
+        try XDS.Mask.run(input: input, options: options, output: output)
     }
 }

@@ -121,10 +121,15 @@ struct JobsOptions: ParsableArguments {
                                valueName: "N"))
     var jobs: Int?
 
-    /// Every route checks here: ArgumentParser's, and the long file lists handed over beside it
-    /// (``XDS/run(_:)`` parses the options with ArgumentParser too); the fast paths leave any
-    /// `-j` to ArgumentParser.
+    /// Every route checks here: ArgumentParser's, the long file lists handed over beside it
+    /// (``XDS/Route/longList(_:)`` parses the options with ArgumentParser too) and the plain
+    /// values' `validate()` (``ShowCommandLine``).
     func validate() throws {
+        try Self.validate(jobs)
+    }
+
+    /// The check of `-j`, for this group and the commands' plain values (``ShowCommandLine``).
+    static func validate(_ jobs: Int?) throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1 (got \(jobs)).") }
         // More threads than that only wait for one another; a huge count started a thread per
         // index and starved the machine (issue 24).
@@ -134,5 +139,8 @@ struct JobsOptions: ParsableArguments {
     }
 
     /// The number of threads to walk with.
-    var count: Int { jobs ?? DocumentSourceTree.processorCount }
+    var count: Int { Self.count(jobs) }
+
+    /// The number of threads to walk with for `-j jobs` (nil: not given).
+    static func count(_ jobs: Int?) -> Int { jobs ?? DocumentSourceTree.processorCount }
 }

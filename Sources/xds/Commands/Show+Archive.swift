@@ -31,8 +31,11 @@ struct ArchiveLimitOptions: ParsableArguments {
     var archiveLimit: ArchiveLimit?
 
     /// The limits of each archive scan.
-    var limits: ArchiveScanner.Limits {
-        ArchiveScanner.Limits(maximumDecompressedSize: archiveLimit?.bytes ?? ArchiveScanner.Limits.defaultDecompressedSize)
+    var limits: ArchiveScanner.Limits { Self.limits(archiveLimit?.bytes) }
+
+    /// The limits of each archive scan for `--archive-limit bytes` (nil: not given).
+    static func limits(_ bytes: Int64?) -> ArchiveScanner.Limits {
+        ArchiveScanner.Limits(maximumDecompressedSize: bytes ?? ArchiveScanner.Limits.defaultDecompressedSize)
     }
 }
 

@@ -115,18 +115,17 @@ extension XDS {
         var fetch = false
 
         func validate() throws {
-            if json && icon { throw ValidationError("--icon draws beside the human output; it cannot go with --json.") }
-            if fetch && !icon { throw ValidationError("--fetch fetches icons for --icon; give --icon too.") }
+            try commandLine.validate()
         }
 
         func run() throws {
-            let icons = IconDisplay(requested: icon, fetch: fetch)
-            if recursive {
-                try Self.showTree(files, json: json, limits: archiveLimit.limits, icons: icons, jobs: jobs.count).finish()
-            } else {
-                try Self.show(files, json: json, followSymlinks: follow.followSymlinks, limits: archiveLimit.limits,
-                              icons: icons).finish()
-            }
+            try commandLine.run()
+        }
+
+        /// What was asked, as plain values (what the fast path builds too, ``XDS/Route``).
+        var commandLine: ShowCommandLine {
+            ShowCommandLine(files: files, json: json, recursive: recursive, noFollow: follow.noFollow,
+                            archiveLimit: archiveLimit.archiveLimit?.bytes, jobs: jobs.jobs, icon: icon, fetch: fetch)
         }
 
         /// Writes every file's attribute to standard output as soon as it is read (one write per

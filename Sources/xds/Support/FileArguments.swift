@@ -1,21 +1,20 @@
 import ArgumentParser
-import IconMask
 import XDocSource
 
 // Everything xds does with the command line before, beside or instead of ArgumentParser:
 //
-// 1. `xds show FILE`, `xds mask IN ...` and `xds icon ...` without ArgumentParser
-//    (``XDS/Show/fastPath(_:)``, ``XDS/Mask/fastPath(_:)``, ``XDS/Icon/fastPath(_:)``): its
-//    parsing (reflection, protocol-conformance scans) costs more than the rest of `show`, a
-//    tenth of a 58 px `mask` and nearly half of an `icon` answered from the cache.
-// 2. Long file lists of `set`, `show` and `remove` (more than ``FileArguments/splitThreshold``
-//    arguments) handed to the command directly (``FileArguments/split(_:commands:)``):
-//    ArgumentParser takes time quadratic in the number of arguments. Shorter command lines are
-//    ArgumentParser's alone.
+// 1. `xds show FILE`, `xds mask IN ...` and `xds icon ...` without ArgumentParser (the plain
+//    command lines of PlainCommandLine.swift): its parsing (reflection, protocol-conformance
+//    scans) costs more than the rest of `show`, a tenth of a 58 px `mask` and nearly half of
+//    an `icon` answered from the cache.
+// 2. Long file lists of ``XDS/fileCommands`` (`set`, `show`, `remove`; more than
+//    ``FileArguments/splitThreshold`` arguments) handed to the command directly
+//    (``FileArguments/split(_:commands:)``): ArgumentParser takes time quadratic in the number
+//    of arguments. Shorter command lines are ArgumentParser's alone.
 // 3. File names that are not UTF-8 refused in words (``FileArguments/problem(_:)``).
 //
-// `XDS.main` tries them in that order; the figures are in Benchmarks/RESULTS.md. Which
-// arguments are option values is read from ArgumentParser's own model of each command
+// ``XDS/Route`` chooses between them in one place; the figures are in Benchmarks/RESULTS.md.
+// Which arguments are option values is read from ArgumentParser's own model of each command
 // (``FileArguments/optionsWithValues(of:)``), so a new option needs nothing here.
 
 /// Command-line file names that `xds` cannot reach.
@@ -42,195 +41,6 @@ enum FileArguments {
     }
 }
 
-// MARK: - `xds show FILE` without ArgumentParser
-
-extension XDS.Show {
-    /// `xds show` without ArgumentParser, for the common plain command lines: parsing with
-    /// it costs more than the rest of the command (type metadata and conformance lookups).
-    /// Returns nil, leaving the work to ArgumentParser, for anything but `show` followed by
-    /// file names, `--json` and `--no-follow`.
-    static func fastPath(_ arguments: [String]) -> ExitStatus? {
-        guard arguments.count >= 3, arguments[1] == "show" else { return nil }
-        var files: [String] = []
-        var json = false, noFollow = false
-        for argument in arguments.dropFirst(2) {
-            switch argument {
-            case "--json": json = true
-            case "--no-follow": noFollow = true
-            default:
-                guard PlainArguments.isOperand(argument) else { return nil }  // `help` too: ArgumentParser's
-                files.append(argument)
-            }
-        }
-        guard !files.isEmpty else { return nil }
-        return show(files, json: json, followSymlinks: !noFollow).worst
-    }
-}
-
-extension XDS.Mask {
-    /// `xds mask` without ArgumentParser for plain command lines: the input, `--size N`,
-    /// `--scale N`, `--shape NAME`, `--no-stroke` and `-o`/`--output FILE`, each at most once,
-    /// with values that pass the same checks. Returns nil, leaving the work (and any message)
-    /// to ArgumentParser, for anything else: another spelling (`--size=58`), a value that does
-    /// not parse or validate, `help`, `-h`, an unknown or repeated option.
-    static func fastPath(_ arguments: [String]) -> ExitStatus? {
-        guard let (input, options, output) = plainCommandLine(arguments) else { return nil }
-        do {
-            try run(input: input, options: options, output: output)
-        } catch {
-            XDS.finish(with: error)
-        }
-        return .success
-    }
-
-    /// What ``fastPath(_:)`` takes from a plain command line, or nil for any other: exactly
-    /// what ArgumentParser would parse from it (a test holds both to that).
-    static func plainCommandLine(_ arguments: [String]) -> (input: String, options: MaskOptions, output: String?)? {
-        guard arguments.count >= 3, arguments[1] == "mask" else { return nil }
-        var line = PlainArguments(arguments, from: 2)
-        var flags = PlainIconFlags()
-        var input: String?
-        while let argument = line.next() {
-            switch flags.read(argument, from: &line) {
-            case true?: continue
-            case nil: return nil
-            case false?:
-                guard input == nil, argument == "-" || PlainArguments.isOperand(argument) else { return nil }
-                input = argument
-            }
-        }
-        guard let input, let options = flags.options else { return nil }
-        return (input, options, flags.output)
-    }
-}
-
-// MARK: - `xds icon` without ArgumentParser
-
-extension XDS.Icon {
-    /// `xds icon` without ArgumentParser, for plain command lines, as ``XDS/Mask/fastPath(_:)``:
-    /// ArgumentParser's parse was nearly half the instructions of an icon answered from the
-    /// cache (7.3 M of 16 M). `[FILE]`, `--app-info URL|PATH`, `--cache-dir DIR`, `--offline`,
-    /// `--no-cache`, `--allow-http` and the flags of `mask`, each at most once, with values
-    /// that pass the same checks; anything else is left to ArgumentParser.
-    static func fastPath(_ arguments: [String]) -> ExitStatus? {
-        guard let commandLine = plainCommandLine(arguments) else { return nil }
-        do {
-            try commandLine.run()
-        } catch {
-            XDS.finish(with: error)
-        }
-        return .success
-    }
-
-    /// What ``fastPath(_:)`` takes from a plain command line, or nil for any other: exactly
-    /// what ArgumentParser would parse from it (a test holds both to that).
-    static func plainCommandLine(_ arguments: [String]) -> IconCommandLine? {
-        guard arguments.count >= 2, arguments[1] == "icon" else { return nil }
-        var line = PlainArguments(arguments, from: 2)
-        var flags = PlainIconFlags()
-        var file: String?, appInfo: String?, cacheDirectory: String?
-        var offline = false, noCache = false, allowHTTP = false
-        while let argument = line.next() {
-            switch flags.read(argument, from: &line) {
-            case true?: continue
-            case nil: return nil
-            case false?: break
-            }
-            switch argument {
-            case "--app-info":
-                guard appInfo == nil, let value = line.value(), !value.isEmpty else { return nil }
-                appInfo = value
-            case "--cache-dir":
-                guard cacheDirectory == nil, let value = line.value(), !value.isEmpty else { return nil }
-                cacheDirectory = value
-            case "--offline":
-                guard !offline else { return nil }
-                offline = true
-            case "--no-cache":
-                guard !noCache else { return nil }
-                noCache = true
-            case "--allow-http":
-                guard !allowHTTP else { return nil }
-                allowHTTP = true
-            default:
-                guard file == nil, PlainArguments.isOperand(argument) else { return nil }
-                file = argument
-            }
-        }
-        guard !(offline && noCache), let options = flags.options else { return nil }
-        return IconCommandLine(file: file, appInfo: appInfo, options: options, output: flags.output, offline: offline,
-                               noCache: noCache, cacheDirectory: cacheDirectory, allowHTTP: allowHTTP)
-    }
-}
-
-/// A plain command line read one argument at a time, as ArgumentParser reads it.
-struct PlainArguments {
-    private let arguments: [String]
-    private var index: Int
-
-    init(_ arguments: [String], from start: Int) {
-        self.arguments = arguments
-        self.index = start
-    }
-
-    /// The next argument, if any.
-    mutating func next() -> String? {
-        guard index < arguments.count else { return nil }
-        index += 1
-        return arguments[index - 1]
-    }
-
-    /// The next argument as the value of an option, if it is one ArgumentParser would take.
-    mutating func value() -> String? {
-        guard index < arguments.count, !arguments[index].hasPrefix("-") else { return nil }
-        return next()
-    }
-
-    /// Whether `argument` is plainly a positional one (not an option, not empty, not `help`).
-    static func isOperand(_ argument: String) -> Bool {
-        !(argument.isEmpty || argument.hasPrefix("-")) && argument != "help"
-    }
-}
-
-/// The flags of ``IconOptions`` and `-o`/`--output` on a plain command line (`mask`, `icon`).
-struct PlainIconFlags {
-    var size: Int?, scale: Int?, shape: IconShape?, noStroke = false, output: String?
-
-    /// Reads `flag` (with its value from `line`) when it is one of these: true when read,
-    /// false when `flag` is another, nil when it is one but not plainly given (a repeat, a
-    /// value that does not parse): the line is then left to ArgumentParser.
-    mutating func read(_ flag: String, from line: inout PlainArguments) -> Bool? {
-        switch flag {
-        case "--size":
-            guard size == nil, let text = line.value(), let n = Int(text) else { return nil }
-            size = n
-        case "--scale":
-            guard scale == nil, let text = line.value(), let n = Int(text) else { return nil }
-            scale = n
-        case "--shape":
-            guard shape == nil, let text = line.value(), let s = IconShape(rawValue: text) else { return nil }
-            shape = s
-        case "--no-stroke":
-            guard !noStroke else { return nil }
-            noStroke = true
-        case "-o", "--output":
-            guard output == nil, let text = line.value() else { return nil }
-            output = text
-        default:
-            return false
-        }
-        return true
-    }
-
-    /// The options, when they and the output pass the checks `validate()` makes (else nil:
-    /// ArgumentParser words the problem).
-    var options: MaskOptions? {
-        let options = MaskOptions(sizePoints: size ?? 29, scale: scale ?? 1, shape: shape ?? .continuous, stroke: !noStroke)
-        guard (try? options.validate()) != nil, (try? PNGDestination(output: output).validate()) != nil else { return nil }
-        return options
-    }
-}
-
 // MARK: - File lists beside ArgumentParser
 
 /// A command whose positional arguments are only file names.
@@ -249,27 +59,6 @@ extension FileListCommand {
 extension XDS.Set: FileListCommand {}
 extension XDS.Show: FileListCommand {}
 extension XDS.Remove: FileListCommand {}
-
-extension XDS {
-    /// The commands whose file list is handed over without ArgumentParser (see ``FileArguments``).
-    static let fileCommands: [any FileListCommand.Type] = [Set.self, Show.self, Remove.self]
-
-    /// Parses the options with ArgumentParser and hands the command its whole file list
-    /// directly, then runs it and exits as ArgumentParser's `main` would.
-    static func run(_ split: FileArguments.Split) -> Never {
-        do {
-            var command = try parseAsRoot(split.arguments)
-            if var listing = command as? any FileListCommand {
-                listing.files = split.files
-                command = listing
-            }
-            try command.run()
-        } catch {
-            finish(with: error)
-        }
-        ExitStatus.success.exitProcess()
-    }
-}
 
 extension FileArguments {
     /// The argument count above which `set`, `show` and `remove` command lines are split.
