@@ -65,10 +65,12 @@ struct CommandLineLimitsTests {
         #expect(limited.status == 0, "\(limited.stderr)")
         #expect(Swift.Set(limited.stdout.split(separator: "\n")).count == names.count)
         if Self.straceAvailable {
+            // Thread stacks only (MAP_STACK): malloc's arenas also fail under the limit, more
+            // often the more threads contend, which says nothing about retried threads.
             let refusals = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
-                .filter { $0.contains("ENOMEM") }.count
+                .filter { $0.contains("ENOMEM") && $0.contains("MAP_STACK") }.count
             #expect(refusals > 0, "no thread was refused: the limits did not bite")
-            #expect(refusals < 100, "\(refusals) failed mmap calls: refused threads were retried")
+            #expect(refusals < 10, "\(refusals) thread stacks refused: refused threads were retried")
         }
         // So little room that even the first thread is refused: the walk runs on the main thread.
         let none = try run("/usr/bin/prlimit", ["--stack=\(1 << 30)", "--as=\(1024 << 20)",
