@@ -94,16 +94,4 @@ enum FetcherLocalFiles {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
-
-
-    /// The URL scheme of `text`, lower-cased (RFC 3986: a letter, then letters, digits, `+`,
-    /// `-`, `.`, then `:`), or nil when `text` does not start with one (a path).
-    static func scheme(of text: String) -> String? {
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        let candidate = text[..<colon]
-        guard let first = candidate.first, first.isASCII, first.isLetter,
-              candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") })
-        else { return nil }
-        return candidate.lowercased()
-    }
 }
