@@ -67,8 +67,13 @@ enum FetcherLocalFiles {
 
     /// The local path of a `file:` URL (`file:///p`, `file://localhost/p`, `file:/p`),
     /// percent-decoded, without query or fragment; nil for another host or a malformed URL.
+    ///
+    /// Only for a `file:` URL the user typed (`--app-info`), so it is read leniently, as curl
+    /// reads one: a space or another character RFC 3986 excludes stays part of the path
+    /// (`file:///tmp/My Icons/appInfo.json`), which ``URLReference/parse(_:)`` would refuse.
+    /// A `src` in a list goes through ``URLReference/resolveLocal(_:inFolder:)`` instead.
     static func path(ofFileURL url: String) -> String? {
-        guard url.count >= 5, url.prefix(5).lowercased() == "file:" else { return nil }
+        guard URLReference.scheme(of: url) == "file" else { return nil }
         var rest = Substring(url.dropFirst(5))
         if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<cut] }
         if rest.hasPrefix("//") {
