@@ -4,68 +4,56 @@
 #include "ccurl.h"
 
 #include <clibraryloader.h>
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
-static void *library;
-static char loadError[512];
-static pthread_once_t loadOnce = PTHREAD_ONCE_INIT;
+#define CCURL_FUNCTIONS(X)                                                                           \
+    CLIBRARY_SAME(X, curl_global_init) CLIBRARY_SAME(X, curl_version_info)                           \
+    CLIBRARY_SAME(X, curl_easy_setopt) CLIBRARY_SAME(X, curl_easy_getinfo)                           \
+    CLIBRARY_SAME(X, curl_easy_init) CLIBRARY_SAME(X, curl_easy_cleanup)                             \
+    CLIBRARY_SAME(X, curl_easy_reset) CLIBRARY_SAME(X, curl_easy_perform)                            \
+    CLIBRARY_SAME(X, curl_easy_strerror) CLIBRARY_SAME(X, curl_slist_append)                         \
+    CLIBRARY_SAME(X, curl_slist_free_all)
 
-static void load(void) {
-    // The soname Debian's libcurl4 (OpenSSL) installs, its GnuTLS sibling, then macOS's.
-    static const char *const names[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.4.dylib", "/usr/lib/libcurl.4.dylib"};
-    library = clibrary_open(names, sizeof names / sizeof names[0], loadError, sizeof loadError);
-    if (library == NULL) return;
-    CURLcode (*globalInit)(long) = (CURLcode (*)(long))dlsym(library, "curl_global_init");
-    curl_version_info_data *(*versionInfo)(CURLversion) =
-        (curl_version_info_data *(*)(CURLversion))dlsym(library, "curl_version_info");
-    if (globalInit == NULL || versionInfo == NULL || dlsym(library, "curl_easy_setopt") == NULL) {
-        snprintf(loadError, sizeof loadError, "the libcurl found lacks curl_global_init or curl_easy_setopt");
-        dlclose(library);
-        library = NULL;
-        return;
+static struct {
+    CCURL_FUNCTIONS(CLIBRARY_FIELD)
+} curl;
+
+/// Takes the version from curl_version_info.
+static void ccurl_identify(struct clibrary *library) {
+    curl_version_info_data *version = curl.curl_version_info ? curl.curl_version_info(CURLVERSION_NOW) : NULL;
+    if (version != NULL && version->version != NULL) {
+        snprintf(library->version, sizeof library->version, "%s", version->version);
     }
-    curl_version_info_data *version = versionInfo(CURLVERSION_NOW);
+}
+
+/// Refuses a libcurl older than 7.85 and initialises it globally (once, under the load lock,
+/// before any thread makes a request).
+static int ccurl_check(struct clibrary *library) {
+    curl_version_info_data *version = curl.curl_version_info(CURLVERSION_NOW);
     if (version == NULL || version->version_num < 0x075500) {
-        snprintf(loadError, sizeof loadError, "libcurl %s is too old (7.85 or newer is needed)",
-                 version && version->version ? version->version : "?");
-        dlclose(library);
-        library = NULL;
-        return;
+        return clibrary_refuse(library, "is too old: 7.85 or newer is needed");
     }
-    if (globalInit(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-        snprintf(loadError, sizeof loadError, "libcurl could not be initialised");
-        dlclose(library);
-        library = NULL;
+    if (curl.curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        return clibrary_refuse(library, "could not be initialised");
     }
+    return 1;
 }
 
-int ccurl_available(void) {
-    pthread_once(&loadOnce, load);
-    return library != NULL;
-}
-
-const char *ccurl_load_error(void) {
-    pthread_once(&loadOnce, load);
-    return loadError;
-}
-
-/// The address of libcurl's `name`, or NULL (libcurl missing, or too old to have it).
-static void *symbol(const char *name) {
-    return ccurl_available() ? dlsym(library, name) : NULL;
-}
+// The soname Debian's libcurl4 (OpenSSL) installs, its GnuTLS sibling; macOS: its own.
+CLIBRARY_DEFINE(ccurl, "libcurl", curl, CCURL_FUNCTIONS, NULL, ccurl_identify, ccurl_check,
+#if defined(__APPLE__)
+                "libcurl.4.dylib", "/usr/lib/libcurl.4.dylib"
+#else
+                "libcurl.so.4", "libcurl-gnutls.so.4"
+#endif
+)
 
 // curl_easy_setopt and curl_easy_getinfo are variadic: each helper passes exactly one argument
 // of the type the option documents.
 typedef CURLcode (*setopt_function)(CURL *, CURLoption, ...);
 
 static setopt_function setopt(void) {
-    static setopt_function real;
-    if (real == NULL) real = (setopt_function)symbol("curl_easy_setopt");
-    return real;
+    return ccurl_available() ? curl.curl_easy_setopt : NULL;
 }
 
 CURLcode ccurl_setopt_long(CURL *handle, CURLoption option, long value) {
@@ -94,55 +82,33 @@ CURLcode ccurl_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback fun
 }
 
 CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
-    static CURLcode (*real)(CURL *, CURLINFO, ...);
-    if (real == NULL) real = (CURLcode (*)(CURL *, CURLINFO, ...))symbol("curl_easy_getinfo");
-    return real != NULL ? real(handle, info, value) : CURLE_FAILED_INIT;
+    // Parenthesised: curl.h may define curl_easy_getinfo as a type-checking macro.
+    return ccurl_available() ? (curl.curl_easy_getinfo)(handle, info, value) : CURLE_FAILED_INIT;
 }
 
 
 // Hidden: libcurl's own calls between its functions must not come back through these.
 #pragma GCC visibility push(hidden)
 
-CURL *curl_easy_init(void) {
-    static CURL *(*real)(void);
-    if (real == NULL) real = (CURL *(*)(void))symbol("curl_easy_init");
-    return real != NULL ? real() : NULL;
+/// A forwarder returning `otherwise` when libcurl is missing.
+#define CCURL_FORWARD(type, name, parameters, arguments, otherwise) \
+    type name parameters { return ccurl_available() ? curl.name arguments : otherwise; }
+
+CCURL_FORWARD(CURL *, curl_easy_init, (void), (), NULL)
+CCURL_FORWARD(CURLcode, curl_easy_perform, (CURL *handle), (handle), CURLE_FAILED_INIT)
+CCURL_FORWARD(const char *, curl_easy_strerror, (CURLcode code), (code), "libcurl is not loaded")
+CCURL_FORWARD(struct curl_slist *, curl_slist_append, (struct curl_slist *list, const char *data), (list, data), NULL)
+
+void curl_easy_cleanup(CURL *handle) {
+    if (ccurl_available()) curl.curl_easy_cleanup(handle);
 }
 
-void curl_easy_cleanup(CURL *curl) {
-    static void (*real)(CURL *curl);
-    if (real == NULL) real = (void (*)(CURL *curl))symbol("curl_easy_cleanup");
-    if (real != NULL) real(curl);
-}
-
-void curl_easy_reset(CURL *curl) {
-    static void (*real)(CURL *curl);
-    if (real == NULL) real = (void (*)(CURL *curl))symbol("curl_easy_reset");
-    if (real != NULL) real(curl);
-}
-
-CURLcode curl_easy_perform(CURL *curl) {
-    static CURLcode (*real)(CURL *curl);
-    if (real == NULL) real = (CURLcode (*)(CURL *curl))symbol("curl_easy_perform");
-    return real != NULL ? real(curl) : CURLE_FAILED_INIT;
-}
-
-const char *curl_easy_strerror(CURLcode code) {
-    static const char *(*real)(CURLcode code);
-    if (real == NULL) real = (const char *(*)(CURLcode code))symbol("curl_easy_strerror");
-    return real != NULL ? real(code) : "libcurl is not loaded";
-}
-
-struct curl_slist *curl_slist_append(struct curl_slist *list, const char *data) {
-    static struct curl_slist *(*real)(struct curl_slist *list, const char *data);
-    if (real == NULL) real = (struct curl_slist *(*)(struct curl_slist *list, const char *data))symbol("curl_slist_append");
-    return real != NULL ? real(list, data) : NULL;
+void curl_easy_reset(CURL *handle) {
+    if (ccurl_available()) curl.curl_easy_reset(handle);
 }
 
 void curl_slist_free_all(struct curl_slist *list) {
-    static void (*real)(struct curl_slist *list);
-    if (real == NULL) real = (void (*)(struct curl_slist *list))symbol("curl_slist_free_all");
-    if (real != NULL) real(list);
+    if (ccurl_available()) curl.curl_slist_free_all(list);
 }
 
 #pragma GCC visibility pop

@@ -4,19 +4,25 @@
 
 #include <clibraryloader.h>
 
-#define CDEFLATE_FUNCTIONS(X) \
-    X(libdeflate_alloc_compressor) X(libdeflate_free_compressor) X(libdeflate_zlib_compress) \
-    X(libdeflate_zlib_compress_bound) X(libdeflate_alloc_decompressor) \
-    X(libdeflate_free_decompressor) X(libdeflate_deflate_decompress) X(libdeflate_zlib_decompress) \
-    X(libdeflate_crc32)
+#define CDEFLATE_FUNCTIONS(X)                                                                      \
+    CLIBRARY_SAME(X, libdeflate_alloc_compressor) CLIBRARY_SAME(X, libdeflate_free_compressor)      \
+    CLIBRARY_SAME(X, libdeflate_zlib_compress) CLIBRARY_SAME(X, libdeflate_zlib_compress_bound)     \
+    CLIBRARY_SAME(X, libdeflate_alloc_decompressor) CLIBRARY_SAME(X, libdeflate_free_decompressor)  \
+    CLIBRARY_SAME(X, libdeflate_deflate_decompress) CLIBRARY_SAME(X, libdeflate_zlib_decompress)    \
+    CLIBRARY_SAME(X, libdeflate_crc32)
 
 static struct {
     CDEFLATE_FUNCTIONS(CLIBRARY_FIELD)
 } deflate;
-// Debian's soname, the development link, then Homebrew's (Apple silicon, Intel).
-CLIBRARY_DEFINE(cdeflate, "libdeflate", deflate, CDEFLATE_FUNCTIONS,
-                "libdeflate.so.0", "libdeflate.so", "/opt/homebrew/lib/libdeflate.dylib",
-                "/usr/local/lib/libdeflate.dylib")
+// Debian's soname and the development link; macOS: Homebrew's (Apple silicon, Intel). libdeflate
+// has no version call (only a macro in its header), so messages name the file loaded.
+CLIBRARY_DEFINE(cdeflate, "libdeflate", deflate, CDEFLATE_FUNCTIONS, NULL, NULL, NULL,
+#if defined(__APPLE__)
+                "libdeflate.0.dylib", "/opt/homebrew/lib/libdeflate.dylib", "/usr/local/lib/libdeflate.dylib"
+#else
+                "libdeflate.so.0", "libdeflate.so"
+#endif
+)
 
 // Hidden, as in czlib.c: only xds's own code calls these.
 #pragma GCC visibility push(hidden)

@@ -3,16 +3,22 @@
 
 #include <clibraryloader.h>
 
-#define CZLIB_FUNCTIONS(X) \
-    X(inflateInit2_) X(inflate) X(inflateEnd) X(deflateInit2_) X(deflate) X(deflateEnd) \
-    X(deflateBound) X(crc32)
+#define CZLIB_FUNCTIONS(X)                                                                         \
+    CLIBRARY_SAME(X, inflateInit2_) CLIBRARY_SAME(X, inflate) CLIBRARY_SAME(X, inflateEnd)          \
+    CLIBRARY_SAME(X, deflateInit2_) CLIBRARY_SAME(X, deflate) CLIBRARY_SAME(X, deflateEnd)          \
+    CLIBRARY_SAME(X, deflateBound) CLIBRARY_SAME(X, crc32)
 
 static struct {
     CZLIB_FUNCTIONS(CLIBRARY_FIELD)
 } zlib;
 // Debian's soname, the development link, then macOS's own.
-CLIBRARY_DEFINE(czlib, "zlib", zlib, CZLIB_FUNCTIONS,
-                "libz.so.1", "libz.so", "/usr/lib/libz.1.dylib")
+CLIBRARY_DEFINE(czlib, "zlib", zlib, CZLIB_FUNCTIONS, "zlibVersion", NULL, NULL,
+#if defined(__APPLE__)
+                "libz.1.dylib", "/usr/lib/libz.1.dylib"
+#else
+                "libz.so.1", "libz.so"
+#endif
+)
 
 // Hidden: the executable's copies must not stand in for zlib's own functions in the libraries
 // that link zlib (libcurl, libarchive).

@@ -105,7 +105,7 @@ struct ArchiveReader {
     private mutating func runTar() throws(ArchiveError) {
         guard carchive_available() != 0 else {
             throw ArchiveError(.unreadable, path: archivePath,
-                               message: "archives need libarchive, which could not be loaded (\(String(cString: carchive_load_error())))")
+                               message: String(cString: carchive_load_error()))
         }
         guard let archive = archive_read_new() else {
             throw ArchiveError(.unreadable, path: archivePath, message: "out of memory")
@@ -459,4 +459,10 @@ private func archiveSkip(_ archive: OpaquePointer?, _ client: UnsafeMutableRawPo
         return 0
     }
     return step
+}
+
+extension ArchiveScanner {
+    /// The libarchive xds would load for tar archives, for `xds --version` and bug reports:
+    /// "libarchive 3.6.2 (/usr/lib/…/libarchive.so.13.6.2)", or why none can be (loads it).
+    public static var libarchiveDescription: String { String(cString: carchive_description()) }
 }

@@ -240,7 +240,7 @@ struct ZipMember {
         // For the damage's words only (escaping every name read would cost a long directory).
         var described: String { "entry \(entry.index) (\(DocumentSourceTreePath(bytes: entry.name).visible))" }
         guard czlib_available() != 0 else {  // inflate and the CRC
-            return .failed("zlib could not be loaded: \(String(cString: czlib_load_error()))")
+            return .failed(String(cString: czlib_load_error()))
         }
         // Every offset and size here comes from the archive: each sum is checked, and the
         // data must end before the central directory (so within the file).

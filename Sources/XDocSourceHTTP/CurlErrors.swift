@@ -54,11 +54,11 @@ enum CurlErrors {
         }
     }
 
-    /// The one line for a libcurl that cannot be loaded: which package to install.
+    /// The one line for a libcurl that cannot be loaded: which package to install, and when one
+    /// was found, which and what is wrong with it ("libcurl 7.74.0 (FILE) is too old: …").
     static func notLoaded() -> String {
-        let why = String(cString: ccurl_load_error())
-        if why.contains("too old") || why.contains("lacks") || why.contains("initialised") {
-            return "\(why) (Debian: apt-get install libcurl4)"
+        if Int(ccurl_load_state()) != CLIBRARY_MISSING {
+            return "\(String(cString: ccurl_load_error())) (Debian: apt-get install libcurl4)"
         }
         #if canImport(Darwin)
         return "libcurl could not be loaded (it is part of macOS: /usr/lib/libcurl.4.dylib)"

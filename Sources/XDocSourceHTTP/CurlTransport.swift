@@ -46,6 +46,10 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     /// Whether libcurl can be loaded (loading it now if it was not yet).
     public static var isAvailable: Bool { ccurl_available() != 0 }
 
+    /// The libcurl xds would load, for `xds --version` and bug reports: "libcurl 7.88.1
+    /// (/usr/lib/…/libcurl.so.4.8.0)", or why none can be (loads it).
+    public static var libraryDescription: String { String(cString: ccurl_description()) }
+
     /// Performs one GET; see ``HTTPTransport/get(_:maximumBodySize:)``.
     public func get(_ request: HTTPRequest, maximumBodySize: Int) async throws(FetchError) -> HTTPResponse {
         let url = request.url

@@ -71,6 +71,9 @@ struct XDS: ParsableCommand {
     static func finish(with error: any Error) -> Never {
         let code = exitCode(for: error)
         var message = fullMessage(for: error)
+        if code == .success, message == BuildInfo.versionLine {  // xds --version
+            message += "\n" + BuildInfo.libraryLines
+        }
         if !message.isEmpty {
             if !message.hasSuffix("\n") { message += "\n" }
             if code == .success {

@@ -40,7 +40,14 @@ public final class TemporaryFolder: @unchecked Sendable {
         return run?.status == 0
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    deinit {
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            // Folders deeper than PATH_MAX (the deep-tree walks) defeat FileManager.
+            Self.removeDeep(path)
+        }
+    }
 
     /// Creates a file with `contents` and returns its path.
     @discardableResult

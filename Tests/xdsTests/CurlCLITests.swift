@@ -84,22 +84,13 @@ final class CurlCLITests: @unchecked Sendable {
         }
     }
 
-    /// Hides both of Debian's libcurl builds behind an empty file in a private mount namespace
-    /// (root only: `unshare --mount`), then runs xds there.
+    /// Runs `command` where neither of Debian's libcurl builds is installed (``HiddenLibraries``).
     static func withoutLibcurl(_ command: String, in folder: String, environment: [String: String]) throws -> Run {
-        let hide = ["libcurl.so.4", "libcurl-gnutls.so.4"].map { name in
-            "for f in /usr/lib/*/\(name) /usr/lib/\(name); do [ -e \"$f\" ] && mount --bind /dev/null \"$(readlink -f \"$f\")\"; done"
-        }.joined(separator: "; ")
-        return try run("/usr/bin/unshare", ["--mount", "sh", "-c", "\(hide); \(command)"], in: folder, environment: environment)
+        try HiddenLibraries.run(hiding: ["libcurl.so", "libcurl-gnutls.so"], command, in: folder, environment: environment)
     }
 
-    static let canHideLibraries: Bool = {
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
-        return (try? run("/usr/bin/unshare", ["--mount", "true"]).status) == 0
-    }()
-
     @Test("libcurl missing at run time: a request is one line naming the package (69); the cache, --offline and other commands work",
-          .enabled(if: canHideLibraries, "needs root and unshare --mount"))
+          .enabled(if: HiddenLibraries.isSupported, "needs root, unshare --mount and overlay mounts"))
     func withoutCurl() throws {
         // Fill the cache first, with libcurl there.
         let fill = try icon(["--app-info", listURL, "--size", "58", "-o", "cached.png"])

@@ -29,11 +29,11 @@ struct HelpOutputTests {
         #expect(!bash.stdout.hasPrefix("#!"), "the bash completion script begins with a #! line")
     }
 
-    @Test("--version names the version and the commit it was built from")
+    @Test("--version names the version and the commit it was built from, on its first line (the libraries follow)")
     func version() throws {
         let result = try xds("--version")
         #expect(result.status == 0)
-        let line = result.stdout.trimmingCharacters(in: .newlines)
+        let line = result.stdout.split(separator: "\n").first.map(String.init) ?? ""
         #expect(line.range(of: #"^\d+\.\d+\.\d+ \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)$"#, options: .regularExpression) != nil,
                 "\(line)")
     }

@@ -19,7 +19,7 @@ struct StartupLinkTests {
     }
 
     /// `xds show FILE` decodes the attribute with its own validator and loads no library;
-    /// `xds set` encodes with libplist and loads it then. (glibc's loader lists every library
+    /// `xds set` encodes with libplist and loads it then (libplist-2.0.so.4 or .so.3). (glibc's loader lists every library
     /// it opens under LD_DEBUG=files.)
     @Test(.timeLimit(.minutes(5)))
     func eachCommandLoadsWhatItUses() throws {
@@ -28,7 +28,7 @@ struct StartupLinkTests {
         let set = try run(xdsPath, ["set", document, "--id", "com.example.app", "--name", "Example"],
                           environment: ["LD_DEBUG": "files"])
         #expect(set.status == 0, "\(set)")
-        #expect(loaded(set).contains("libplist-2.0.so.3"), "\(set.stderr)")
+        #expect(loaded(set).contains { $0.hasPrefix("libplist-2.0.so.") }, "\(set.stderr)")
 
         let show = try run(xdsPath, ["show", document], environment: ["LD_DEBUG": "files"])
         #expect(show.status == 0, "\(show)")

@@ -15,8 +15,15 @@
 /// 1 when libarchive could be loaded (loading it on the first call), else 0.
 int carchive_available(void);
 
-/// Why libarchive could not be loaded (dlerror's text), or "" when it was.
+/// Why libarchive cannot be used, one line naming it ("libarchive is not installed (tried …)", or what
+/// the file found lacks), or "" when it was loaded.
 const char *carchive_load_error(void);
+
+/// CLIBRARY_LOADED, CLIBRARY_MISSING or CLIBRARY_UNUSABLE (clibraryloader.h), loading on the first call.
+int carchive_load_state(void);
+
+/// The libarchive loaded, "libarchive 3.6.2 (/usr/lib/…/libarchive.so.13.6.2)", or why none can be.
+const char *carchive_description(void);
 
 /// archive_set_error is variadic, which Swift cannot call: a fixed message through "%s".
 void carchive_set_error(struct archive *archive, int code, const char *message);

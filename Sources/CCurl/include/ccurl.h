@@ -11,14 +11,22 @@
 #ifndef CCURL_H
 #define CCURL_H
 
+#include <clibraryloader.h>
 #include <curl/curl.h>
 #include <stddef.h>
 
 /// 1 when libcurl could be loaded (loading and globally initialising it on the first call), else 0.
 int ccurl_available(void);
 
-/// Why libcurl could not be loaded (dlerror's text, or that it is too old), or "" when it was.
+/// Why libcurl cannot be used, one line naming it ("libcurl is not installed (tried …)", or what
+/// the file found lacks), or "" when it was loaded.
 const char *ccurl_load_error(void);
+
+/// CLIBRARY_LOADED, CLIBRARY_MISSING or CLIBRARY_UNUSABLE (clibraryloader.h), loading on the first call.
+int ccurl_load_state(void);
+
+/// The libcurl loaded, "libcurl 7.88.1 (/usr/lib/…/libcurl.so.4.8.0)", or why none can be.
+const char *ccurl_description(void);
 
 /// curl_easy_setopt for an option taking a long.
 CURLcode ccurl_setopt_long(CURL *handle, CURLoption option, long value);

@@ -13,7 +13,14 @@
 /// allocators below return NULL, the checksum 0 and the decompressors LIBDEFLATE_BAD_DATA.
 int cdeflate_available(void);
 
-/// Why libdeflate could not be loaded (dlerror's text), or "" when it was.
+/// Why libdeflate cannot be used, one line naming it ("libdeflate is not installed (tried …)", or what
+/// the file found lacks), or "" when it was loaded.
 const char *cdeflate_load_error(void);
+
+/// CLIBRARY_LOADED, CLIBRARY_MISSING or CLIBRARY_UNUSABLE (clibraryloader.h), loading on the first call.
+int cdeflate_load_state(void);
+
+/// The libdeflate loaded, "libdeflate (/usr/lib/…/libdeflate.so.0)" (it has no version call), or why none can be.
+const char *cdeflate_description(void);
 
 #endif

@@ -15,6 +15,12 @@ int cxattr_inode_flags(const char *path, int follow, unsigned int *flags);
 /// kernel (or a seccomp filter) does not offer listxattrat, and from then on without asking it.
 ssize_t cxattr_list_in_folder(int folder, const char *name, char *list, size_t size);
 
+/// The value of the attribute `attribute` of `name` in the open folder `folder`, not following
+/// a symbolic link (Linux 6.13's getxattrat): as lgetxattr, without the path. Returns the
+/// value's size (`size` 0: only that), or -1 with errno set; errno ENOSYS when the running
+/// kernel (or a seccomp filter) does not offer getxattrat, and from then on without asking it.
+ssize_t cxattr_get_in_folder(int folder, const char *name, const char *attribute, void *value, size_t size);
+
 /// The flags of cxattr_inode_flags that forbid attribute changes (0 where there are none).
 extern const unsigned int cxattr_immutable_flag;
 extern const unsigned int cxattr_append_only_flag;

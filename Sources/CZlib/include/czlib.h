@@ -14,7 +14,14 @@
 /// function below fails as zlib does on bad input (Z_STREAM_ERROR, Z_MEM_ERROR, 0).
 int czlib_available(void);
 
-/// Why zlib could not be loaded (dlerror's text), or "" when it was.
+/// Why zlib cannot be used, one line naming it ("zlib is not installed (tried …)", or what
+/// the file found lacks), or "" when it was loaded.
 const char *czlib_load_error(void);
+
+/// CLIBRARY_LOADED, CLIBRARY_MISSING or CLIBRARY_UNUSABLE (clibraryloader.h), loading on the first call.
+int czlib_load_state(void);
+
+/// The zlib loaded, "zlib 1.2.13 (/usr/lib/…/libz.so.1.2.13)", or why none can be.
+const char *czlib_description(void);
 
 #endif

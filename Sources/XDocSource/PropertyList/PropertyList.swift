@@ -8,6 +8,10 @@ internal import XDSSystem
 /// walk (libplist then does not parse it again); XML input is checked by `XMLPlistValidator`
 /// before libplist parses it (and turns it into binary, read as above); libplist writes.
 ///
+/// Any libplist from 2.2 to 2.7 does (CPlist loads libplist-2.0.so.4 or .so.3 and hides how
+/// their functions differ); the values are the same with each (the property-list
+/// suites pass with 2.2, 2.3.0 and 2.7.0: scripts/test-libplist-version.sh).
+///
 /// Precision, with libplist 2.2 (Debian 12):
 /// * Binary dates round-trip bit for bit. libplist 2.2's date API is lossy: the getter
 ///   `plist_get_date_val` and the constructor `plist_new_date` take `int32_t` seconds plus
@@ -51,9 +55,8 @@ public enum PropertyList {
         }
         try XMLPlistValidator.validate(bytes)
         try requireLibplist()
-        var root: plist_t? = nil
-        bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { plist_from_xml($0.baseAddress, UInt32(buffer.count), &root) }
+        let root = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { cplist_from_xml($0.baseAddress, UInt32(buffer.count)) }
         }
         guard let root else {
             throw PropertyListError(.xmlSyntax, "XML plist is malformed")
@@ -88,9 +91,8 @@ public enum PropertyList {
     static func decodeBinaryWithLibplist(_ bytes: [UInt8], scale: Int = 1) throws(PropertyListError) -> PropertyListValue {
         let scalars = try BinaryPlistValidator.validate(bytes, scale: scale)
         try requireLibplist()
-        var root: plist_t? = nil
-        bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { plist_from_bin($0.baseAddress, UInt32(buffer.count), &root) }
+        let root = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { cplist_from_bin($0.baseAddress, UInt32(buffer.count)) }
         }
         guard let root else {
             throw PropertyListError(.libplist, "binary plist could not be parsed by libplist")
@@ -108,21 +110,26 @@ public enum PropertyList {
     /// first use; decoding binary attribute values does not need it).
     static var isCoderAvailable: Bool { cplist_available() != 0 }
 
-    /// Loads libplist (on first use, CPlist) or says why it cannot be.
+    /// Loads libplist (on first use, CPlist) or says why it cannot be, in one line naming it:
+    /// "libplist is not installed (tried …)", "libplist 2.2 or older (FILE) lacks FUNCTION".
     private static func requireLibplist() throws(PropertyListError) {
         guard !isCoderAvailable else { return }
-        throw PropertyListError(.libplist, "libplist could not be loaded: \(String(cString: cplist_load_error()))")
+        throw PropertyListError(.libplist, String(cString: cplist_load_error()))
     }
+
+    /// The libplist xds would load, for `xds --version` and bug reports: "libplist 2.7.0
+    /// (/usr/lib/…/libplist-2.0.so.4.11.0)", or why none can be (loads it).
+    public static var libraryDescription: String { String(cString: cplist_description()) }
 
     /// Serialises a libplist tree to binary bytes.
     private static func binaryBytes(of root: plist_t) throws(PropertyListError) -> [UInt8] {
         var buffer: UnsafeMutablePointer<CChar>? = nil
         var length: UInt32 = 0
-        plist_to_bin(root, &buffer, &length)
+        cplist_to_bin(root, &buffer, &length)
         guard let buffer else {
             throw PropertyListError(.libplist, "libplist could not encode the property list")
         }
-        defer { plist_to_bin_free(buffer) }
+        defer { cplist_free_encoded(buffer) }
         return buffer.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
             Array(UnsafeBufferPointer(start: $0, count: Int(length)))
         }
@@ -158,11 +165,11 @@ public enum PropertyList {
         case .string(let string):
             return try withCString(string, what: "a string") { plist_new_string($0) }
         case .integer(let integer):
-            return plist_new_uint(UInt64(bitPattern: integer))
+            return cplist_new_int(integer)
         case .unsignedInteger(let unsigned):
-            guard unsigned > UInt64(Int64.max) else { return plist_new_uint(unsigned) }
-            // plist_new_uint gives an 8-byte node, which readers take as negative; a node
-            // parsed from a 16-byte integer is written back as 16 bytes.
+            guard unsigned > UInt64(Int64.max) else { return cplist_new_int(Int64(unsigned)) }
+            // An 8-byte node would be read as negative; a node parsed from a 16-byte integer is
+            // written back as 16 bytes (libplist 2.2 has no other way to make one).
             var object: [UInt8] = [0x14] + Array(repeating: 0, count: 8)
             object += bigEndian(unsigned)
             return try parsedNode(object)
@@ -179,7 +186,7 @@ public enum PropertyList {
             return try parsedNode([0x33] + bigEndian(seconds.bitPattern))
         case .data(let bytes):
             return bytes.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { plist_new_data($0.baseAddress, UInt64(buffer.count)) }
+                buffer.withMemoryRebound(to: CChar.self) { cplist_new_data($0.baseAddress, UInt64(buffer.count)) }
             }
         case .uid(let uid):
             // libplist 2.2 writes only the low 32 bits; CoreFoundation's UIDs are 32-bit too.
@@ -240,9 +247,8 @@ public enum PropertyList {
         bytes.append(8)  // the offset table: one entry, the object at offset 8
         bytes += [0, 0, 0, 0, 0, 0, 1, 1]
         bytes += bigEndian(1) + bigEndian(0) + bigEndian(UInt64(8 + object.count))
-        var node: plist_t? = nil
-        bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { plist_from_bin($0.baseAddress, UInt32(buffer.count), &node) }
+        let node = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { cplist_from_bin($0.baseAddress, UInt32(buffer.count)) }
         }
         guard let node else {
             throw PropertyListError(.libplist, "libplist could not build a value node")
@@ -259,12 +265,12 @@ public enum PropertyList {
         var next = 0
 
         mutating func value(of node: plist_t, depth: Int) throws(PropertyListError) -> PropertyListValue {
-            switch plist_get_node_type(node) {
-            case PLIST_BOOLEAN:
+            switch cplist_node_type(node) {
+            case CPLIST_BOOLEAN:
                 var value: UInt8 = 0
                 plist_get_bool_val(node, &value)
                 return .boolean(value != 0)
-            case PLIST_UINT:
+            case CPLIST_INTEGER:
                 var value: UInt64 = 0
                 plist_get_uint_val(node, &value)
                 guard next < scalars.count, case .integer(let exact) = scalars[next], exact.lowBits == value else {
@@ -272,30 +278,30 @@ public enum PropertyList {
                 }
                 next += 1
                 return exact
-            case PLIST_REAL:
+            case CPLIST_REAL:
                 var value: Double = 0
                 plist_get_real_val(node, &value)
                 return .real(value)
-            case PLIST_DATE:
+            case CPLIST_DATE:
                 guard next < scalars.count, case .date(let exact) = scalars[next] else { throw mismatch }
                 next += 1
                 return .date(exact)
-            case PLIST_STRING, PLIST_KEY:
+            case CPLIST_STRING, CPLIST_KEY:
                 return .string(try exactString(string(of: node)))
-            case PLIST_DATA:
+            case CPLIST_DATA:
                 var pointer: UnsafeMutablePointer<CChar>? = nil
                 var length: UInt64 = 0
-                plist_get_data_val(node, &pointer, &length)
+                cplist_get_data_val(node, &pointer, &length)
                 guard let pointer else { return .data([]) }
                 defer { cplist_free_memory(pointer) }
                 return .data(pointer.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
                     Array(UnsafeBufferPointer(start: $0, count: Int(length)))
                 })
-            case PLIST_UID:
+            case CPLIST_UID:
                 var value: UInt64 = 0
                 plist_get_uid_val(node, &value)
                 return .uid(value)
-            case PLIST_ARRAY:
+            case CPLIST_ARRAY:
                 guard depth < PropertyList.maximumDepth else { throw PropertyList.tooDeepToRead }
                 // An iterator, not plist_array_get_item: that walks the list from the start
                 // each time in libplist 2.2, so 30 000 elements took seconds.
@@ -312,7 +318,7 @@ public enum PropertyList {
                     elements.append(try value(of: child, depth: depth + 1))
                 }
                 return .array(elements)
-            case PLIST_DICT:
+            case CPLIST_DICT:
                 guard depth < PropertyList.maximumDepth else { throw PropertyList.tooDeepToRead }
                 var iterator: plist_dict_iter? = nil
                 plist_dict_new_iter(node, &iterator)
@@ -360,7 +366,7 @@ public enum PropertyList {
 
         private func string(of node: plist_t) -> String {
             var pointer: UnsafeMutablePointer<CChar>? = nil
-            if plist_get_node_type(node) == PLIST_KEY {
+            if cplist_node_type(node) == CPLIST_KEY {
                 plist_get_key_val(node, &pointer)
             } else {
                 plist_get_string_val(node, &pointer)

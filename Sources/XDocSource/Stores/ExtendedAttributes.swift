@@ -261,6 +261,17 @@ extension ExtendedAttributes {
         }
     }
 
+    /// Reads `name` on the entry whose name starts at `nameStart` in `cPath`, relative to the
+    /// open folder `folder` (getxattrat: no path walk, any depth), with the same loop; throws
+    /// ENOSYS when the kernel has no getxattrat (then read by path).
+    static func value(
+        named name: String, inFolder folder: Int32, cPath: [CChar], nameStart: Int
+    ) throws(ExtendedAttributeFailure) -> [UInt8]? {
+        try value(named: name, atPath: "", followSymlinks: false) { _, name, buffer, size, _ in
+            cPath.withUnsafeBufferPointer { p in cxattr_get_in_folder(folder, p.baseAddress! + nameStart, name, buffer, size) }
+        }
+    }
+
     /// Removes `name` from the open file `fd`; false when it was not set.
     /// The corresponding C function is `fremovexattr(2)`.
     static func removeValue(named name: String, descriptor fd: Int32) throws(ExtendedAttributeFailure) -> Bool {

@@ -37,7 +37,11 @@ struct SidecarFolder {
                 guard followSymlinks || base == AT_FDCWD, let resolved = resolved(path) else { return nil }
                 return try locate(resolved, followSymlinks: false, owner: owner)
             }
-            let fd = SystemCall.retrying { openat(base, folder.isEmpty ? "." : folder, folderFlags) }
+            var fd = SystemCall.retrying { openat(base, folder.isEmpty ? "." : folder, folderFlags) }
+            if fd < 0 && errno == ENAMETOOLONG {
+                // Deeper than PATH_MAX (a walk goes there): opened piece by piece.
+                fd = LongPath.open(Array(folder.utf8), relativeTo: base, flags: folderFlags)
+            }
             if fd < 0 {
                 let code = errno
                 if code == ENOENT || code == ENOTDIR || code == ELOOP { return nil }

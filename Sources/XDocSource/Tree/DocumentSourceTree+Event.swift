@@ -57,7 +57,9 @@ extension DocumentSourceTree {
             /// A folder or a value could not be read (permission denied, I/O error, a
             /// malformed value or sidecar, a root that does not exist): ``error`` says what.
             case failed
-            /// The file or folder was listed but was gone (or replaced) when its turn came.
+            /// The file or folder was listed but was gone (or replaced) when its turn came, or a
+            /// folder the walk had to open again was moved out of reach (the rest of it is not
+            /// walked).
             case vanished
             /// The folder is the same folder (device and inode) as one of the folders it is
             /// in: a bind mount of an ancestor. It is not walked again.

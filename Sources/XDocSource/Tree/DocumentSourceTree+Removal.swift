@@ -20,7 +20,9 @@ extension DocumentSourceTree.Found {
     /// sidecar written whole, deleted when left empty), and a filesystem without extended
     /// attributes is no failure: the sidecar is its store. A sidecar is rewritten by name, so
     /// it needs a path that is UTF-8 (otherwise it remains, with the reason).
-    /// Paths longer than `PATH_MAX` cannot be removed this way (ENAMETOOLONG, as an I/O error).
+    /// A path longer than `PATH_MAX` is opened piece by piece (`LongPath`), its sidecar relative
+    /// to its folder; only a file that cannot be opened for reading is then out of reach
+    /// (ENAMETOOLONG, as an I/O error).
     ///
     /// - Returns: the stores cleared (empty when none had a value) and what remains.
     /// - Throws: ``DocumentSourceFileError`` when the first store that had to change could not,
@@ -71,7 +73,11 @@ extension DocumentSourceTree.Found {
         var cPath = path.bytes.map { CChar(bitPattern: $0) }
         cPath.append(0)
         let flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (isFolder ? O_DIRECTORY : 0)
-        let fd = cPath.withUnsafeBufferPointer { p in SystemCall.retrying { open(p.baseAddress!, flags) } }
+        var fd = cPath.withUnsafeBufferPointer { p in SystemCall.retrying { open(p.baseAddress!, flags) } }
+        if fd < 0 && errno == ENAMETOOLONG {
+            // Deeper than PATH_MAX (a walk goes there): opened piece by piece.
+            fd = LongPath.open(path.bytes, flags: flags)
+        }
         if fd < 0 && errno != EACCES {
             throw DocumentSourceFileError(errno: errno == ELOOP ? ENOENT : errno, path: label)
         }
@@ -107,9 +113,17 @@ extension DocumentSourceTree.Found {
                 result.remaining.append(.init(store: .appleDouble, location: sidecar.lossyString, failure: error))
             }
         } else if let sidecar {
-            // The sidecar's path as a whole: openat with AT_FDCWD takes a path.
+            // The sidecar relative to its folder (opened piece by piece when the path is longer
+            // than PATH_MAX).
             let reader = TreeEntryReader(path: path, access: cPath, follow: false)
-            if let stored = try? reader.sidecarValue(folder: AT_FDCWD, name: sidecar.bytes, label: sidecar) {
+            let bytes = sidecar.bytes
+            let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
+            let folder = slash.map { LongPath.open(Array(bytes[...$0]), flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? AT_FDCWD
+            defer { if folder >= 0 { SystemCall.close(folder) } }
+            if folder >= 0 || folder == AT_FDCWD,
+                let stored = try? reader.sidecarValue(
+                    folder: folder, name: Array(bytes[(slash.map { $0 + 1 } ?? 0)...]), label: sidecar)
+            {
                 result.remaining.append(.init(store: .appleDouble, location: stored.location))
             }
         }

@@ -16,10 +16,18 @@ import Darwin
 /// ```
 ///
 /// How it walks:
-/// - **Streaming, memory flat in the tree size**: depth first, one open folder per level
-///   (a stack of descriptors bounded by the depth); a folder's listing is held only while the
+/// - **Streaming, memory flat in the tree size**: depth first, a stack of folders (their names
+///   to enter still) bounded by the depth; a folder's listing is held only while the
 ///   folder is on the stack (its files are examined first, then only its subfolder names are
 ///   kept), so memory grows with the largest folder and the depth, never with the tree.
+/// - **Any depth, a few dozen descriptors**: only the newest 32 folders of the stack are kept
+///   open (32 per walk: shared among the workers, at least 4 each, and each worker's first
+///   folder), as fts does; a folder closed on the way down is opened again when the walk comes
+///   back to it, through `..` of its subfolder, checked by device and inode (else name by name
+///   from an open folder below it, each checked). A folder moved during the walk is followed,
+///   never one that took its name; one that cannot be reached again is a
+///   ``Problem/Kind/vanished`` problem, its remaining subfolders not walked. Paths longer than
+///   `PATH_MAX` are read through the folder's descriptor and removed piece by piece.
 /// - **Several threads when asked** (``jobs``): each worker walks depth first as above and
 ///   hands a folder (already open, with its ancestors' device and inode for loop detection)
 ///   to another worker only when that one is idle, so at most ``jobs`` folders wait; events
@@ -28,10 +36,11 @@ import Darwin
 /// - **Each folder is read once** (`openat` + `fdopendir` + `readdir`, whose `d_type` tells
 ///   files from folders without a `stat`; only entries of type "unknown" are `fstatat`-ed).
 ///   AppleDouble sidecars `._NAME` are found in that listing, never with a `stat` per file.
-/// - **One attribute call per untagged file**: `llistxattr` on the entry (through
-///   `/proc/self/fd/N/NAME` on Linux, so the folder's descriptor is used and the path's length
-///   does not matter; the full path where `/proc` is not mounted), then only the attributes
-///   that are there are read. A folder costs `openat`, `fstat`, `listxattr` and the listing.
+/// - **One attribute call per untagged file**: `listxattrat` relative to the open folder
+///   (Linux 6.13), else `llistxattr` on the folder's path and the name (through
+///   `/proc/self/fd/N/NAME` when that path nears `PATH_MAX`), then only the attributes that
+///   are there are read, relative to the folder too where the kernel can (`getxattrat`). A
+///   folder costs `openat`, `fstat`, `listxattr` and the listing.
 /// - **Symbolic links are not followed and not reported**, to folders or to files: a link's
 ///   target is either in the tree (reported there) or outside it (not what was asked about, and
 ///   `remove -r` must never change files outside the tree). A root that is a link is followed

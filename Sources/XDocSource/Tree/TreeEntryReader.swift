@@ -12,6 +12,10 @@ struct TreeEntryReader {
     /// The C path for the attribute calls (NUL-terminated).
     let access: [CChar]
     let follow: Bool
+    /// The open folder the entry is in and where its name starts in ``access``: values are
+    /// read relative to it (the folder the walk listed, wherever it is now) when the kernel
+    /// can (Linux 6.13), else by ``access``.
+    var folder: (descriptor: Int32, nameStart: Int)? = nil
 
     private var owner: DocumentSourceFile { DocumentSourceFile(path: path.lossyString, followSymlinks: false) }
 
@@ -36,6 +40,16 @@ struct TreeEntryReader {
     }
 
     private func read(_ name: String) throws(DocumentSourceFileError) -> [UInt8]? {
+        if let folder, !follow {
+            do {
+                return try ExtendedAttributes.value(
+                    named: name, inFolder: folder.descriptor, cPath: access, nameStart: folder.nameStart)
+            } catch where error.code == ENOSYS {
+                // No getxattrat: by path.
+            } catch {
+                throw owner.readError(error)
+            }
+        }
         do {
             return try ExtendedAttributes.value(named: name, atCPath: access, follow: follow)
         } catch {

@@ -5,15 +5,20 @@ import Darwin
 #endif
 internal import XDSSystem
 
-/// One folder on the walk's stack: open, its listing examined, its subfolders still to enter.
+/// One folder on the walk's stack: its listing examined, its subfolders still to enter; open
+/// while it is among the walker's newest folders (``TreeWalker/window``), closed otherwise and
+/// opened again (checked by device and inode) when the walk comes back to it.
 final class TreeFrame {
-    let directory: OpaquePointer
-    let descriptor: Int32
+    /// The stream the folder was listed with, which owns ``descriptor``; nil once the folder
+    /// has been closed (a folder opened again has a bare descriptor).
+    var directory: OpaquePointer?
+    /// The open folder, or -1 while it is closed.
+    var descriptor: Int32
     let device: UInt64
     let inode: UInt64
     let path: DocumentSourceTreePath
     /// `/proc/self/fd/N/` (or the path and `/`), without NUL: what a name is appended to for the
-    /// attribute calls.
+    /// attribute calls while the folder's listing is examined (N is its first descriptor).
     let access: [CChar]
     var subfolders: [(name: [UInt8], sidecar: Bool)] = []
     var next = 0
@@ -27,6 +32,35 @@ final class TreeFrame {
         self.path = path
         self.access = access
     }
+
+    var isOpen: Bool { descriptor >= 0 }
+
+    var hasPending: Bool { next < subfolders.count }
+
+    /// The folder's own name: the last component of ``path`` (a folder below the walker's
+    /// first, whose path is its parent's joined with its name).
+    var name: ArraySlice<UInt8> {
+        let bytes = path.bytes[...]
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return bytes }
+        return bytes[(slash + 1)...]
+    }
+
+    /// Closes the folder (nothing when it is closed).
+    func close() {
+        if let directory {
+            closedir(directory)
+        } else if descriptor >= 0 {
+            SystemCall.close(descriptor)
+        }
+        directory = nil
+        descriptor = -1
+    }
+
+    /// Whether the open folder `fd` is this folder.
+    func isSame(_ fd: Int32) -> Bool {
+        var info = stat()
+        return fstat(fd, &info) == 0 && UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+    }
 }
 
 /// The state of one ``DocumentSourceTree/walk(_:)``.
@@ -39,6 +73,14 @@ struct TreeWalker {
     var counts = DocumentSourceTree.Counts()
     private(set) var stopped = false
     private var stack: [TreeFrame] = []
+    /// How many folders above the bottom of ``stack`` stay open at most (the bottom one, the
+    /// root or the folder taken over from another worker, always does): descriptors stay
+    /// bounded at any depth, as fts keeps them. A folder that falls out of the window is
+    /// closed; it is opened again when the walk comes back to it (``reopen(_:child:)``).
+    var window = 32
+    /// The lowest index above 0 whose folder may be open: the ones below it (but the bottom
+    /// one) are closed.
+    private var lowOpen = 1
     private var listBuffer = [CChar](repeating: 0, count: 4096)
     private var fileAccess: [CChar] = []
     private var sinceProgress = 0
@@ -162,8 +204,12 @@ struct TreeWalker {
     /// Opens the pending subfolder nearest the bottom of the stack (the most work left under
     /// it) and hands it to the pool.
     private mutating func shareShallowest(_ pool: TreeWorkPool) {
-        guard let index = stack.firstIndex(where: { $0.next < $0.subfolders.count }) else { return }
+        guard let index = stack.firstIndex(where: { $0.hasPending }) else { return }
         let frame = stack[index]
+        // A folder out of the window is opened for this one subfolder and closed again.
+        let reopened = !frame.isOpen
+        if reopened && !reopen(index, child: -1) { return }
+        defer { if reopened { frame.close() } }
         let (name, sidecar) = frame.subfolders[frame.next]
         frame.next += 1
         guard let (fd, path, info) = openSubfolder(name, sidecar: sidecar, parentIndex: index) else { return }
@@ -232,16 +278,67 @@ struct TreeWalker {
                 checkpoint()
                 if stopped { break }
             }
-            if top.next < top.subfolders.count {
+            if top.hasPending {
                 let (name, sidecar) = top.subfolders[top.next]
                 top.next += 1
                 enter(name, sidecar: sidecar, parent: top)
             } else {
                 stack.removeLast()
-                closedir(top.directory)
+                // The folder below becomes the top: opened again first when it was out of the
+                // window (from this one's `..` while it is still open).
+                let below = stack.count - 1
+                if below >= 1 && lowOpen > below {
+                    if !stack[below].isOpen { _ = reopen(below, child: top.descriptor) }
+                    lowOpen = below
+                }
+                top.close()
             }
         }
-        while let top = stack.popLast() { closedir(top.directory) }
+        while let top = stack.popLast() { top.close() }
+        lowOpen = 1
+    }
+
+    /// Opens `stack[index]` again, which was closed when the walk went deeper than the window:
+    /// through `..` of its subfolder `child` when that is open (one call, as fts does), else
+    /// name by name from the nearest open folder below it; each folder reached must be the
+    /// one met on the way down (device and inode), so a folder moved or renamed during the walk
+    /// is never mistaken for another. False when it cannot be reached: what is left of it is
+    /// not walked, and that is reported when something was left.
+    private mutating func reopen(_ index: Int, child: Int32) -> Bool {
+        let frame = stack[index]
+        if child >= 0 {
+            let fd = SystemCall.retrying { openat(child, "..", Self.folderFlags) }
+            if fd >= 0 {
+                if frame.isSame(fd) {
+                    frame.descriptor = fd
+                    return true
+                }
+                SystemCall.close(fd)
+            }
+        }
+        if let base = stack[..<index].lastIndex(where: { $0.isOpen }) {
+            var fd = stack[base].descriptor
+            for step in stack[(base + 1)...index] {
+                let next = Self.withCName(step.name) { name in SystemCall.retrying { openat(fd, name, Self.folderFlags) } }
+                if fd != stack[base].descriptor { SystemCall.close(fd) }
+                fd = next
+                guard fd >= 0 else { break }
+                if !step.isSame(fd) {
+                    SystemCall.close(fd)
+                    fd = -1
+                    break
+                }
+            }
+            if fd >= 0 {
+                frame.descriptor = fd
+                return true
+            }
+        }
+        if frame.hasPending {
+            frame.next = frame.subfolders.count
+            problem(frame.path, .vanished, "was moved or removed during the walk; the rest of it is not walked")
+        }
+        return false
     }
 
     /// Opens the subfolder `name` of `parent`, reports its own attribute and walks its listing.
@@ -333,6 +430,11 @@ struct TreeWalker {
             directory: directory, descriptor: fd, device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
             path: path, access: access)
         stack.append(frame)
+        // Past the window: the oldest open folder above the bottom one is closed.
+        if stack.count - lowOpen > window {
+            stack[lowOpen].close()
+            lowOpen += 1
+        }
         let sidecars = listing.sidecarNames()
         // The names whose sidecar belongs to a regular file or folder here; the others are
         // orphans (NAME gone, or a link), examined after the files.
@@ -434,7 +536,8 @@ struct TreeWalker {
                 inFolder: listedIn.folder, name: pointer.baseAddress! + listedIn.nameStart, buffer: &listBuffer)
         }) {
             guard names.any || parent != nil else { return }
-            read(names, access: access, follow: follow, path: makePath(), folder: folder, sidecarIn: parent, name: name)
+            read(names, access: access, follow: follow, path: makePath(), folder: folder, sidecarIn: parent, name: name,
+                 listedIn: listedIn)
             return
         }
         let names: AttributeNames
@@ -460,10 +563,11 @@ struct TreeWalker {
     /// `parent` is given, is in that folder) and reports it.
     private mutating func read(
         _ names: AttributeNames, access: [CChar], follow: Bool, path: DocumentSourceTreePath, folder: Bool,
-        sidecarIn parent: TreeFrame?, name: ArraySlice<UInt8>
+        sidecarIn parent: TreeFrame?, name: ArraySlice<UInt8>, listedIn: (folder: Int32, nameStart: Int)? = nil
     ) {
         let sidecarPath = parent.map { $0.path.appending([UInt8(ascii: "."), UInt8(ascii: "_")] + name) }
-        let reader = TreeEntryReader(path: path, access: access, follow: follow)
+        var reader = TreeEntryReader(path: path, access: access, follow: follow)
+        if let listedIn { reader.folder = (listedIn.folder, listedIn.nameStart) }
         do {
             if let stored = try reader.value(names, sidecarFolder: parent?.descriptor, name: name, label: sidecarPath) {
                 found(path, folder: folder, stored, sidecar: sidecarPath)

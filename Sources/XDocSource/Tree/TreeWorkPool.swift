@@ -328,6 +328,8 @@ private final class WorkerStart {
         // Events go to the pool's channel (TreeWalker.post), never to these closures.
         var walker = TreeWalker(visit: { _ in .proceed })
         walker.pool = pool
+        // The descriptors of a walk stay a few dozen however many workers share it.
+        walker.window = max(4, 32 / pool.jobs)
         if archives { walker.archive = { _ in .proceed } }
         if let root { walker.walk(root: root) }
         walker.flush()
