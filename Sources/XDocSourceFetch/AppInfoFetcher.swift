@@ -127,11 +127,11 @@ public actor AppInfoFetcher {
                 throw FetchError(.invalidURL, url: entry.src, message: "the icon's src cannot be resolved against \(list.url)")
             }
             target = resolved
-            if FetcherLocalFiles.scheme(of: target) == "file" {
+            if URLReference.scheme(of: target) == "file" {
                 throw FetchError(.refused, url: target, message: "a remote icon list may not name a local file")
             }
         }
-        try checkRemote(target)
+        try policy.checkRemote(target)
         let resource = try await fetchRemote(target, limit: policy.maximumIconSize, deadline: deadline)
         return FetchedIcon(bytes: resource.body, url: resource.url, entry: entry, appInfoURL: list.url,
                            validator: resource.validator, fromCache: resource.fromCache,
@@ -145,7 +145,7 @@ public actor AppInfoFetcher {
         case .currentFolder:
             return try readLocalAppInfo("./appInfo.json")
         case .commandLine(let text):
-            switch FetcherLocalFiles.scheme(of: text) {
+            switch URLReference.scheme(of: text) {
             case nil:
                 return try readLocalAppInfo(text)
             case "file":
@@ -157,7 +157,7 @@ public actor AppInfoFetcher {
                 return (try await remoteAppInfo(text, deadline: deadline), nil)
             }
         case .attribute(let text):
-            switch FetcherLocalFiles.scheme(of: text) {
+            switch URLReference.scheme(of: text) {
             case nil:
                 throw FetchError(.refused, url: text, message: "an attribute's appInfoURL must be an https URL, not a local path")
             case "file":
@@ -169,7 +169,7 @@ public actor AppInfoFetcher {
     }
 
     private func remoteAppInfo(_ url: String, deadline: Deadline) async throws(FetchError) -> FetchedAppInfo {
-        try checkRemote(url)
+        try policy.checkRemote(url)
         let resource = try await fetchRemote(url, limit: policy.maximumAppInfoSize, deadline: deadline)
         let list = try AppInfo(json: resource.body, source: resource.url)
         return FetchedAppInfo(appInfo: list, url: resource.url, fromCache: resource.fromCache, requests: resource.requests)
@@ -202,28 +202,6 @@ public actor AppInfoFetcher {
     }
 
     // MARK: Remote fetches and the cache
-
-    /// Refuses what the policy does not allow as a remote URL.
-    private func checkRemote(_ url: String) throws(FetchError) {
-        switch FetcherLocalFiles.scheme(of: url) {
-        case "https": break
-        case "http":
-            guard policy.allowHTTP else {
-                throw FetchError(.refused, url: url, message: "plain http is not allowed; use https")
-            }
-        case "file":
-            throw FetchError(.refused, url: url, message: "a file: URL is only accepted when given on the command line")
-        case let scheme?:
-            throw FetchError(.refused, url: url, message: "the URL scheme \(scheme): is not supported; use https")
-        case nil:
-            throw FetchError(.invalidURL, url: url, message: "not an absolute URL")
-        }
-        // "https://" then a host.
-        let afterScheme = url.drop(while: { $0 != ":" }).dropFirst()
-        guard afterScheme.hasPrefix("//"), let first = afterScheme.dropFirst(2).first, first != "/", first != "?", first != "#" else {
-            throw FetchError(.invalidURL, url: url, message: "the URL has no host")
-        }
-    }
 
     /// A body had over the network or from the cache.
     private struct Resource {
@@ -331,24 +309,11 @@ public actor AppInfoFetcher {
             throw FetchError(.tooManyRedirects, url: start, message: "more than \(policy.maxRedirects) redirects")
         }
         guard let next = URLReference.resolve(location, against: current) else {
-            throw FetchError(.redirectRefused, url: current, message: "the redirect to \(Self.shortened(location)) is refused: not a usable URL")
+            throw FetchError(.redirectRefused, url: current, message: "the redirect to \(FetchPolicy.shortened(location)) is refused: not a usable URL")
         }
         let target = URLReference.removingFragment(next)
-        if FetcherLocalFiles.scheme(of: current) == "https" && FetcherLocalFiles.scheme(of: target) == "http" {
-            throw FetchError(.insecureRedirect, url: current, message: "a redirect from https to http (\(Self.shortened(target))) is refused")
-        }
-        do throws(FetchError) {
-            try checkRemote(target)
-        } catch {
-            throw FetchError(.redirectRefused, url: current,
-                             message: "the redirect to \(Self.shortened(target)) is refused: \(error.message)")
-        }
+        try policy.checkRedirect(from: current, to: target)
         return target
-    }
-
-    /// A URL from a server for a message: at most 200 characters.
-    private static func shortened(_ text: String) -> String {
-        text.count <= 200 ? text : String(text.prefix(200)) + "…"
     }
 
     /// Stores `entry`, or on failure gives up caching for this fetcher with one warning that

@@ -32,6 +32,70 @@ public struct FetchPolicy: Sendable, Equatable {
     }
 }
 
+// MARK: - Enforcement
+
+// The policy is enforced here and nowhere else. The fetcher is the policy layer: it calls
+// ``FetchPolicy/checkRemote(_:)`` on every URL before asking for it (the list, the icon, each
+// redirect's target) and ``FetchPolicy/checkRedirect(from:to:)`` on each redirect it follows.
+// A transport does what it is told and never follows redirects; `CurlTransport` (public, and
+// usable without a fetcher) still refuses plain http unless its configuration allows it, by
+// calling ``FetchPolicy/checkScheme(of:allowHTTP:)``, so the rule and its words stay in this one
+// function. (libcurl's own protocol list, set by the transport, is a lock inside libcurl, not
+// a second copy of the check.)
+extension FetchPolicy {
+    /// Refuses `url`'s scheme unless it is `https`, or `http` with `allowHTTP` (SPEC §3).
+    /// - Throws: ``FetchError/Kind/refused`` for plain http not allowed, a `file:` URL or any
+    ///   other scheme; ``FetchError/Kind/invalidURL`` for text without a scheme.
+    public static func checkScheme(of url: String, allowHTTP: Bool) throws(FetchError) {
+        switch URLReference.scheme(of: url) {
+        case "https": break
+        case "http":
+            guard allowHTTP else {
+                throw FetchError(.refused, url: url, message: "plain http is not allowed; use https")
+            }
+        case "file":
+            throw FetchError(.refused, url: url, message: "a file: URL is only accepted when given on the command line")
+        case let scheme?:
+            throw FetchError(.refused, url: url, message: "the URL scheme \(scheme): is not supported; use https")
+        case nil:
+            throw FetchError(.invalidURL, url: url, message: "not an absolute URL")
+        }
+    }
+
+    /// Refuses what this policy does not allow as a remote URL: a scheme
+    /// ``checkScheme(of:allowHTTP:)`` refuses, or a URL without a host. A URL that does not
+    /// parse (RFC 3986, ``URLReference``) is left to the transport, which says whether it can
+    /// fetch it.
+    public func checkRemote(_ url: String) throws(FetchError) {
+        try Self.checkScheme(of: url, allowHTTP: allowHTTP)
+        if let parts = URLReference.parse(url), parts.host?.isEmpty ?? true {
+            throw FetchError(.invalidURL, url: url, message: "the URL has no host")
+        }
+    }
+
+    /// Refuses a redirect from `current` to `target` (resolved, fragment removed) that the
+    /// policy forbids: from https to http (``FetchError/Kind/insecureRedirect``, even with
+    /// ``allowHTTP``), or to a URL ``checkRemote(_:)`` refuses
+    /// (``FetchError/Kind/redirectRefused``). The count of redirects is the fetcher's.
+    public func checkRedirect(from current: String, to target: String) throws(FetchError) {
+        if URLReference.scheme(of: current) == "https" && URLReference.scheme(of: target) == "http" {
+            throw FetchError(.insecureRedirect, url: current,
+                             message: "a redirect from https to http (\(Self.shortened(target))) is refused")
+        }
+        do throws(FetchError) {
+            try checkRemote(target)
+        } catch {
+            throw FetchError(.redirectRefused, url: current,
+                             message: "the redirect to \(Self.shortened(target)) is refused: \(error.message)")
+        }
+    }
+
+    /// A URL from a server for a message: at most 200 characters.
+    static func shortened(_ text: String) -> String {
+        text.count <= 200 ? text : String(text.prefix(200)) + "…"
+    }
+}
+
 /// Where an appInfo.json comes from (SPEC §3 "Where appInfo comes from"); the origin decides
 /// what is trusted: local files only from what the user typed.
 public enum AppInfoLocation: Sendable, Equatable {

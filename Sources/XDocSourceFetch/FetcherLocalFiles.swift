@@ -67,8 +67,13 @@ enum FetcherLocalFiles {
 
     /// The local path of a `file:` URL (`file:///p`, `file://localhost/p`, `file:/p`),
     /// percent-decoded, without query or fragment; nil for another host or a malformed URL.
+    ///
+    /// Only for a `file:` URL the user typed (`--app-info`), so it is read leniently, as curl
+    /// reads one: a space or another character RFC 3986 excludes stays part of the path
+    /// (`file:///tmp/My Icons/appInfo.json`), which ``URLReference/parse(_:)`` would refuse.
+    /// A `src` in a list goes through ``URLReference/resolveLocal(_:inFolder:)`` instead.
     static func path(ofFileURL url: String) -> String? {
-        guard url.count >= 5, url.prefix(5).lowercased() == "file:" else { return nil }
+        guard URLReference.scheme(of: url) == "file" else { return nil }
         var rest = Substring(url.dropFirst(5))
         if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<cut] }
         if rest.hasPrefix("//") {
@@ -93,17 +98,5 @@ enum FetcherLocalFiles {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-
-    /// The URL scheme of `text`, lower-cased (RFC 3986: a letter, then letters, digits, `+`,
-    /// `-`, `.`, then `:`), or nil when `text` does not start with one (a path).
-    static func scheme(of text: String) -> String? {
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        let candidate = text[..<colon]
-        guard let first = candidate.first, first.isASCII, first.isLetter,
-              candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") })
-        else { return nil }
-        return candidate.lowercased()
     }
 }

@@ -301,13 +301,3 @@ extension Int64 {
         return overflow ? (other < 0 ? .max : .min) : difference
     }
 }
-
-extension String {
-    /// The text without leading and trailing spaces and tabs (HTTP's optional white space).
-    var httpTrimmed: String {
-        let scalars = unicodeScalars
-        guard let start = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
-        let end = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })!
-        return String(scalars[start...end])
-    }
-}

@@ -90,3 +90,16 @@ public protocol HTTPTransport: Sendable {
     ///   ``FetchError/Kind/timedOut``, ``FetchError/Kind/tooLarge``) naming the URL.
     func get(_ request: HTTPRequest, maximumBodySize: Int) async throws(FetchError) -> HTTPResponse
 }
+
+extension String {
+    /// The text without leading and trailing spaces and tabs (HTTP's optional white space,
+    /// RFC 9110 §5.6.3), for header values; trimmed by Unicode scalar, so a combining mark is
+    /// never taken as part of a space. `package`: the fetcher's cache rules and the libcurl
+    /// transport's header reader share this one definition.
+    package var httpTrimmed: String {
+        let scalars = unicodeScalars
+        guard let start = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+        let end = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })!
+        return String(scalars[start...end])
+    }
+}

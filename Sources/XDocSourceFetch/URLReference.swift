@@ -52,6 +52,12 @@ public enum URLReference {
         /// True when the reference has a scheme (an absolute URI, perhaps with a fragment).
         public var isAbsolute: Bool { scheme != nil }
 
+        /// The port to connect to: ``port`` when given, else the scheme's default
+        /// (``URLReference/defaultPort(forScheme:)``); nil when neither is known.
+        public var portOrDefault: Int? {
+            port ?? scheme.flatMap(URLReference.defaultPort(forScheme:))
+        }
+
         /// The host without the brackets of an IP literal ("::1" for "[::1]").
         public var bareHost: String? {
             guard let host else { return nil }
@@ -83,6 +89,42 @@ public enum URLReference {
 
     // MARK: parsing
 
+    /// The port a scheme connects to when the URL names none: 443 for `https`, 80 for `http`
+    /// (RFC 9110 §4.2); nil for any other scheme. `scheme` is compared as given (``parse(_:)``
+    /// lower-cases it).
+    public static func defaultPort(forScheme scheme: String) -> Int? {
+        switch scheme {
+        case "https": 443
+        case "http": 80
+        default: nil
+        }
+    }
+
+    /// The scheme `text` starts with, lower-cased (§3.1: a letter, then letters, digits, `+`,
+    /// `-`, `.`, then `:`), or nil when it starts with none (a relative reference, or a path).
+    /// Only the scheme is looked at: the rest need not parse.
+    public static func scheme(of text: String) -> String? {
+        let bytes = Array(text.utf8)
+        guard case .scheme(let end) = schemeEnd(bytes[...]) else { return nil }
+        return String(decoding: bytes[0..<end], as: UTF8.self).lowercased()
+    }
+
+    /// Where the scheme of `bytes` ends (the index of its colon), whether there is none, or
+    /// whether what stands before the first `:` is not a valid scheme.
+    private enum SchemeEnd { case scheme(Int), none, invalid }
+
+    private static func schemeEnd(_ bytes: ArraySlice<UInt8>) -> SchemeEnd {
+        // scheme: ^([^:/?#]+):
+        var j = bytes.startIndex
+        while j < bytes.endIndex, !":/?#".utf8.contains(bytes[j]) { j += 1 }
+        guard j < bytes.endIndex, j > bytes.startIndex, bytes[j] == UInt8(ascii: ":") else { return .none }
+        let scheme = bytes[bytes.startIndex..<j]
+        guard isAlpha(scheme.first!), scheme.allSatisfy({ isAlpha($0) || isDigit($0) || "+-.".utf8.contains($0) }) else {
+            return .invalid
+        }
+        return .scheme(j)
+    }
+
     /// The components of `reference`, or nil when it is not a valid URI reference under the
     /// rules above.
     public static func parse(_ reference: String) -> Components? {
@@ -90,16 +132,14 @@ public enum URLReference {
         var i = 0
         var parts = Components()
 
-        // scheme: ^([^:/?#]+):
-        var j = 0
-        while j < bytes.count, !":/?#".utf8.contains(bytes[j]) { j += 1 }
-        if j < bytes.count, j > 0, bytes[j] == UInt8(ascii: ":") {
-            let scheme = bytes[0..<j]
-            guard isAlpha(scheme.first!), scheme.allSatisfy({ isAlpha($0) || isDigit($0) || "+-.".utf8.contains($0) }) else {
-                return nil  // not a scheme, and a relative reference's first segment may not hold ':'
-            }
-            parts.scheme = String(decoding: scheme, as: UTF8.self).lowercased()
+        switch schemeEnd(bytes[...]) {
+        case .scheme(let j):
+            parts.scheme = String(decoding: bytes[0..<j], as: UTF8.self).lowercased()
             i = j + 1
+        case .invalid:
+            return nil  // not a scheme, and a relative reference's first segment may not hold ':'
+        case .none:
+            break
         }
 
         // authority: //([^/?#]*)

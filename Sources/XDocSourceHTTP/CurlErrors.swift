@@ -93,8 +93,10 @@ enum CurlErrors {
         }
     }
 
-    static func fetchError(code: CURLcode, url: String, host: String, port: Int,
+    /// The error for `code`, naming `target`'s host (or the proxy, when it is the culprit).
+    static func fetchError(code: CURLcode, target: RequestTarget,
                            configuration: HTTPTransportConfiguration, details: Details) -> FetchError {
+        let url = target.url, host = target.host, port = target.port
         let said = details.message.httpTrimmed
         func network(_ message: String) -> FetchError { FetchError(.network, url: url, message: message) }
         switch code {
@@ -115,7 +117,7 @@ enum CurlErrors {
             // the proxy), a failed fetch, not the user's mistake.
             if said.contains("proxy") { return network("\(details.proxyUsed?.words ?? "the proxy") failed (\(said))") }
             if said.hasPrefix("Protocol ") {
-                return network("this libcurl cannot fetch \(url.prefix { $0 != ":" }) URLs (\(said))")
+                return network("this libcurl cannot fetch \(target.scheme) URLs (\(said))")
             }
             if said.contains("HTTP/0.9") {
                 return network("the reply from \(host) is not HTTP: no status line (HTTP/0.9, or another protocol)")
@@ -131,7 +133,7 @@ enum CurlErrors {
             return network("the proxy's host was not found (\(said))")
         case CURLE_COULDNT_CONNECT where said.hasPrefix("Unsupported proxy scheme"):
             // libcurl: "Unsupported proxy scheme for 'gopher://host:port'".
-            let named = said.split(separator: "'").dropFirst().first.flatMap { splitScheme($0)?.0 }
+            let named = said.split(separator: "'").dropFirst().first.flatMap { CurlProxy.givenScheme(String($0)) }
             let proxy = details.proxy
             let scheme = (proxy?.scheme ?? named).map { " \($0):" } ?? ""
             let source = proxy?.variable.map { " (\($0))" } ?? ""
@@ -143,7 +145,7 @@ enum CurlErrors {
             }
             return network("could not connect to \(host): \(reason)")
         case CURLE_OPERATION_TIMEDOUT:
-            return FetchError(.timedOut, url: url, message: timeoutMessage(said: said, url: url, host: host, port: port,
+            return FetchError(.timedOut, url: url, message: timeoutMessage(said: said, target: target,
                                                                             configuration: configuration, details: details))
         case _ where details.proxyVerifyResult != 0
             && [CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM].contains(code):
@@ -194,9 +196,10 @@ enum CurlErrors {
     /// The words for a time-out: which limit passed (the connect time-out, the transport's
     /// total, or the fetch's shared budget) and what did not answer (the server, or the proxy
     /// on the way to it).
-    private static func timeoutMessage(said: String, url: String, host: String, port: Int,
+    private static func timeoutMessage(said: String, target: RequestTarget,
                                        configuration: HTTPTransportConfiguration,
                                        details: Details) -> String {
+        let host = target.host, port = target.port
         let limits = details.limits ?? TimeLimits(configuration: configuration, budget: nil)
         let budgetRanOut = limits.budgetTotal.map { "before the \(seconds($0)) for the whole fetch ran out" }
         let connectLimit = limits.budgetBoundsConnect ? budgetRanOut! : "within \(seconds(limits.connect))"
@@ -211,7 +214,7 @@ enum CurlErrors {
             let through = proxy.map { " through \($0.words)" } ?? ""
             return "no complete answer from \(host)\(through) \(budgetRanOut ?? "within \(seconds(limits.total))")"
         }
-        let https = url.lowercased().hasPrefix("https:")
+        let https = target.scheme == "https"
         // libcurl records the peer's port once the TCP connection is up, so a stall after
         // that is in a handshake: the proxy's (socks, CONNECT, TLS to an https proxy) or TLS.
         let tcpUp = details.primaryPort != 0 || said.hasPrefix("SSL") || said.hasPrefix("Proxy CONNECT")

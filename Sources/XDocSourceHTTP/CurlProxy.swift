@@ -1,3 +1,4 @@
+import XDocSourceFetch
 import XDSSystem
 
 /// The proxy libcurl takes for a URL, worked out as libcurl 7.88 does it (`detect_proxy` and
@@ -45,30 +46,24 @@ struct CurlProxy: Equatable {
         return nil
     }
 
-    /// `[scheme://][user[:password]@]host[:port][/…]`; the credentials are dropped.
+    /// `[scheme://][user[:password]@]host[:port][/…]`, read by ``URLReference`` ("http://" put
+    /// in front when no "://" names a scheme, as libcurl does); the credentials are dropped. The
+    /// port defaults to libcurl's for a proxy: 443 for https, 1080 for the rest. nil when the
+    /// text is not a URL with a host.
     static func parse(_ text: String, variable: String?) -> CurlProxy? {
         guard !text.isEmpty else { return nil }
-        var scheme = "http"
-        var rest = Substring(text)
-        if let (given, afterScheme) = splitScheme(rest) {
-            scheme = given
-            rest = afterScheme
-        }
-        if let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
-        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
-        var host = rest
-        var port = Substring("")
-        if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { return nil }
-            host = rest[rest.index(after: rest.startIndex)..<close]
-            port = rest[close...].drop { $0 != ":" }.dropFirst()
-        } else if let colon = rest.lastIndex(of: ":") {
-            host = rest[..<colon]
-            port = rest[rest.index(after: colon)...]
-        }
-        guard !host.isEmpty else { return nil }
-        return CurlProxy(scheme: scheme, host: String(host), port: Int(port) ?? (scheme == "https" ? 443 : 1080),
+        guard let parts = URLReference.parse(givenScheme(text) != nil ? text : "http://" + text), let scheme = parts.scheme,
+              let host = parts.bareHost, !host.isEmpty else { return nil }
+        return CurlProxy(scheme: scheme, host: host, port: parts.port ?? (scheme == "https" ? 443 : 1080),
                          variable: variable)
+    }
+
+    /// The scheme of a proxy written "scheme://…", lower-cased; nil when no "://" follows one
+    /// (libcurl then takes it as a host: "proxy.example:3128").
+    static func givenScheme(_ text: String) -> String? {
+        guard let scheme = URLReference.scheme(of: text),
+              text.utf8.dropFirst(scheme.utf8.count).starts(with: "://".utf8) else { return nil }
+        return scheme
     }
 
     /// libcurl's no-proxy match: "*" alone is every host; else each comma- or space-separated

@@ -15,7 +15,8 @@ import Darwin
 /// request never loads it.
 ///
 /// Each GET never follows redirects, never asks for or undoes compression, allows only `https`
-/// (and `http` with ``HTTPTransportConfiguration/allowHTTP``), refuses a `Content-Length` over
+/// (and `http` with ``HTTPTransportConfiguration/allowHTTP``; the rule is
+/// ``FetchPolicy/checkScheme(of:allowHTTP:)``'s), refuses a `Content-Length` over
 /// the limit before the body and a body that grows past it as the bytes arrive, and gives up
 /// at the connect and total time-outs. Proxies are libcurl's own business (the variables curl
 /// reads, or ``HTTPTransportConfiguration/proxy``).
@@ -52,12 +53,17 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     /// Performs one GET; see ``HTTPTransport/get(_:maximumBodySize:)``.
     public func get(_ request: HTTPRequest, maximumBodySize: Int) async throws(FetchError) -> HTTPResponse {
         let url = request.url
+        // The scheme rule (https only unless allowed) is FetchPolicy's; see there why the
+        // transport calls it too.
         guard let target = RequestTarget(url) else {
+            if ["http", "https"].contains(URLReference.scheme(of: url)), URLReference.parse(url) == nil {
+                // "https://host/a b": RFC 3986 refuses it, and libcurl too (CURLE_URL_MALFORMAT).
+                try FetchPolicy.checkScheme(of: url, allowHTTP: configuration.allowHTTP)
+                throw FetchError(.invalidURL, url: url, message: "not a URL libcurl can fetch")
+            }
             throw FetchError(.invalidURL, url: url, message: "not an absolute http or https URL")
         }
-        if target.scheme == "http" && !configuration.allowHTTP {
-            throw FetchError(.refused, url: url, message: "plain http is not allowed; use https")
-        }
+        try FetchPolicy.checkScheme(of: url, allowHTTP: configuration.allowHTTP)
         if case .pemFile(let path) = configuration.trustRoots {
             try CurlErrors.checkTrustFile(path, variable: configuration.trustRootsVariable, url: url)
         }
@@ -98,7 +104,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
             return HTTPResponse(status: exchange.status, headers: exchange.headers, body: [])
         }
         throw CurlErrors.fetchError(
-            code: outcome, url: url, host: target.host, port: target.port, configuration: configuration,
+            code: outcome, target: target, configuration: configuration,
             details: CurlErrors.Details(message: exchange.errorMessage, verifyResult: verifyResult,
                                         osErrno: Int32(truncatingIfNeeded: osErrno),
                                         overLimit: exchange.overLimit, limit: maximumBodySize,
@@ -427,54 +433,25 @@ struct TimeLimits: Sendable {
     }
 }
 
-/// The scheme and host of an absolute http(s) URL, for the checks and the messages.
+/// The parts of an absolute http(s) URL the transport reads (for the proxy choice and the
+/// messages), as ``URLReference`` parses them: the project's one URL parser.
 struct RequestTarget {
     let url: String
+    /// "http" or "https", lower-cased.
     let scheme: String
+    /// The host as written, without the brackets of an IPv6 literal ("::1").
     let host: String
     /// The port, given or the scheme's default.
     let port: Int
 
+    /// The parts of `url`, or nil when it is not an absolute http or https URL with a host
+    /// under RFC 3986.
     init?(_ url: String) {
-        guard let (scheme, afterScheme) = splitScheme(Substring(url)),
-              scheme == "http" || scheme == "https" else { return nil }
-        var authority = afterScheme
-        if let end = authority.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
-            authority = authority[..<end]
-        }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        var host = authority
-        var port = Substring("")
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { return nil }
-            host = authority[authority.index(after: authority.startIndex)..<close]
-            port = authority[close...].drop { $0 != ":" }.dropFirst()
-        } else if let colon = authority.lastIndex(of: ":") {
-            host = authority[..<colon]
-            port = authority[authority.index(after: colon)...]
-        }
-        guard !host.isEmpty else { return nil }
+        guard let parts = URLReference.parse(url), let scheme = parts.scheme, scheme == "http" || scheme == "https",
+              let host = parts.bareHost, !host.isEmpty, let port = parts.portOrDefault else { return nil }
         self.url = url
         self.scheme = scheme
-        self.host = String(host)
-        self.port = Int(port) ?? (scheme == "https" ? 443 : 80)
-    }
-}
-
-/// "SCHEME://REST" as (lower-case scheme, REST), or nil when there is no "://".
-func splitScheme(_ text: Substring) -> (String, Substring)? {
-    guard let colon = text.firstIndex(of: ":") else { return nil }
-    let rest = text[text.index(after: colon)...]
-    guard rest.hasPrefix("//") else { return nil }
-    return (String(text[..<colon]).lowercased(), rest.dropFirst(2))
-}
-
-extension String {
-    /// The text without leading and trailing spaces and tabs.
-    var httpTrimmed: String {
-        var slice = Substring(self)
-        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
-        return String(slice)
+        self.host = host
+        self.port = port
     }
 }

@@ -139,7 +139,7 @@ extension XDS {
                 return try diagnostics.finish()
             }
             let line = Self.setLine(publication, appInfoURL: url ?? Self.placeholderBase + "appInfo.json",
-                                    allowHTTP: url?.lowercased().hasPrefix("http:") == true)
+                                    allowHTTP: url.flatMap(URLReference.scheme(of:)) == "http")
             guard diagnostics.write(line + "\n") else { return try diagnostics.finish() }
             if url == nil {
                 Diagnostics.printError(

@@ -205,7 +205,7 @@ struct IconCommandLine: Equatable {
     /// The library's message with this command's flag names where one is the way out.
     private func words(_ error: FetchError, location: AppInfoLocation) -> String {
         switch error.kind {
-        case .refused where error.url.lowercased().hasPrefix("http:"):
+        case .refused where URLReference.scheme(of: error.url) == "http":
             return error.message + " (--allow-http allows it)"
         case .notCached:
             return error.message + " (--offline; run once without it)"

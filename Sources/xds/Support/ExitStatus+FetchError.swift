@@ -18,7 +18,7 @@ extension ExitStatus {
              .notCached:
             self = .unavailable
         case .tooLarge:
-            let remote = error.url.lowercased().hasPrefix("https:") || error.url.lowercased().hasPrefix("http:")
+            let remote = ["http", "https"].contains(URLReference.scheme(of: error.url))
             self = remote ? .unavailable : .dataError
         case .malformedAppInfo:
             self = .dataError
