@@ -46,9 +46,11 @@ let package = Package(
         // the runtime's own way reads /proc, which a chroot or sandbox may not have (issue 24).
         .target(name: "CProcessArguments"),
 
-        // The POSIX and text plumbing shared by the modules and xds (package access only): one
-        // EINTR policy, errno in words, the bounded file read, temporary files, byte order, hex
-        // and path text, the escaper for text shown to people.
+        // The POSIX and text plumbing shared by the modules and xds (package access, but for
+        // AtomicFile, which XDocSource names for library users): one EINTR policy, errno in
+        // words, the bounded file read, temporary files and the atomic write, byte order, hex
+        // and path text, the escaper for text shown to people, the strict JSON reader and the
+        // JSON string escaper, calendar arithmetic in integers.
         .target(name: "XDSSystem"),
 
         // The attribute: the model, property-list coding, the stores, reading and writing on a
@@ -59,7 +61,8 @@ let package = Package(
         ),
         // The icon list: the appInfo.json model and icon choice, URL references, the network
         // policy, the fetcher and its HTTP cache. The transport is a protocol (HTTPTransport).
-        .target(name: "XDocSourceFetch", dependencies: ["XDocSource", "XDSSystem"]),
+        // Beside XDocSource, not above it: the plumbing it shares with it is XDSSystem's.
+        .target(name: "XDocSourceFetch", dependencies: ["XDSSystem"]),
         // The HTTP transport over the system's libcurl, in its own target so that a program using
         // XDocSourceFetch with a client of its own builds no curl code.
         .target(name: "XDocSourceHTTP", dependencies: ["XDocSourceFetch", "XDSSystem", "CCurl"]),
@@ -104,7 +107,7 @@ let package = Package(
 
         .testTarget(
             name: "XDocSourceTests",
-            dependencies: ["XDocSource", "XDocSourceFetch", "XDocSourceArchive", "XDSPublish", "XDSTestSupport"]
+            dependencies: ["XDocSource", "XDocSourceFetch", "XDocSourceArchive", "XDSPublish", "XDSSystem", "XDSTestSupport"]
         ),
         .testTarget(name: "IconMaskTests", dependencies: ["IconMask", "XDSTestSupport"], exclude: ["Golden"]),
         .testTarget(

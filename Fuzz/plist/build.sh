@@ -15,6 +15,6 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld -package-nam
   -module-name XDocSourceFuzz $c \
   -I Fuzz/bin/modules -L Fuzz/bin/modules -lXDSSystem \
   Sources/XDocSource/PropertyList/*.swift \
-  Sources/XDocSource/DocumentSource.swift Sources/XDocSource/CivilCalendar.swift Sources/XDocSource/JSON/Base64.swift \
+  Sources/XDocSource/DocumentSource.swift Sources/XDocSource/JSON/Base64.swift \
   Fuzz/plist/FuzzEntry.swift \
   -o Fuzz/bin/plist

@@ -2,6 +2,7 @@ import Foundation
 import XDSTestSupport
 import Testing
 @testable import XDocSource
+import XDSSystem
 
 @Suite("appInfo.json: the strict JSON reader")
 struct AppInfoJSONReaderTests {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import IconMask
 import XDocSource
+import XDSSystem
 
 // Everything xds does with the command line before, beside or instead of ArgumentParser:
 //
