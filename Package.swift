@@ -101,18 +101,32 @@ let package = Package(
             path: "Benchmarks/xds-bench"
         ),
 
-        // What the three test targets share (Foundation only): the one process runner, temporary
+        // What the test targets share (Foundation only): the one process runner, temporary
         // folders, the repository root, the `xds` binary and the fixtures in Tests/Fixtures.
         .target(name: "XDSTestSupport", path: "Tests/XDSTestSupport"),
 
+        // One test target per module, named after it: a test file lives with the module whose
+        // behaviour it checks, and each target depends on that module, what its tests build
+        // values with, and XDSTestSupport. xdsTests runs the `xds` binary.
+        .testTarget(name: "XDSSystemTests", dependencies: ["XDSSystem", "XDSTestSupport"]),
+        .testTarget(name: "XDocSourceTests", dependencies: ["XDocSource", "XDSTestSupport"]),
+        // XDocSource for one check: the calendar's other user, PropertyListDate.
         .testTarget(
-            name: "XDocSourceTests",
-            dependencies: ["XDocSource", "XDocSourceFetch", "XDocSourceArchive", "XDSPublish", "XDSSystem", "XDSTestSupport"]
+            name: "XDocSourceFetchTests",
+            dependencies: ["XDocSourceFetch", "XDSSystem", "XDocSource", "XDSTestSupport"]
         ),
-        .testTarget(name: "IconMaskTests", dependencies: ["IconMask", "XDSTestSupport"], exclude: ["Golden"]),
         .testTarget(
             name: "XDocSourceHTTPTests",
             dependencies: ["XDocSourceHTTP", "XDocSourceFetch", "XDSTestSupport"]
+        ),
+        .testTarget(
+            name: "XDocSourceArchiveTests",
+            dependencies: ["XDocSourceArchive", "XDocSource", "XDSTestSupport"]
+        ),
+        .testTarget(name: "IconMaskTests", dependencies: ["IconMask", "XDSTestSupport"], exclude: ["Golden"]),
+        .testTarget(
+            name: "XDSPublishTests",
+            dependencies: ["XDSPublish", "XDocSource", "XDocSourceFetch", "XDSTestSupport"]
         ),
         .testTarget(
             name: "xdsTests",

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import XDSTestSupport
-@testable import XDocSource
 @testable import XDocSourceFetch
 import XDSSystem
 
