@@ -48,9 +48,11 @@ let package = Package(
         // the runtime's own way reads /proc, which a chroot or sandbox may not have (issue 24).
         .target(name: "CProcessArguments"),
 
-        // The POSIX and text plumbing shared by the modules and xds (package access only): one
-        // EINTR policy, errno in words, the bounded file read, temporary files, byte order, hex
-        // and path text, the escaper for text shown to people.
+        // The POSIX and text plumbing shared by the modules and xds (package access, but for
+        // AtomicFile, which XDocSource names for library users): one EINTR policy, errno in
+        // words, the bounded file read, temporary files and the atomic write, byte order, hex
+        // and path text, the escaper for text shown to people, the strict JSON reader and the
+        // JSON string escaper, calendar arithmetic in integers.
         .target(name: "XDSSystem"),
 
         // The attribute: the model, property-list coding, the stores, reading and writing on a
@@ -61,7 +63,8 @@ let package = Package(
         ),
         // The icon list: the appInfo.json model and icon choice, URL references, the network
         // policy, the fetcher and its HTTP cache. The transport is a protocol (HTTPTransport).
-        .target(name: "XDocSourceFetch", dependencies: ["XDocSource", "XDSSystem"]),
+        // Beside XDocSource, not above it: the plumbing it shares with it is XDSSystem's.
+        .target(name: "XDocSourceFetch", dependencies: ["XDSSystem"]),
         // The HTTP transport over the system's libcurl, in its own target so that a program using
         // XDocSourceFetch with a client of its own builds no curl code.
         .target(name: "XDocSourceHTTP", dependencies: ["XDocSourceFetch", "XDSSystem", "CCurl"]),
@@ -100,23 +103,37 @@ let package = Package(
             path: "Benchmarks/xds-bench"
         ),
 
-        // What the three test targets share (Foundation only): the one process runner, temporary
+        // What the test targets share (Foundation only): the one process runner, temporary
         // folders, the repository root, the `xds` binary and the fixtures in Tests/Fixtures.
         .target(name: "XDSTestSupport", path: "Tests/XDSTestSupport"),
 
+        // One test target per module, named after it: a test file lives with the module whose
+        // behaviour it checks, and each target depends on that module, what its tests build
+        // values with, and XDSTestSupport. xdsTests runs the `xds` binary.
+        .testTarget(name: "XDSSystemTests", dependencies: ["XDSSystem", "XDSTestSupport"]),
+        .testTarget(name: "XDocSourceTests", dependencies: ["XDocSource", "XDSTestSupport"]),
+        // XDocSource for one check: the calendar's other user, PropertyListDate.
         .testTarget(
-            name: "XDocSourceTests",
-            dependencies: ["XDocSource", "XDocSourceFetch", "XDocSourceArchive", "XDSPublish", "XDSTestSupport"]
+            name: "XDocSourceFetchTests",
+            dependencies: ["XDocSourceFetch", "XDSSystem", "XDocSource", "XDSTestSupport"]
         ),
-        .testTarget(name: "IconMaskTests", dependencies: ["IconMask", "XDSTestSupport"], exclude: ["Golden"]),
         .testTarget(
             name: "XDocSourceHTTPTests",
             dependencies: ["XDocSourceHTTP", "XDocSourceFetch", "XDSTestSupport"]
         ),
         .testTarget(
+            name: "XDocSourceArchiveTests",
+            dependencies: ["XDocSourceArchive", "XDocSource", "XDSTestSupport"]
+        ),
+        .testTarget(name: "IconMaskTests", dependencies: ["IconMask", "XDSTestSupport"], exclude: ["Golden"]),
+        .testTarget(
+            name: "XDSPublishTests",
+            dependencies: ["XDSPublish", "XDocSource", "XDocSourceFetch", "XDSTestSupport"]
+        ),
+        .testTarget(
             name: "xdsTests",
-            dependencies: ["xds", "XDocSource", "XDocSourceFetch", "XDocSourceArchive", "IconMask", "XDSTestSupport",
-                           "CProcessArguments"]
+            dependencies: ["xds", "XDocSource", "XDocSourceFetch", "XDocSourceArchive", "IconMask", "XDSSystem",
+                           "XDSTestSupport", "CProcessArguments"]
         ),
     ],
     swiftLanguageModes: [.v6]

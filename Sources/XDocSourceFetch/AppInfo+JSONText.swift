@@ -1,4 +1,4 @@
-import XDocSource
+internal import XDSSystem
 
 extension AppInfo {
     /// The list as appInfo.json text (SPEC §3), the form ``init(json:)`` reads back:
@@ -17,7 +17,7 @@ extension AppInfo {
         var lines: [String] = []
         lines.reserveCapacity(icons.count)
         for icon in icons {
-            lines.append("  {\"width\": \(icon.width), \"height\": \(icon.height), \"src\": \(JSONText.string(icon.src))}")
+            lines.append("  {\"width\": \(icon.width), \"height\": \(icon.height), \"src\": \(JSONString.literal(icon.src))}")
         }
         if lines.isEmpty { return "{\"icons\": []}\n" }
         return "{\"icons\": [\n" + lines.joined(separator: ",\n") + "\n]}\n"

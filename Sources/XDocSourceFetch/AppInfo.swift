@@ -1,4 +1,4 @@
-import XDocSource
+internal import XDSSystem
 
 /// An app's icon list, as its `appInfo.json` holds it (SPEC §3).
 ///

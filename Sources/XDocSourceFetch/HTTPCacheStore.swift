@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import XDocSource
 internal import XDSSystem
 
 /// The cache folder on disk: one file per entry, named by the SHA-256 of the request URL

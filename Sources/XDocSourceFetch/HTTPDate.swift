@@ -1,4 +1,4 @@
-import XDocSource
+internal import XDSSystem
 
 /// HTTP-date (RFC 9110 §5.6.7) to and from seconds since 1970, without Foundation.
 ///

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import XDSTestSupport
-import XDocSource
 import XDocSourceFetch
 import XDocSourceHTTP
 

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import XDSTestSupport
 import XDocSource
+import XDSSystem
 @testable import xds
 
 /// The fast paths of `show`, `mask` and `icon` (``XDS/Route``) must do exactly what

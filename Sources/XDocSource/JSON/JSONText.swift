@@ -1,3 +1,5 @@
+internal import XDSSystem
+
 /// Property-list values as JSON text, written by hand (Foundation's encoder costs start-up time).
 ///
 /// The mapping every reader of the attribute uses (`xds show --json` documents it):
@@ -12,45 +14,7 @@
 public enum JSONText {
     /// A JSON string literal: quotes, backslash and every control character escaped, and
     /// U+2028/U+2029 too (JavaScript treats them as line ends).
-    public static func string(_ text: String) -> String {
-        // Most strings need no escape: one pass over the UTF-8 bytes, then one copy.
-        if !needsEscape(text) { return "\"" + text + "\"" }
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case "\u{00}"..."\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}":
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
-    /// Whether ``string(_:)`` must escape something in `text`: a quote, a backslash, a control
-    /// character (C0 or DEL), or U+2028/U+2029 (UTF-8 E2 80 A8/A9).
-    static func needsEscape(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return true }
-                if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80,
-                   bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 { return true }
-                index += 1
-            }
-            return false
-        }
-    }
+    public static func string(_ text: String) -> String { JSONString.literal(text) }
 
     /// The JSON rendering of a property-list value (see the mapping above).
     public static func value(_ value: PropertyListValue) -> String {

@@ -1,3 +1,5 @@
+internal import XDSSystem
+
 /// Property-list dates as text, exact to the microsecond, without Foundation (it costs
 /// start-up time).
 ///

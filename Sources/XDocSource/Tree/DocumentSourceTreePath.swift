@@ -47,10 +47,10 @@ public struct DocumentSourceTreePath: Sendable, Hashable, CustomStringConvertibl
         var literal = "\""
         forEachRun { run in
             switch run {
-            case .text(let text) where !JSONText.needsEscape(text):
+            case .text(let text) where !JSONString.needsEscape(text):
                 literal += text
             case .text(let text):
-                literal += JSONText.string(text).dropFirst().dropLast()
+                literal += JSONString.literal(text).dropFirst().dropLast()
             case .byte(let byte):
                 literal += "\\udc" + Self.hex(byte)
             }

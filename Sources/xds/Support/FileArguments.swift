@@ -1,5 +1,6 @@
 import ArgumentParser
 import XDocSource
+import XDSSystem
 
 // Everything xds does with the command line before, beside or instead of ArgumentParser:
 //

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import XDSTestSupport
-@testable import XDocSource
 @testable import XDocSourceFetch
+import XDSSystem
 
 /// The cache's pieces on their own: SHA-256 names, HTTP dates, RFC 9111 freshness with a fixed
 /// clock, the entry format and the store's atomic writes.

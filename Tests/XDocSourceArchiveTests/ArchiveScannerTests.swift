@@ -130,7 +130,7 @@ struct ArchiveScannerTests {
         try DocumentSourceFile(path: tmp.file("tree/sub/a.txt")).write(
             DocumentSource(identifier: "com.example.a", name: "App A", path: "dir/a.txt"))
         try DocumentSourceFile(path: tmp.file("tree/b.txt")).write(DocumentSource(identifier: "com.example.b", name: "B"))
-        try setRawAttribute("user.other", [1, 2, 3], on: tmp.file("tree/c.txt"))
+        try ExtendedAttributes.setValue([1, 2, 3], named: "user.other", atPath: tmp.file("tree/c.txt"), followSymlinks: true)
         try shell("cd '\(tree)' && \(command) '\(tmp.path)/\(name)' b.txt c.txt sub")
         let result = try scanArchive(tmp.path + "/" + name)
         #expect(result.problems.isEmpty)

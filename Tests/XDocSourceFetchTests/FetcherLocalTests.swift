@@ -1,7 +1,6 @@
 import Foundation
 import XDSTestSupport
 import Testing
-@testable import XDocSource
 @testable import XDocSourceFetch
 
 /// A transport answering from a closure and recording the requests: for the cache logic only

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import XDSTestSupport
-@testable import XDocSource
 @testable import XDocSourceFetch
 
 /// A run killed (SIGKILL) while it writes cache entries never leaves a torn entry: the test

@@ -3,6 +3,7 @@ import XDSTestSupport
 import Testing
 @testable import XDocSource
 @testable import XDocSourceFetch
+import XDSSystem
 
 /// The cache against hostile figures (issue 14): HTTP dates to the grammar, `Age` lists and
 /// values past every integer limit, entries whose times are impossible, thousands of bit

@@ -1,7 +1,6 @@
 import Foundation
 import XDSTestSupport
 import Testing
-@testable import XDocSource
 @testable import XDocSourceFetch
 
 /// ``AppInfoFetcher``'s cache rules with a scripted in-process transport and a settable

@@ -128,7 +128,7 @@ package struct JSONReader {
             let keyStart = index
             let key = try string()
             guard keys.insert(Array(key.unicodeScalars)).inserted else {
-                throw error("duplicate key \(JSONText.string(key)) in an object", at: keyStart)
+                throw error("duplicate key \(JSONString.literal(key)) in an object", at: keyStart)
             }
             skipWhiteSpace()
             guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after a key, found \(found())") }

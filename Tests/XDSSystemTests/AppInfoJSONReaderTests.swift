@@ -1,7 +1,7 @@
 import Foundation
 import XDSTestSupport
 import Testing
-@testable import XDocSource
+import XDSSystem
 
 @Suite("appInfo.json: the strict JSON reader")
 struct AppInfoJSONReaderTests {
@@ -295,10 +295,10 @@ struct AppInfoJSONReaderTests {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
         case .number(let text): return text
-        case .string(let s): return pretty ? asciiString(s) : JSONText.string(s)
+        case .string(let s): return pretty ? asciiString(s) : JSONString.literal(s)
         case .array(let items): return "[" + space + items.map { write($0, pretty: pretty) }.joined(separator: "," + space) + "]"
         case .object(let members):
-            return "{" + space + members.map { (pretty ? asciiString($0.key) : JSONText.string($0.key)) + (pretty ? " : " : ":")
+            return "{" + space + members.map { (pretty ? asciiString($0.key) : JSONString.literal($0.key)) + (pretty ? " : " : ":")
                 + write($0.value, pretty: pretty) }.joined(separator: "," + space) + space + "}"
         }
     }

@@ -1,6 +1,5 @@
 import Testing
 import XDSTestSupport
-import XDocSource
 import XDocSourceFetch
 
 @Suite("URL references (RFC 3986)")
