@@ -20,10 +20,9 @@
     CLIBRARY_SAME(X, archive_entry_mac_metadata) CLIBRARY_SAME(X, archive_entry_filetype)            \
     CLIBRARY_SAME(X, archive_read_append_filter) CLIBRARY_SAME(X, archive_filter_bytes)              \
     CLIBRARY_SAME(X, archive_read_data_block)                                                        \
-    X(archive_entry_is_data_encrypted, __typeof__(archive_entry_is_data_encrypted) *, 1,             \
-      "archive_entry_is_data_encrypted")                                                             \
-    X(archive_entry_is_encrypted, __typeof__(archive_entry_is_encrypted) *, 1, "archive_entry_is_encrypted") \
-    X(archive_entry_pathname_utf8, __typeof__(archive_entry_pathname_utf8) *, 1, "archive_entry_pathname_utf8")
+    CLIBRARY_SAME_OPTIONAL(X, archive_entry_is_data_encrypted)                                       \
+    CLIBRARY_SAME_OPTIONAL(X, archive_entry_is_encrypted)                                            \
+    CLIBRARY_SAME_OPTIONAL(X, archive_entry_pathname_utf8)
 
 static struct {
     CARCHIVE_FUNCTIONS(CLIBRARY_FIELD)

@@ -99,6 +99,8 @@ void clibrary_found(const struct clibrary *library, char *text, size_t size);
 // prototype holds in every version the module supports, CLIBRARY_SAME(X, name) declares it
 // with the header's own type (the compiler checks the forwarder against it), required.
 #define CLIBRARY_SAME(X, name) X(name, __typeof__(name) *, 0, #name)
+/// The same for a function the module can do without (its slot stays NULL when missing).
+#define CLIBRARY_SAME_OPTIONAL(X, name) X(name, __typeof__(name) *, 1, #name)
 #define CLIBRARY_FIELD(name, type, optional, ...) __typeof__(type) name;
 #define CLIBRARY_FUNCTION(name, type, optional, ...) {(const char *const[]){__VA_ARGS__, NULL}, optional},
 
