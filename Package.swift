@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "IconMask", targets: ["IconMask"]),
         .library(name: "XDocSourceHTTP", targets: ["XDocSourceHTTP"]),
         .library(name: "XDSPublish", targets: ["XDSPublish"]),
+        .library(name: "XDSProvenance", targets: ["XDSProvenance"]),
         .executable(name: "xds", targets: ["xds"]),
     ],
     dependencies: [
@@ -82,9 +83,17 @@ let package = Package(
             name: "XDSPublish",
             dependencies: ["XDocSource", "XDocSourceFetch", "IconMask", "XDSSystem"]
         ),
+        // Every mark of where a file came from (SPEC §6: quarantine, WhereFroms, xdg,
+        // Zone.Identifier, … beside x-document-source), typed, in every store XDocSource and
+        // XDocSourceArchive read: what `xds where` and `xds strip` print and remove.
+        .target(
+            name: "XDSProvenance",
+            dependencies: ["XDocSource", "XDocSourceArchive", "XDSSystem"]
+        ),
         .executableTarget(
             name: "xds",
             dependencies: [
+                "XDSProvenance",
                 "XDocSource",
                 "XDocSourceFetch",
                 "XDocSourceArchive",
@@ -129,6 +138,10 @@ let package = Package(
         .testTarget(
             name: "XDSPublishTests",
             dependencies: ["XDSPublish", "XDocSource", "XDocSourceFetch", "XDSTestSupport"]
+        ),
+        .testTarget(
+            name: "XDSProvenanceTests",
+            dependencies: ["XDSProvenance", "XDocSource", "XDocSourceArchive", "XDSTestSupport"]
         ),
         .testTarget(
             name: "xdsTests",

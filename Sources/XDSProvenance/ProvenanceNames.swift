@@ -1,0 +1,179 @@
+/// The one table of the names marks go by, and how each road spells them (SPEC §6): the plain
+/// names macOS, Windows and Linux give them, Linux's `user.` and HFS+'s `osx.` prefixes,
+/// Netatalk's `user.com.apple.…`, Samba's `user.DosStream.NAME:$DATA` with U+F022 for `:`,
+/// AppleDouble entry names, tar pax keywords (`SCHILY.xattr.NAME`, `LIBARCHIVE.xattr.NAME`
+/// URL-encoded) and Explorer's `NAME:Zone.Identifier` files. Every reader, stripper and
+/// archive cleaner asks here; nothing else knows a name.
+public enum ProvenanceNames {
+    /// What a name is: its kind, and for ``ProvenanceKind/xdg`` which field.
+    public struct Match: Sendable, Hashable {
+        /// The convention.
+        public let kind: ProvenanceKind
+        /// For ``ProvenanceKind/xdg``: the field the attribute holds.
+        public let field: XDGOrigin.Field?
+        /// Whether the name was Samba's stream form (`user.DosStream.…`): the store is then
+        /// ``ProvenanceStore/sambaStream`` and the value ends in one NUL that is not part of it.
+        public let isSambaStream: Bool
+
+        /// Creates one.
+        public init(kind: ProvenanceKind, field: XDGOrigin.Field?, isSambaStream: Bool) {
+            self.kind = kind
+            self.field = field
+            self.isSambaStream = isSambaStream
+        }
+    }
+
+    /// The names as their own system gives them (no Linux prefix but the freedesktop ones,
+    /// which are `user.` names everywhere), with their kind and field.
+    public static let table: [(name: String, kind: ProvenanceKind, field: XDGOrigin.Field?)] = [
+        ("x-document-source", .xDocumentSource, nil),
+        ("com.apple.quarantine", .quarantine, nil),
+        ("com.apple.metadata:kMDItemWhereFroms", .whereFroms, nil),
+        ("com.apple.metadata:kMDItemDownloadedDate", .downloadedDate, nil),
+        ("com.apple.lastuseddate#PS", .lastUsedDate, nil),
+        ("com.apple.provenance", .macOSProvenance, nil),
+        ("user.xdg.origin.url", .xdg, .url),
+        ("user.xdg.referrer.url", .xdg, .referrer),
+        ("user.xdg.origin.email.subject", .xdg, .emailSubject),
+        ("user.xdg.origin.email.from", .xdg, .emailFrom),
+        ("user.xdg.origin.email.sender", .xdg, .emailFrom),
+        ("user.xdg.origin.email.message-id", .xdg, .emailMessageID),
+        ("user.xdg.publisher", .xdg, .publisher),
+        ("user.creator", .xdg, .creator),
+        ("Zone.Identifier", .zoneIdentifier, nil),
+    ]
+
+    /// The byte sequence Samba's `fruit:encoding = private` (its default) puts for `:` in a
+    /// stream name: U+F022 in UTF-8.
+    public static let sambaColon: [UInt8] = [0xEF, 0x80, 0xA2]
+
+    /// The suffix of Explorer's stream files, `NAME:Zone.Identifier`.
+    public static let zoneFileSuffix: [UInt8] = Array(":Zone.Identifier".utf8)
+
+    private static let exact: [[UInt8]: (ProvenanceKind, XDGOrigin.Field?)] = {
+        var map: [[UInt8]: (ProvenanceKind, XDGOrigin.Field?)] = [:]
+        for entry in table { map[Array(entry.name.utf8)] = (entry.kind, entry.field) }
+        return map
+    }()
+
+    /// The kind of a plain name (as on the Mac, in an AppleDouble entry, or as Windows names a
+    /// stream), trying the freedesktop `user.` names as they are; `Zone.Identifier` in any
+    /// ASCII case (Windows stream names are not case-sensitive).
+    public static func match(plainName name: some Collection<UInt8>) -> Match? {
+        let bytes = Array(name)
+        if let found = exact[bytes] { return Match(kind: found.0, field: found.1, isSambaStream: false) }
+        if bytes.count == 15, bytes.map({ $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }) == Array("zone.identifier".utf8) {
+            return Match(kind: .zoneIdentifier, field: nil, isSambaStream: false)
+        }
+        return nil
+    }
+
+    /// The kind of an extended attribute as `listxattr` names it: on Linux with its namespace
+    /// (`user.com.apple.quarantine` as Netatalk keeps it, `user.x-document-source`,
+    /// `user.xdg.origin.url`, `user.Zone.Identifier` from ntfs-3g, `osx.com.apple.…` from an
+    /// HFS+ disk, `user.DosStream.NAME:$DATA` or `user.DosStream.NAME` from Samba with U+F022
+    /// or `:` inside NAME); on Darwin the plain names. Nil for every other attribute.
+    public static func match(attributeName name: some Collection<UInt8>) -> Match? {
+        let bytes = Array(name)
+        if let plain = match(plainName: bytes) { return plain }
+        if let rest = dropping("user.DosStream.", from: bytes) {
+            var inner = rest
+            if inner.count > 6, inner.suffix(6).elementsEqual(":$DATA".utf8) { inner.removeLast(6) }
+            guard let found = match(plainName: replacingSambaColon(inner)) else { return nil }
+            return Match(kind: found.kind, field: found.field, isSambaStream: true)
+        }
+        for prefix in ["user.", "osx."] {
+            if let rest = dropping(prefix, from: bytes), let found = match(plainName: rest) { return found }
+        }
+        return nil
+    }
+
+    /// The kind of a tar pax keyword: `SCHILY.xattr.NAME` (NAME raw) or `LIBARCHIVE.xattr.NAME`
+    /// (NAME URL-encoded, as libarchive writes it), NAME as macOS writes it or with `user.` as
+    /// Linux does. Nil for every other keyword.
+    public static func match(paxKeyword keyword: some Collection<UInt8>) -> Match? {
+        let bytes = Array(keyword)
+        if let name = dropping("SCHILY.xattr.", from: bytes) {
+            return match(attributeName: name).flatMap { $0.isSambaStream ? nil : $0 }
+        }
+        if let encoded = dropping("LIBARCHIVE.xattr.", from: bytes), let name = percentDecoded(encoded) {
+            return match(attributeName: name).flatMap { $0.isSambaStream ? nil : $0 }
+        }
+        return nil
+    }
+
+    /// For a file named `NAME:Zone.Identifier` (any ASCII case after the colon), NAME; else nil.
+    /// NAME is never empty.
+    public static func zoneFileOwner(_ fileName: some Collection<UInt8>) -> [UInt8]? {
+        let bytes = Array(fileName)
+        let suffix = zoneFileSuffix
+        guard bytes.count > suffix.count else { return nil }
+        let tail = bytes.suffix(suffix.count)
+        guard tail.first == UInt8(ascii: ":"),
+              match(plainName: tail.dropFirst())?.kind == .zoneIdentifier else { return nil }
+        return Array(bytes.prefix(bytes.count - suffix.count))
+    }
+
+    /// The file name of `name`'s zone file: `NAME:Zone.Identifier`.
+    public static func zoneFileName(for name: some Collection<UInt8>) -> [UInt8] {
+        Array(name) + zoneFileSuffix
+    }
+
+    /// The value without the NUL byte a store adds (SPEC §6): Samba's streams end in one NUL
+    /// that is not part of the value; for the fixed-size kind (``ProvenanceKind/lastUsedDate``,
+    /// 16 bytes) only a 17-byte value loses it. Other stores' values are returned as they are.
+    public static func storedValue<C: BidirectionalCollection<UInt8>>(_ value: C, kind: ProvenanceKind, isSambaStream: Bool) -> C.SubSequence {
+        guard isSambaStream, value.last == 0 else { return value[...] }
+        if kind == .lastUsedDate && value.count != 17 { return value[...] }
+        return value.dropLast()
+    }
+
+    private static func dropping(_ prefix: String, from bytes: [UInt8]) -> [UInt8]? {
+        let prefixBytes = Array(prefix.utf8)
+        guard bytes.count > prefixBytes.count, bytes.prefix(prefixBytes.count).elementsEqual(prefixBytes) else { return nil }
+        return Array(bytes.dropFirst(prefixBytes.count))
+    }
+
+    private static func replacingSambaColon(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.count >= 3 else { return bytes }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if index + 3 <= bytes.count, bytes[index] == 0xEF, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA2 {
+                out.append(UInt8(ascii: ":"))
+                index += 3
+            } else {
+                out.append(bytes[index])
+                index += 1
+            }
+        }
+        return out
+    }
+
+    /// `%XX` escapes undone (libarchive's pax keyword encoding); nil for a malformed escape.
+    static func percentDecoded(_ bytes: [UInt8]) -> [UInt8]? {
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case 48...57: byte - 48
+            case 65...70: byte - 55
+            case 97...102: byte - 87
+            default: nil
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) else { return nil }
+                out.append(high << 4 | low)
+                index += 3
+            } else {
+                out.append(bytes[index])
+                index += 1
+            }
+        }
+        return out
+    }
+}
