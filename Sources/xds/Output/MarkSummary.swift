@@ -1,7 +1,6 @@
 import XDSProvenance
 import XDSSystem
 import XDocSource
-import XDocSourceFetch
 
 /// `xds where -r --summary`: counts instead of records (SPEC §6): files with a mark, marks per
 /// kind and per store, URLs per host and marks per agent. Memory stays bounded whatever the
@@ -43,12 +42,12 @@ struct MarkSummary {
         }
     }
 
-    /// Counts the host of `text` when it is an absolute URL with a host (a WhereFroms list
-    /// also holds Mail's From and Subject, which are not). Hosts are case-insensitive: counted
-    /// lower-cased. Credentials are never part of a host.
+    /// Counts the host of `text` when it is a URL with one (a WhereFroms list also holds Mail's
+    /// From and Subject, which are not): ``ProvenanceURL/host(_:)``, lower-cased, never the
+    /// credentials.
     private mutating func addHost(of text: String) {
-        guard let parts = URLReference.parse(text), parts.isAbsolute, let host = parts.host, !host.isEmpty else { return }
-        hosts.add(host.lowercased())
+        guard let host = ProvenanceURL.host(text) else { return }
+        hosts.add(host)
     }
 
     /// The rows: `(count, what, value)`, groups in the order files, kind, store, host, agent,

@@ -1,0 +1,131 @@
+import ArgumentParser
+import XDSProvenance
+import XDSSystem
+import XDocSource
+import XDocSourceArchive
+
+extension XDS {
+    /// `xds strip`: removes the marks of where files came from, from every store (SPEC §6).
+    struct Strip: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "strip",
+            abstract: "Remove the marks of where files came from, from every store.",
+            discussion: """
+                Removes every mark xds where shows (all kinds, or those of --only, minus those \
+                of --keep; kinds: \(KindOptions.kindList); comma lists or repeated options) \
+                from every store: native attributes, Samba streams, the entries of AppleDouble \
+                sidecars ._NAME and NAME:Zone.Identifier files. Unlike xds remove, which clears \
+                sidecars only with --sidecar, strip clears every store. A sidecar loses its marks \
+                in one atomic write under the writers' lock, every other entry kept byte for \
+                byte, and is deleted only when nothing else is left in it. Other attributes \
+                (user.mime_type, Finder tags, ...) are kept.
+
+                -n (--dry-run) changes nothing and prints FILE: KIND (STORE) for each mark that \
+                would go. -r walks folders as xds where -r does (same walk, -j N threads); \
+                archives are never rewritten in place: each archive under the folder that holds \
+                marks is named in one line and the walk goes on. Afterwards xds where -r finds \
+                nothing under the folder outside archives.
+
+                strip ARCHIVE -o CLEAN writes a copy of a zip or tar without the marks (-o - to \
+                standard output).
+
+                Status 0 when a mark was removed (or would be, with -n), 1 when none was found, \
+                74 when a store refuses.
+
+                Examples:
+                  xds strip -n report.pdf
+                  xds strip -r --only quarantine,macos-provenance release/
+                  xds strip -r --keep x-document-source share/
+                """
+        )
+
+        @Argument(help: "The files or folders to clear.", completion: .file())
+        var files: [String]
+
+        @Flag(name: [.customShort("r"), .long], help: "Walk folders and strip every file and folder under them.")
+        var recursive = false
+
+        @Flag(name: [.customShort("n"), .long], help: "List the marks that would go (FILE: KIND (STORE)), change nothing.")
+        var dryRun = false
+
+        @OptionGroup var kindOptions: KindOptions
+
+        @Option(name: [.short, .customLong("output")],
+                help: ArgumentHelp("Write a copy of the archive without the marks to CLEAN (- for standard output).",
+                                   valueName: "CLEAN"))
+        var output: String?
+
+        @OptionGroup var jobs: JobsOptions
+
+        @OptionGroup var follow: FollowOptions
+
+        func validate() throws {
+            if output != nil {
+                if recursive { throw ValidationError("-o writes a clean copy of one archive; it cannot go with -r.") }
+                if dryRun { throw ValidationError("-o writes a clean copy of one archive; it cannot go with -n.") }
+                if files.count != 1 { throw ValidationError("-o writes a clean copy of one archive: give one ARCHIVE.") }
+            }
+        }
+
+        func run() throws {
+            let kinds = kindOptions.kinds
+            if output != nil {
+                throw ValidationError("strip ARCHIVE -o CLEAN (a clean copy of an archive) is not in this build yet.")
+            }
+            let diagnostics = recursive
+                ? Self.stripTree(files, kinds: kinds, dryRun: dryRun, jobs: jobs.count)
+                : Self.strip(files, kinds: kinds, dryRun: dryRun, followSymlinks: follow.followSymlinks)
+            try diagnostics.finish()
+        }
+
+        /// `strip FILE...`: each file's marks of `kinds` removed (or, dry, listed).
+        static func strip(_ files: [String], kinds: Swift.Set<ProvenanceKind>, dryRun: Bool,
+                          followSymlinks: Bool) -> Diagnostics {
+            var diagnostics = Diagnostics()
+            for file in files {
+                guard diagnostics.accepts(file) else { continue }
+                let stripped: [ProvenanceMarkLocation]
+                do throws(DocumentSourceFileError) {
+                    stripped = try ProvenanceFile(path: file, followSymlinks: followSymlinks).strip(kinds, dryRun: dryRun)
+                } catch {
+                    diagnostics.fail(file, error)
+                    continue
+                }
+                guard report(stripped, path: DocumentSourceTreePath(file), kinds: kinds, dryRun: dryRun,
+                             diagnostics: &diagnostics) else { break }
+            }
+            return diagnostics
+        }
+
+        /// `strip -r`: walks every folder root; a root that is not a folder is stripped as by
+        /// ``strip(_:kinds:dryRun:followSymlinks:)``.
+        static func stripTree(_ roots: [String], kinds: Swift.Set<ProvenanceKind>, dryRun: Bool, jobs: Int) -> Diagnostics {
+            var diagnostics = Diagnostics()
+            for root in roots {
+                guard diagnostics.accepts(root) else { continue }
+                guard Recursive.isFolder(root) else {
+                    diagnostics.record(strip([root], kinds: kinds, dryRun: dryRun, followSymlinks: true).worst)
+                    continue
+                }
+                diagnostics.fail(root, "strip -r needs XDSProvenance's tree walk, not in this build yet", status: .usage)
+            }
+            return diagnostics
+        }
+
+        /// What one file lost (or, dry, would lose): with `dryRun` a line `FILE: KIND (STORE)`
+        /// per mark, all in one write; nothing found is status 1. False when standard output
+        /// failed (reported).
+        static func report(_ stripped: [ProvenanceMarkLocation], path: DocumentSourceTreePath, kinds: Swift.Set<ProvenanceKind>,
+                           dryRun: Bool, diagnostics: inout Diagnostics) -> Bool {
+            guard !stripped.isEmpty else {
+                let asked = kinds.count == ProvenanceKind.allCases.count ? "" : " of the kinds asked"
+                diagnostics.fail(visible: path.visible, "no mark of where it came from" + asked, status: .absent)
+                return true
+            }
+            guard dryRun else { return true }
+            let visible = path.visible
+            let text = stripped.map { visible + ": " + MarkRecord.heading(kind: $0.kind, store: $0.store) + "\n" }.joined()
+            return diagnostics.write(text)
+        }
+    }
+}
