@@ -139,7 +139,7 @@ public struct ProvenanceTree: Sendable {
 extension ProvenanceTree {
     /// The names the walk asks about: one of the table's, in any road's spelling.
     static func isMarkName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        ProvenanceNames.match(attributeName: name) != nil
+        ProvenanceNames.mayMatch(attributeName: name) && ProvenanceNames.match(attributeName: name) != nil
     }
 
     /// Reads and decodes every mark of an entry.
@@ -203,7 +203,8 @@ extension ProvenanceTree {
         let dryRun: Bool
 
         func wantsAttribute(named name: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard let match = ProvenanceNames.match(attributeName: name) else { return false }
+            guard ProvenanceNames.mayMatch(attributeName: name), let match = ProvenanceNames.match(attributeName: name)
+            else { return false }
             return kinds.contains(match.kind)
         }
         func zoneFileOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]? { ProvenanceNames.zoneFileOwner(fileName) }
