@@ -185,6 +185,105 @@ struct WhereStripCLITests {
         #expect(again.stderr == "xds: dl/file.bin: no mark of where it came from\n")
     }
 
+    /// A tree: `dl/` as ``downloads()`` makes it, a folder with its own mark, an orphan zone
+    /// file (its NAME gone), a Samba stream form and an AppleDouble sidecar whose other entry
+    /// (a Finder tag list) must survive.
+    func tree() throws -> TemporaryFolder {
+        let folder = try downloads()
+        let sub = folder.folder("dl/sub")
+        try folder.setAttribute(sub, Array("https://example.com/folder".utf8), name: "user.xdg.origin.url")
+        folder.write("dl/sub/gone:Zone.Identifier", bytes: Self.zoneFile)
+        let samba = folder.file("dl/sub/samba.pdf")
+        // Samba writes a ':' inside a stream name as U+F022, and ends the value with a NUL.
+        let froms = try plistlib(#"["https://cdn.example.net/s.pdf", "https://example.com/"]"#)
+        try folder.setAttribute(samba, froms + [0], name: "user.DosStream.com.apple.metadata\u{F022}kMDItemWhereFroms:$DATA")
+        let sidecar = folder.file("dl/sub/side.txt")
+        try folder.setAttribute(sidecar, Array("app".utf8), name: "user.x-keep-me")
+        let double = appleDoubleBytes(attributes: [("com.apple.quarantine", Self.quarantine),
+                                                          ("com.apple.metadata:_kMDItemUserTags", Array("bplist-tags".utf8))])
+        folder.write("dl/sub/._side.txt", bytes: double)
+        return folder
+    }
+
+    @Test("where -r lists every entry with marks, orphans under their own path; --summary counts", arguments: ["1", "3"])
+    func whereTree(jobs: String) throws {
+        let folder = try tree()
+        let result = try xds("where", "-r", "-j", jobs, "--json", "dl", in: folder.path)
+        #expect(result.status == 0, "\(result)")
+        var files: [String: [String]] = [:]
+        for line in result.stdout.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let marks = try #require(object["marks"] as? [[String: Any]])
+            files[try #require(object["file"] as? String)] = marks.map { "\($0["kind"]!) (\($0["store"]!))" }
+        }
+        #expect(files == [
+            "dl/file.bin": ["quarantine (xattr)", "xdg (xattr)", "zone-identifier (zone-file)"],
+            "dl/sub": ["xdg (xattr)"],
+            "dl/sub/gone:Zone.Identifier": ["zone-identifier (zone-file)"],
+            "dl/sub/samba.pdf": ["where-froms (samba-stream)"],
+            "dl/sub/side.txt": ["quarantine (appledouble)"],
+        ])
+        let summary = try xds("where", "-r", "-j", jobs, "--summary", "dl", in: folder.path)
+        #expect(summary.status == 0, "\(summary)")
+        #expect(summary.stdout == """
+            5  files
+            2  kind   quarantine
+            2  kind   xdg
+            2  kind   zone-identifier
+            1  kind   where-froms
+            3  store  xattr
+            2  store  zone-file
+            1  store  appledouble
+            1  store  samba-stream
+            5  host   example.com
+            2  host   dl.example.org
+            1  host   cdn.example.net
+            2  agent  Safari
+
+            """)
+        let json = try xds("where", "-r", "-j", jobs, "--summary", "--json", "dl", in: folder.path)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["files"] as? Int == 5)
+        #expect((object["kinds"] as? [String: Int])?["where-froms"] == 1)
+        #expect(json.stdout.split(separator: "\n").count == 1)
+    }
+
+    @Test("strip -r -n changes nothing; strip -r leaves where -r with nothing; other attributes and entries stay",
+          arguments: ["1", "3"])
+    func stripTree(jobs: String) throws {
+        let folder = try tree()
+        let before = try state(folder)
+        let dry = try xds("strip", "-r", "-n", "-j", jobs, "dl", in: folder.path)
+        #expect(dry.status == 0, "\(dry)")
+        #expect(Set(dry.stdout.split(separator: "\n")) == [
+            "dl/file.bin: quarantine (xattr)", "dl/file.bin: xdg (xattr)", "dl/file.bin: zone-identifier (zone-file)",
+            "dl/sub: xdg (xattr)", "dl/sub/gone:Zone.Identifier: zone-identifier (zone-file)",
+            "dl/sub/samba.pdf: where-froms (samba-stream)", "dl/sub/side.txt: quarantine (appledouble)",
+        ])
+        #expect(try state(folder) == before)
+        let stripped = try xds("strip", "-r", "-j", jobs, "dl", in: folder.path)
+        #expect(stripped.status == 0, "\(stripped)")
+        #expect(stripped.stdout.isEmpty && stripped.stderr.isEmpty)
+        let after = try xds("where", "-r", "dl", in: folder.path)
+        #expect(after.status == 1, "\(after)")
+        #expect(after.stdout.isEmpty)
+        #expect(after.stderr == "xds: dl: no file or folder in it has a mark of where it came from\n")
+        // Not marks: kept, byte for byte.
+        #expect(try folder.attribute(folder.path + "/dl/file.bin", name: "user.mime_type") == Data("application/octet-stream".utf8))
+        #expect(try folder.attribute(folder.path + "/dl/sub/side.txt", name: "user.x-keep-me") == Data("app".utf8))
+        let names = try sh("find . | sort", in: folder.path).stdout
+        #expect(!names.contains("Zone.Identifier"))
+        #expect(names.contains("./dl/sub/._side.txt"))  // the tag entry keeps the sidecar
+        let tags = try python("""
+            import sys
+            data = open(sys.argv[1], 'rb').read()
+            print(b'bplist-tags' in data, b'0083;5fad2a2e' in data)
+            """, [folder.path + "/dl/sub/._side.txt"])
+        #expect(tags.stdout == "True False\n")
+        let again = try xds("strip", "-r", "dl", in: folder.path)
+        #expect(again.status == 1)
+    }
+
     @Test("output that cannot be written is 74", arguments: [["where", "dl/file.bin"], ["where", "--json", "dl/file.bin"],
                                                              ["strip", "-n", "dl/file.bin"]])
     func fullOutput(arguments: [String]) throws {

@@ -97,19 +97,68 @@ extension XDS {
             return diagnostics
         }
 
-        /// `strip -r`: walks every folder root; a root that is not a folder is stripped as by
-        /// ``strip(_:kinds:dryRun:followSymlinks:)``.
-        static func stripTree(_ roots: [String], kinds: Swift.Set<ProvenanceKind>, dryRun: Bool, jobs: Int) -> Diagnostics {
+        /// `strip -r`: walks every folder root and strips (or, dry, lists) every entry with
+        /// marks on the walk's threads; archives are named, never rewritten; a root that is not
+        /// a folder is stripped as by ``strip(_:kinds:dryRun:followSymlinks:)``.
+        static func stripTree(_ roots: [String], kinds: Swift.Set<ProvenanceKind>, dryRun: Bool, jobs: Int,
+                              limits: ArchiveScanner.Limits = ArchiveScanner.Limits()) -> Diagnostics {
             var diagnostics = Diagnostics()
+            var progress = ProgressLine()
             for root in roots {
                 guard diagnostics.accepts(root) else { continue }
                 guard Recursive.isFolder(root) else {
                     diagnostics.record(strip([root], kinds: kinds, dryRun: dryRun, followSymlinks: true).worst)
                     continue
                 }
-                diagnostics.fail(root, "strip -r needs XDSProvenance's tree walk, not in this build yet", status: .usage)
+                var stripped = 0
+                var outputFailed = false
+                ProvenanceTree(roots: [root], jobs: jobs).strip(kinds, dryRun: dryRun, archives: { archive in
+                    progress.clear()
+                    noteArchive(archive, kinds: kinds, limits: limits, diagnostics: &diagnostics)
+                    return .proceed
+                }) { event in
+                    switch event {
+                    case .progress(let counts):
+                        progress.update(counts)
+                    case .problem(let problem):
+                        progress.clear()
+                        diagnostics.report(problem)
+                    case .found(let entry):
+                        progress.clear()
+                        guard !entry.locations.isEmpty else { return .proceed }
+                        stripped += 1
+                        guard report(entry.locations, path: entry.path, kinds: kinds, dryRun: dryRun, diagnostics: &diagnostics) else {
+                            outputFailed = true
+                            return .stop
+                        }
+                    }
+                    return .proceed
+                }
+                progress.clear()
+                if outputFailed { break }
+                if stripped == 0 {
+                    diagnostics.fail(root, "no file or folder in it has a mark of where it came from"
+                                     + (kinds.count == ProvenanceKind.allCases.count ? "" : " of the kinds asked"), status: .absent)
+                }
             }
             return diagnostics
+        }
+
+        /// `strip -r` meets an archive: archives are not rewritten in place, so only say how many
+        /// members carry marks of `kinds` (status unchanged); problems inside are `where`'s to report.
+        static func noteArchive(_ archive: DocumentSourceTreePath, kinds: Swift.Set<ProvenanceKind>, limits: ArchiveScanner.Limits,
+                                diagnostics: inout Diagnostics) {
+            guard let scanner = ProvenanceArchive(path: archive, limits: limits) else { return }
+            var members = 0
+            _ = try? scanner.scan { event in
+                if case .member(let member) = event, member.marks.contains(where: { kinds.contains($0.kind) }) { members += 1 }
+                return .proceed
+            }
+            guard members > 0 else { return }
+            let carry = members == 1 ? "1 member carries marks of where it came from" : "\(members) members carry marks of where they came from"
+            diagnostics.fail(visible: archive.visible,
+                             "\(carry); archives are not rewritten in place (xds strip ARCHIVE -o CLEAN writes a clean copy)",
+                             status: .success)
         }
 
         /// What one file lost (or, dry, would lose): with `dryRun` a line `FILE: KIND (STORE)`

@@ -101,7 +101,8 @@ extension XDS {
             try diagnostics.finish()
         }
 
-        /// `where FILE...`: each file's marks, written as soon as they are read.
+        /// `where FILE...`: each file's marks, written as soon as they are read; an archive's
+        /// members after its own marks, as `show` lists them.
         static func `where`(_ files: [String], followSymlinks: Bool, output: inout WhereOutput,
                             limits: ArchiveScanner.Limits) -> Diagnostics {
             var diagnostics = Diagnostics()
@@ -116,18 +117,30 @@ extension XDS {
                 }
                 let path = DocumentSourceTreePath(file)
                 guard output.emit(MarkRecord(file: path, marks: marks), diagnostics: &diagnostics) else { break }
-                if marks.isEmpty {
-                    diagnostics.fail(file, "no mark of where it came from", status: .absent)
+                var members = 0
+                let archive = XDS.Show.isArchive(path, followSymlinks: followSymlinks)
+                if archive {
+                    let scanned = whereArchive(path, output: &output, limits: limits, diagnostics: &diagnostics)
+                    if scanned.outputFailed { break }
+                    if scanned.failed { continue }
+                    members = scanned.members
+                }
+                if marks.isEmpty && members == 0 {
+                    diagnostics.fail(file, archive
+                                     ? "no mark of where it came from, on the archive or any member"
+                                     : "no mark of where it came from", status: .absent)
                 }
             }
             return diagnostics
         }
 
-        /// `where -r`: walks every folder root; a root that is not a folder is read as by
-        /// ``where(_:followSymlinks:output:limits:)``.
+        /// `where -r`: walks every folder root and writes each file, folder, orphan sidecar or
+        /// zone file with marks as soon as it is found, and the members of archives met; a root
+        /// that is not a folder is read as by ``where(_:followSymlinks:output:limits:)``.
         static func whereTree(_ roots: [String], output: inout WhereOutput, limits: ArchiveScanner.Limits,
                               jobs: Int) -> Diagnostics {
             var diagnostics = Diagnostics()
+            var progress = ProgressLine()
             for root in roots {
                 guard diagnostics.accepts(root) else { continue }
                 guard Recursive.isFolder(root) else {
@@ -135,9 +148,70 @@ extension XDS {
                     diagnostics.record(single.worst)
                     continue
                 }
-                diagnostics.fail(root, "where -r needs XDSProvenance's tree walk, not in this build yet", status: .usage)
+                var members = 0
+                var outputFailed = false
+                let counts = ProvenanceTree(roots: [root], jobs: jobs).walk(archives: { archive in
+                    progress.clear()
+                    let scanned = whereArchive(archive, output: &output, limits: limits, diagnostics: &diagnostics)
+                    members += scanned.members
+                    outputFailed = scanned.outputFailed
+                    return outputFailed ? .stop : .proceed
+                }) { event in
+                    switch event {
+                    case .progress(let counts):
+                        progress.update(counts)
+                    case .problem(let problem):
+                        progress.clear()
+                        diagnostics.report(problem)
+                    case .found(let found):
+                        progress.clear()
+                        guard output.emit(MarkRecord(file: found.path, marks: found.marks), diagnostics: &diagnostics) else {
+                            outputFailed = true
+                            return .stop
+                        }
+                        // A store that could not be read beside those that could (a malformed sidecar).
+                        if let problem = found.problem {
+                            diagnostics.fail(visible: found.path.visible, problem.message, status: ExitStatus(problem))
+                        }
+                    }
+                    return .proceed
+                }
+                progress.clear()
+                if outputFailed { break }
+                if counts.tagged == 0 && members == 0 {
+                    diagnostics.fail(root, "no file or folder in it has a mark of where it came from", status: .absent)
+                }
             }
             return diagnostics
+        }
+
+        /// Scans `archive` and writes (or counts) each member with marks, named
+        /// `ARCHIVE!/MEMBER`; problems go to standard error as `show`'s do.
+        static func whereArchive(_ archive: DocumentSourceTreePath, output: inout WhereOutput, limits: ArchiveScanner.Limits,
+                                 diagnostics: inout Diagnostics) -> (members: Int, failed: Bool, outputFailed: Bool) {
+            guard let scanner = ProvenanceArchive(path: archive, limits: limits) else { return (0, false, false) }
+            var members = 0, outputFailed = false
+            do throws(ArchiveError) {
+                try scanner.scan { event in
+                    switch event {
+                    case .problem(let problem):
+                        diagnostics.fail(visible: archive.visible, problem.message, status: .dataError)
+                    case .member(let member):
+                        let record = MarkRecord(file: member.path(in: archive),
+                                                member: .init(archive: archive, name: member.name), marks: member.marks)
+                        guard output.emit(record, diagnostics: &diagnostics) else {
+                            outputFailed = true
+                            return .stop
+                        }
+                        members += 1
+                    }
+                    return .proceed
+                }
+            } catch {
+                diagnostics.fail(visible: archive.visible, XDS.Show.message(error), status: ExitStatus(error))
+                return (members, true, outputFailed)
+            }
+            return (members, false, outputFailed)
         }
     }
 }
