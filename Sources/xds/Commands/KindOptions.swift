@@ -7,11 +7,13 @@ import XDSSystem
 /// usage error (64).
 struct KindOptions: ParsableArguments {
     @Option(name: .customLong("only"), parsing: .singleValue,
-            help: ArgumentHelp("Strip only these kinds (comma list, or repeat the option).", valueName: "KIND,..."))
+            help: ArgumentHelp("Strip only these kinds (comma list, or repeat the option).", valueName: "KIND,..."),
+            completion: .list(ProvenanceKind.allCases.map(\.rawValue)))
     var only: [String] = []
 
     @Option(name: .customLong("keep"), parsing: .singleValue,
-            help: ArgumentHelp("Keep these kinds (comma list, or repeat the option).", valueName: "KIND,..."))
+            help: ArgumentHelp("Keep these kinds (comma list, or repeat the option).", valueName: "KIND,..."),
+            completion: .list(ProvenanceKind.allCases.map(\.rawValue)))
     var keep: [String] = []
 
     func validate() throws {

@@ -52,7 +52,8 @@ extension XDS {
 
         @Option(name: [.short, .customLong("output")],
                 help: ArgumentHelp("Write a copy of the archive without the marks to CLEAN (- for standard output).",
-                                   valueName: "CLEAN"))
+                                   valueName: "CLEAN"),
+                completion: .file())
         var output: String?
 
         @OptionGroup var jobs: JobsOptions
@@ -137,8 +138,8 @@ extension XDS {
                 progress.clear()
                 if outputFailed { break }
                 if stripped == 0 {
-                    diagnostics.fail(root, "no file or folder in it has a mark of where it came from"
-                                     + (kinds.count == ProvenanceKind.allCases.count ? "" : " of the kinds asked"), status: .absent)
+                    diagnostics.fail(root, "no file or folder in it has a mark of "
+                                     + (kinds.count == ProvenanceKind.allCases.count ? "where it came from" : "the kinds asked"), status: .absent)
                 }
             }
             return diagnostics
@@ -167,8 +168,8 @@ extension XDS {
         static func report(_ stripped: [ProvenanceMarkLocation], path: DocumentSourceTreePath, kinds: Swift.Set<ProvenanceKind>,
                            dryRun: Bool, diagnostics: inout Diagnostics) -> Bool {
             guard !stripped.isEmpty else {
-                let asked = kinds.count == ProvenanceKind.allCases.count ? "" : " of the kinds asked"
-                diagnostics.fail(visible: path.visible, "no mark of where it came from" + asked, status: .absent)
+                let reason = kinds.count == ProvenanceKind.allCases.count ? "no mark of where it came from" : "no mark of the kinds asked"
+                diagnostics.fail(visible: path.visible, reason, status: .absent)
                 return true
             }
             guard dryRun else { return true }
