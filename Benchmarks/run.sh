@@ -110,6 +110,10 @@ echo "== archive: xds show on a 10 000-member zip and tar.gz (Benchmarks/archive
 XDS="$XDS" OUT="$OUT" sh Benchmarks/archive_bench.sh
 
 elapsed
+echo "== provenance: where -r vs show -r, strip -r vs remove -r, memory to a million files (Benchmarks/provenance_bench.sh)"
+XDS="$XDS" OUT="$OUT" sh Benchmarks/provenance_bench.sh
+
+elapsed
 echo
 "$PY" Benchmarks/summary.py "$OUT" | tee "$OUT/summary.md"
 cat "$OUT/icon-summary.md" | tee -a "$OUT/summary.md"

@@ -1,0 +1,99 @@
+#!/bin/sh
+# `xds where -r` beside `xds show -r`, and `xds strip -r` beside `xds remove -r`, on the same
+# tree and the same -j, in one run (part of make bench; also runs alone). Issue 26's targets:
+# where -r within 1.2x of show -r, strip -r within 1.2x of remove -r, memory flat.
+#   1. correctness: `where -r --json` lists exactly the files add_marks.py counted;
+#   2. where -r --json vs show -r --json, -j 1 and -j 2, interleaved round by round
+#      (Benchmarks/tools/interleave.c; warm page cache);
+#   3. strip -r vs remove -r: each round copies the tree afresh (cp -a keeps the attributes;
+#      not timed), then times one command, alternating remove and strip (Python's
+#      time.perf_counter around the process); -j 2. Then `where -r` on the stripped copy must find
+#      nothing (status 1);
+#   4. memory: peak RSS (/usr/bin/time -f %M) of where -r --json, strip -r -n and show -r --json
+#      at FILES/10, FILES and MILLION files (MILLION=0 skips the big tree).
+# Trees: Benchmarks/tools/make_tree.py (10 % with x-document-source, 1000 leaf folders), then
+# Benchmarks/tools/add_marks.py (10 % with a quarantine and an xdg origin URL, 1 % with a
+# NAME:Zone.Identifier file, every file with user.mime_type, which is not a mark).
+#
+# Environment: XDS (default .build/release/xds, else .build/debug/xds with a warning),
+# OUT (.build/bench), FILES (100000), MILLION (1000000), RUNS (5), TMP (needs user xattrs).
+set -eu
+cd "$(dirname "$0")/.."
+B=Benchmarks/tools
+XDS=${XDS:-$(pwd)/.build/release/xds}
+if [ ! -x "$XDS" ]; then
+  XDS=$(pwd)/.build/debug/xds
+  echo "provenance bench: no release build; timing the DEBUG build $XDS" >&2
+fi
+[ -x "$XDS" ] || { echo "provenance bench: $XDS missing" >&2; exit 66; }
+OUT=${OUT:-.build/bench}
+FILES=${FILES:-100000}
+MILLION=${MILLION:-1000000}
+RUNS=${RUNS:-5}
+PY=${PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}
+mkdir -p "$OUT"
+WORK=$(mktemp -d "${TMP:-${TMPDIR:-/tmp}}/xds-provenance-bench.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT INT TERM
+TREE=$WORK/tree
+SMALL=$WORK/small
+"$PY" "$B/make_tree.py" "$TREE" -n "$FILES" >/dev/null
+EXPECTED=$("$PY" "$B/add_marks.py" "$TREE")
+"$PY" "$B/make_tree.py" "$SMALL" -n "$((FILES / 10))" >/dev/null
+"$PY" "$B/add_marks.py" "$SMALL" >/dev/null
+REPORT=$OUT/provenance.txt
+: > "$REPORT"
+say() { echo "$@" | tee -a "$REPORT"; }
+
+say "== provenance: where -r vs show -r, strip -r vs remove -r over $FILES files; xds: $XDS"
+say "   machine: $(nproc) cores, $(uname -sr); $(date -u "+%Y-%m-%d %H:%M UTC"); load$(uptime | sed "s/.*load//")"
+say "== 1/4 correctness"
+found=$("$XDS" where -r --json "$TREE" | wc -l)
+say "   files with a mark: add_marks.py $EXPECTED, where -r $found"
+[ "$found" -eq "$EXPECTED" ] || { say "   MISMATCH"; SAME=no; }
+
+cc -O2 -o "$OUT/interleave" "$B/interleave.c"
+ROUNDS=$((RUNS * 3))
+say "== 2/4 where -r vs show -r (--json, warm cache), interleaved, $ROUNDS rounds: median s, ratio to show at the same -j"
+for j in 1 2; do
+  "$OUT/interleave" -w 1 "$ROUNDS" "show-j$j=$XDS show -r --json -j $j $TREE" "where-j$j=$XDS where -r --json -j $j $TREE" \
+    > "$OUT/provenance-where-j$j.txt"
+  awk 'NR > 1 { printf "   %-9s %7.3f  %.2f\n", $1, $2 / 1000, $5 }' "$OUT/provenance-where-j$j.txt" | tee -a "$REPORT"
+done
+
+say "== 3/4 strip -r vs remove -r (-j 2), a fresh copy of the tree per run, $RUNS runs each, alternating"
+"$PY" - "$XDS" "$TREE" "$WORK/copy" "$RUNS" <<'PYEOF' | tee -a "$REPORT"
+import statistics, subprocess, sys, time
+xds, tree, copy, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+times = {"remove": [], "strip": []}
+for r in range(runs):
+    order = ["remove", "strip"] if r % 2 == 0 else ["strip", "remove"]
+    for name in order:
+        subprocess.run(["rm", "-rf", copy], check=True)
+        subprocess.run(["cp", "-a", tree, copy], check=True)
+        subprocess.run(["sync"], check=True)
+        start = time.perf_counter()
+        done = subprocess.run([xds, name, "-r", "-j", "2", copy], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times[name].append(time.perf_counter() - start)
+        if done.returncode != 0:
+            print(f"   {name} -r exited {done.returncode}")
+after = subprocess.run([xds, "where", "-r", copy], capture_output=True)
+print(f"   after the last strip -r: where -r printed {len(after.stdout)} bytes, status {after.returncode} (expected 0 bytes, 1)"
+      if order[-1] == "strip" else "   (the last run was remove)")
+m = {k: statistics.median(v) for k, v in times.items()}
+for k in ["remove", "strip"]:
+    print(f"   {k:<9} {m[k]:7.3f}  ({min(times[k]):.3f}-{max(times[k]):.3f})")
+print(f"   strip/remove {m['strip'] / m['remove']:.2f} (target <= 1.2)")
+PYEOF
+
+say "== 4/4 memory: peak RSS (KiB), default threads"
+rss() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
+say "   $((FILES / 10)) files: where -r $(rss "$XDS" where -r --json "$SMALL"), strip -r -n $(rss "$XDS" strip -r -n "$SMALL"), show -r $(rss "$XDS" show -r --json "$SMALL")"
+say "   $FILES files: where -r $(rss "$XDS" where -r --json "$TREE"), strip -r -n $(rss "$XDS" strip -r -n "$TREE"), show -r $(rss "$XDS" show -r --json "$TREE")"
+if [ "$MILLION" -gt 0 ]; then
+  rm -rf "$SMALL" "$WORK/copy"
+  BIG=$WORK/big
+  "$PY" "$B/make_tree.py" "$BIG" -n "$MILLION" >/dev/null
+  "$PY" "$B/add_marks.py" "$BIG" >/dev/null
+  say "   $MILLION files: where -r $(rss "$XDS" where -r --json "$BIG"), strip -r -n $(rss "$XDS" strip -r -n "$BIG"), show -r $(rss "$XDS" show -r --json "$BIG")"
+fi
+[ "${SAME:-yes}" = yes ]
