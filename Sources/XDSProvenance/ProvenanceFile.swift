@@ -46,8 +46,8 @@ public struct ProvenanceFile: Sendable {
     ///
     /// A value that does not decode is a mark with ``ProvenanceMark/Content/undecodable(_:)``
     /// content, not an error.
-    /// - Throws: ``DocumentSourceFileError``: ``DocumentSourceFileError/Kind/notFound`` when the
-    ///   path does not exist, ``DocumentSourceFileError/Kind/malformedSidecar`` when `._NAME`
+    /// - Throws: `DocumentSourceFileError`: `DocumentSourceFileError/Kind/notFound` when the
+    ///   path does not exist, `DocumentSourceFileError/Kind/malformedSidecar` when `._NAME`
     ///   is not AppleDouble, the I/O kinds when an attribute or file cannot be read.
     public func read() throws(DocumentSourceFileError) -> [ProvenanceMark] {
         let found = try locate(kinds: Set(ProvenanceKind.allCases), readValues: true)
@@ -71,8 +71,8 @@ public struct ProvenanceFile: Sendable {
     /// all zero, an empty resource fork); a `NAME:Zone.Identifier` file is deleted. All of it
     /// happens under the writers' lock of the file (the one `xds set` and `remove` take).
     /// Every store is tried even when one fails; the first failure is then thrown.
-    /// - Throws: ``DocumentSourceFileError``, as ``read()`` does, and the I/O kinds when a
-    ///   store refuses (a malformed sidecar is left as it was: ``DocumentSourceFileError/Kind/malformedSidecar``).
+    /// - Throws: `DocumentSourceFileError`, as ``read()`` does, and the I/O kinds when a
+    ///   store refuses (a malformed sidecar is left as it was: `DocumentSourceFileError/Kind/malformedSidecar`).
     @discardableResult
     public func strip(_ kinds: Set<ProvenanceKind>, dryRun: Bool) throws(DocumentSourceFileError) -> [ProvenanceMarkLocation] {
         guard !kinds.isEmpty else { return [] }
