@@ -187,6 +187,7 @@ import XDSProvenance
         expected.referrer = "https://example.com/"
         expected.emailFrom = "joe@example.com"
         #expect(content == .xdg(expected))
+        #expect(reason(ProvenanceDecoder.xdg([(.url, [0x68, 0xFF, 0x3A])])) == "the xdg url is not UTF-8 text")
     }
 
     @Test func marksOfOneStoreInTableOrder() throws {
