@@ -151,12 +151,18 @@ import XDSTestSupport
         let folder = TemporaryFolder()
         let path = folder.file("doc.pdf")
         folder.write("._doc.pdf", bytes: [0, 5, 0x16, 7, 1, 2])
+        set(path, "user.com.apple.quarantine", MarkBytes.exiftoolQuarantine)
         do {
             _ = try ProvenanceFile(path: path).read()
             Issue.record("no error")
         } catch {
             #expect(error.kind == .malformedSidecar)
         }
+        // Kept as a problem, the other stores' marks are still read.
+        var problems: [DocumentSourceFileError] = []
+        let marks = try ProvenanceFile(path: path).read(problems: &problems)
+        #expect(marks.map(\.kind) == [.quarantine])
+        #expect(problems.map(\.kind) == [.malformedSidecar])
     }
 
     @Test func dryRunChangesNothing() throws {
