@@ -55,7 +55,7 @@ public struct ProvenanceFile: Sendable {
     }
 
     /// ``read()``, but a store that cannot be read while the others can (a sidecar `._NAME`
-    /// that is not AppleDouble: ``DocumentSourceFileError/Kind/malformedSidecar``) is added to
+    /// that is not AppleDouble: `DocumentSourceFileError/Kind/malformedSidecar`) is added to
     /// `problems` and the other stores' marks are returned, as `xds where` shows them (status
     /// 65 at the end). A path that does not exist, or an attribute that cannot be read, still throws.
     public func read(problems: inout [DocumentSourceFileError]) throws(DocumentSourceFileError) -> [ProvenanceMark] {
