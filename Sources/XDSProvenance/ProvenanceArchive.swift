@@ -144,7 +144,8 @@ public struct ProvenanceArchive: Sendable {
     /// Whether an attribute of a member is a mark, by the one name table: a pax header's name
     /// as its keyword (`SCHILY.xattr.` + name) says, an AppleDouble entry's as a plain name.
     static func isMark(_ origin: ArchiveAttributeOrigin, _ name: [UInt8]) -> Bool {
-        match(origin, name) != nil
+        // The table's allocation-free prefilter first: most other attributes stop there.
+        name.withUnsafeBufferPointer { ProvenanceNames.mayMatch(attributeName: $0) } && match(origin, name) != nil
     }
 
     static func match(_ origin: ArchiveAttributeOrigin, _ name: [UInt8]) -> ProvenanceNames.Match? {

@@ -71,6 +71,8 @@ struct ProvenanceArchiveTests {
         try run(["setfattr", "-n", "user.xdg.origin.url", "-v", "https://user:pw@example.com/a.txt?sig=1", a])
         try run(["setfattr", "-n", "user.xdg.referrer.url", "-v", "https://example.com/", a])
         try run(["setfattr", "-n", "user.mime_type", "-v", "text/plain", a])
+        // As ntfs-3g shows a Windows Zone.Identifier stream.
+        try run(["setfattr", "-n", "user.Zone.Identifier", "-v", "[ZoneTransfer]\r\nZoneId=3\r\nHostUrl=https://example.com/a.txt\r\n", a])
         try DocumentSourceFile(path: a).write(Self.source)
         try run(["setfattr", "-n", "user.mime_type", "-v", "text/plain", other])
         try sh("cd '\(tree)' && \(command) '\(tmp.path)/\(name)' a.txt plain.txt other.txt")
@@ -81,11 +83,12 @@ struct ProvenanceArchiveTests {
         #expect(result.members.map(\.name.lossyString) == ["a.txt"])
         let member = try #require(result.members.first)
         #expect(member.path(in: DocumentSourceTreePath(archive)).string == archive + "!/a.txt")
-        #expect(member.marks.map(\.kind) == [.xDocumentSource, .quarantine, .macOSProvenance, .xdg])
+        #expect(member.marks.map(\.kind) == [.xDocumentSource, .quarantine, .macOSProvenance, .xdg, .zoneIdentifier])
         #expect(member.marks.allSatisfy { $0.store == .tar })
         #expect(member.found.allSatisfy { $0.origin == .paxHeader && $0.entry.lossyString == "a.txt" })
         #expect(member.marks.map(\.names) == [["user.x-document-source"], ["user.com.apple.quarantine"],
-                                              ["user.com.apple.provenance"], ["user.xdg.origin.url", "user.xdg.referrer.url"]])
+                                              ["user.com.apple.provenance"], ["user.xdg.origin.url", "user.xdg.referrer.url"],
+                                              ["user.Zone.Identifier"]])
         #expect(member.marks[0].content == .documentSource(Self.source))
         guard case .quarantine(let quarantine) = member.marks[1].content else {
             Issue.record("not a quarantine: \(member.marks[1].content)")
@@ -98,6 +101,7 @@ struct ProvenanceArchiveTests {
         origin.url = "https://user:pw@example.com/a.txt?sig=1"  // raw: hiding credentials is for output
         origin.referrer = "https://example.com/"
         #expect(member.marks[3].content == .xdg(origin))
+        #expect(member.marks[4].content == .zoneIdentifier(ZoneIdentifier(zone: 3, hostURL: "https://example.com/a.txt", referrerURL: nil)))
         #expect(result.summary.tagged == 1)
     }
 
