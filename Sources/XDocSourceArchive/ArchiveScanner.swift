@@ -11,6 +11,9 @@ import XDocSource
 /// }
 /// ```
 ///
+/// ``scanAttributes(named:_:)`` reads the same entries, under the same bounds, for the members'
+/// other extended attributes (raw, by a name predicate).
+///
 /// Where values are found:
 /// - **zip and `.textpack`**: AppleDouble entries `__MACOSX/DIR/._NAME` (Finder, `ditto -c -k
 ///   --sequesterRsrc`) and `DIR/._NAME` beside the member; the entry is parsed as an AppleDouble
