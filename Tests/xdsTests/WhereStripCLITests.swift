@@ -284,6 +284,53 @@ struct WhereStripCLITests {
         #expect(again.status == 1)
     }
 
+    @Test("where ARCHIVE lists members' marks as show names them; strip -r names the archive and leaves it")
+    func archives() throws {
+        let folder = try downloads()
+        // GNU tar keeps the attributes as pax SCHILY.xattr records (with Linux's user. prefix).
+        let tar = try run("/bin/tar", ["--xattrs", "--xattrs-include=user.*", "-cf", "dl.tar", "-C", "dl", "file.bin", "plain"],
+                          in: folder.path)
+        try #require(tar.status == 0, "\(tar)")
+        let text = try xds("where", "dl.tar", in: folder.path)
+        #expect(text.status == 0, "\(text)")
+        #expect(text.stdout == """
+            dl.tar!/file.bin
+              quarantine (tar)
+                flags:     0083 (download, sandbox)
+                time:      2020-11-12T12:27:26Z
+                agent:     Safari
+                eventID:   5E2F8E27-1B5C-4A0B-9A63-2C1E1B4D5C6F
+                attribute: user.com.apple.quarantine
+              xdg (tar)
+                url:       https://***@example.com/f.zip?token=abc#part
+                attribute: user.xdg.origin.url
+
+            """)
+        let json = try xds("where", "--json", "--redact", "dl.tar", in: folder.path)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["file"] as? String == "dl.tar!/file.bin")
+        #expect(object["archive"] as? String == "dl.tar")
+        #expect(object["member"] as? String == "file.bin")
+        #expect(json.stdout.contains(#""url":"https://***@example.com/f.zip""#))
+        // An archive whose members carry nothing: 1, in words.
+        let bare = try run("/bin/tar", ["-cf", "bare.tar", "-C", "dl", "plain"], in: folder.path)
+        try #require(bare.status == 0)
+        let none = try xds("where", "bare.tar", in: folder.path)
+        #expect(none.status == 1)
+        #expect(none.stderr == "xds: bare.tar: no mark of where it came from, on the archive or any member\n")
+        // strip -r: the tree is stripped, the archive named and left as it was.
+        try FileManager.default.moveItem(atPath: folder.path + "/dl.tar", toPath: folder.path + "/dl/dl.tar")
+        let before = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/dl/dl.tar"))
+        let stripped = try xds("strip", "-r", "dl", in: folder.path)
+        #expect(stripped.status == 0, "\(stripped)")
+        #expect(stripped.stderr.hasPrefix("xds: dl/dl.tar: 1 member carries marks of where it came from; archives are not rewritten in place"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path + "/dl/dl.tar")) == before)
+        let after = try xds("where", "-r", "--json", "dl", in: folder.path)
+        #expect(after.status == 0, "\(after)")
+        #expect(after.stdout.split(separator: "\n").count == 1)
+        #expect(after.stdout.hasPrefix(#"{"file":"dl/dl.tar!/file.bin","archive":"dl/dl.tar","member":"file.bin","marks":["#))
+    }
+
     @Test("output that cannot be written is 74", arguments: [["where", "dl/file.bin"], ["where", "--json", "dl/file.bin"],
                                                              ["strip", "-n", "dl/file.bin"]])
     func fullOutput(arguments: [String]) throws {
