@@ -150,6 +150,13 @@ struct ArchiveReader {
                                message: "not a readable archive (tar): compress data inside compress data (decompressed once only)")
         }
         guard opened == ARCHIVE_OK || opened == ARCHIVE_WARN else { throw notATar(archive, compression) }
+        // A decoder that fails on its first bytes (damaged or cut-short data) leaves its error
+        // and nothing to read, which libarchive's "empty" format takes for an empty archive:
+        // an empty compressed stream is one, a damaged one is not.
+        if compression != .none, source.readFailure == nil, let words = archive_error_string(archive) {
+            throw ArchiveError(.malformed, path: archivePath,
+                               message: "damaged archive (tar, \(compression.rawValue)): \(Self.sentence(String(cString: words)))")
+        }
 
         let compressed = compression != .none
         var entry: OpaquePointer?

@@ -144,6 +144,35 @@ struct TarCompressionTests {
         }
     }
 
+    /// Compressed data cut short, or whose header its decoder would not take, is an error in
+    /// words, never an empty archive (libarchive's decoders stop silently at a header they do
+    /// not accept, and its "empty" format then bids: before, `.tar.gz` files cut after a few
+    /// bytes, or "BZh9" and junk named `.tar.bz2`, listed as empty archives, status 1).
+    @Test(arguments: ["gzip -c", "bzip2 -c", "xz -c", "zstd -q -c", "lzip -c", "lz4 -q -c", "compress -f -c", "xz --format=lzma -c"])
+    func damagedCompressedDataIsAnError(command: String) throws {
+        let tmp = TemporaryFolder()
+        let plain = tmp.path + "/plain.tar"
+        try makeTaggedTar(tmp, plain)
+        let whole = try output("\(command) < '\(plain)' | od -An -v -tx1").split(whereSeparator: { $0 == " " || $0 == "\n" })
+            .map { UInt8($0, radix: 16)! }
+        // (Cut in its last bytes, an lz4 or compress stream still lists, as bsdtar lists it.)
+        for cut in [5, 13, whole.count / 2] {
+            let path = tmp.write("cut-\(cut).tar", bytes: Array(whole.prefix(cut)))
+            do {
+                let result = try scanArchive(path)
+                Issue.record("\(command) cut at \(cut) of \(whole.count): listed \(result.summary.entries) entries")
+            } catch {
+                #expect(error.kind == .malformed, "\(command) cut at \(cut): \(error.message)")
+                #expect(error.message.hasPrefix("not a readable archive (tar): ") || error.message.hasPrefix("damaged archive (tar"),
+                        "\(error.message)")
+            }
+            // bsdtar does not list it either.
+            #expect(try ProcessRunner.run("/bin/sh", ["-c", "bsdtar -tf '\(path)' | grep -c ."]).stdout != "4\n")
+        }
+        let junk = tmp.write("junk.tar.bz2", bytes: Array("BZh9 and then junk".utf8))
+        #expect(throws: ArchiveError.self) { try scanArchive(junk) }
+    }
+
     /// One decoder at most: compress data inside compress data is refused (the other nestings
     /// decode once and find no tar: ArchiveHardeningTests.nestedGzipIsDecodedOnce).
     @Test func nestedCompressIsRefused() throws {
