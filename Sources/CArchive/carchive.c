@@ -21,6 +21,7 @@
     CLIBRARY_SAME(X, archive_read_append_filter) CLIBRARY_SAME(X, archive_filter_bytes)              \
     CLIBRARY_SAME(X, archive_read_data_block)                                                        \
     CLIBRARY_SAME(X, archive_read_support_format_raw) CLIBRARY_SAME(X, archive_read_open_fd)         \
+    CLIBRARY_SAME(X, archive_read_support_filter_compress)                                           \
     CLIBRARY_SAME(X, archive_write_new) CLIBRARY_SAME(X, archive_write_free)                         \
     CLIBRARY_SAME(X, archive_write_set_format_raw) CLIBRARY_SAME(X, archive_write_add_filter)        \
     CLIBRARY_SAME(X, archive_write_set_filter_option)                                                \
@@ -91,6 +92,7 @@ CARCHIVE_FORWARD(int, archive_read_data_block, (struct archive *a, const void **
 
 // The raw stream of a compressed tar, in and out (clean copies: one filter each way).
 CARCHIVE_FORWARD(int, archive_read_support_format_raw, (struct archive *a), (a), ARCHIVE_FATAL)
+CARCHIVE_FORWARD(int, archive_read_support_filter_compress, (struct archive *a), (a), ARCHIVE_FATAL)
 CARCHIVE_FORWARD(int, archive_read_open_fd, (struct archive *a, int fd, size_t block), (a, fd, block), ARCHIVE_FATAL)
 CARCHIVE_FORWARD(struct archive *, archive_write_new, (void), (), NULL)
 CARCHIVE_FORWARD(int, archive_write_free, (struct archive *a), (a), ARCHIVE_FATAL)

@@ -87,7 +87,12 @@ final class TarStreamReader {
         guard let archive = archive_read_new() else { throw ArchiveError(.unreadable, path: path, message: "out of memory") }
         self.archive = archive
         archive_read_support_format_raw(archive)
-        guard archive_read_append_filter(archive, compression.code) == ARCHIVE_OK else {
+        // libarchive 3.6.2's compress decoder reads its header when it starts, which crashes
+        // when it is appended before the archive is open: it is found by bidding instead, the
+        // only filter offered (a compress stream inside one would be decompressed again).
+        let added = compression == .compress ? archive_read_support_filter_compress(archive)
+            : archive_read_append_filter(archive, compression.code)
+        guard added == ARCHIVE_OK else {
             throw ArchiveError(.unreadable, path: path,
                                message: "cannot decompress \(compression.name) with this libarchive (\(words()))")
         }
