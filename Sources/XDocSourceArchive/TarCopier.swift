@@ -156,10 +156,10 @@ struct TarCopier {
     }
 
     mutating func run(_ out: inout CopyOutput) throws(ArchiveCopyError) {
-        let compression: TarCompression?
+        let compression: TarCompression
         do throws(ArchiveError) {
             let source = self.source, path = self.path
-            compression = try TarCompression.detect(size: source.size) { (offset, count) throws(ArchiveError) in
+            compression = try TarCompression.detect { (offset: Int64, count: Int) throws(ArchiveError) -> [UInt8] in
                 try source.bytes(at: offset, count: count, path: path)
             }
             input = try TarStreamReader(source: source, path: path, compression: compression,
@@ -167,8 +167,8 @@ struct TarCopier {
         } catch {
             throw .archive(error)
         }
-        report.compression = compression?.name
-        if let compression {
+        report.compression = compression == .none ? nil : compression.rawValue
+        if compression != .none {
             out.compressor = try TarStreamWriter(descriptor: out.descriptor, compression: compression, path: path)
         }
         try copyBlocks(&out)
