@@ -272,6 +272,85 @@ extension ExtendedAttributes {
         }
     }
 
+    /// ``value(named:atCPath:follow:)`` for a name given as NUL-ended C bytes (a name met in a
+    /// list need not be UTF-8).
+    static func value(cName: [CChar], atCPath path: [CChar], follow: Bool) throws(ExtendedAttributeFailure) -> [UInt8]? {
+        try value(named: "", atPath: "", followSymlinks: follow) { _, _, buffer, size, follow in
+            path.withUnsafeBufferPointer { p in
+                cName.withUnsafeBufferPointer { n in
+                    #if canImport(Darwin)
+                    getxattr(p.baseAddress!, n.baseAddress!, buffer, size, 0, follow ? 0 : XATTR_NOFOLLOW)
+                    #else
+                    follow
+                        ? getxattr(p.baseAddress!, n.baseAddress!, buffer, size)
+                        : lgetxattr(p.baseAddress!, n.baseAddress!, buffer, size)
+                    #endif
+                }
+            }
+        }
+    }
+
+    /// ``value(named:inFolder:cPath:nameStart:)`` for a name given as NUL-ended C bytes.
+    static func value(
+        cName: [CChar], inFolder folder: Int32, cPath: [CChar], nameStart: Int
+    ) throws(ExtendedAttributeFailure) -> [UInt8]? {
+        try value(named: "", atPath: "", followSymlinks: false) { _, _, buffer, size, _ in
+            cPath.withUnsafeBufferPointer { p in
+                cName.withUnsafeBufferPointer { n in
+                    cxattr_get_in_folder(folder, p.baseAddress! + nameStart, n.baseAddress!, buffer, size)
+                }
+            }
+        }
+    }
+
+    /// Every attribute name of the C path `path` (a symbolic link is not followed unless
+    /// `follow`) into `buffer`, NUL-ended names as the kernel lists them, in one `listxattr`
+    /// call (a second one, with the largest buffer, only when the list is longer than
+    /// `buffer`). Returns the list's size; throws the errno; a filesystem without extended
+    /// attributes has none (ENOTSUP reads as an empty list).
+    static func listNames(
+        atPath path: UnsafePointer<CChar>, follow: Bool, buffer: inout [UInt8]
+    ) throws(Errno) -> Int {
+        var size = listBytes(path, follow, &buffer)
+        if size < 0 && errno == ERANGE {
+            buffer = [UInt8](repeating: 0, count: 65_536)  // XATTR_LIST_MAX
+            size = listBytes(path, follow, &buffer)
+        }
+        if size < 0 {
+            let code = Errno.current
+            if code.isNotSupported { return 0 }
+            throw code
+        }
+        return size
+    }
+
+    /// ``listNames(atPath:follow:buffer:)`` for the entry `name` of the open folder `folder`,
+    /// not following a symbolic link (listxattrat, Linux 6.13); nil when that call is not
+    /// offered or fails in any way: the caller then asks by path, which also words any error.
+    static func listNames(inFolder folder: Int32, name: UnsafePointer<CChar>, buffer: inout [UInt8]) -> Int? {
+        let capacity = buffer.count
+        let size = buffer.withUnsafeMutableBytes { out in
+            SystemCall.retrying {
+                cxattr_list_in_folder(folder, name, out.baseAddress?.assumingMemoryBound(to: CChar.self), capacity)
+            }
+        }
+        return size >= 0 ? size : nil
+    }
+
+    private static func listBytes(_ path: UnsafePointer<CChar>, _ follow: Bool, _ buffer: inout [UInt8]) -> Int {
+        let capacity = buffer.count
+        return buffer.withUnsafeMutableBytes { raw in
+            let out = raw.baseAddress?.assumingMemoryBound(to: CChar.self)
+            return SystemCall.retrying {
+                #if canImport(Darwin)
+                listxattr(path, out, capacity, follow ? 0 : XATTR_NOFOLLOW)
+                #else
+                follow ? listxattr(path, out, capacity) : llistxattr(path, out, capacity)
+                #endif
+            }
+        }
+    }
+
     /// Removes `name` from the open file `fd`; false when it was not set.
     /// The corresponding C function is `fremovexattr(2)`.
     static func removeValue(named name: String, descriptor fd: Int32) throws(ExtendedAttributeFailure) -> Bool {
@@ -298,5 +377,36 @@ extension ExtendedAttributes {
             }
         }
         return try removed(result)
+    }
+}
+
+// MARK: - Every name (XDSProvenance reads every mark of a path)
+
+extension ExtendedAttributes {
+    /// Every attribute name of `path` (a symbolic link is not followed unless `follow`), in
+    /// the order the filesystem lists them, from one `listxattr` call (a second one, with the
+    /// largest buffer, only when the list is longer than 4 KiB); nil when the filesystem has
+    /// no extended attributes (ENOTSUP). Throws the errno of any other failure.
+    static func allNames(atPath path: String, follow: Bool) throws(ExtendedAttributeFailure) -> [[UInt8]]? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        var size = path.withCString { list($0, follow, &buffer) }
+        if size < 0 && errno == ERANGE {
+            buffer = [CChar](repeating: 0, count: 65_536)  // XATTR_LIST_MAX
+            size = path.withCString { list($0, follow, &buffer) }
+        }
+        if size < 0 {
+            let code = errno
+            if Errno(rawValue: code).isNotSupported { return nil }
+            throw ExtendedAttributeFailure(code: code)
+        }
+        var names: [[UInt8]] = []
+        var start = 0
+        while start < size {
+            var end = start
+            while end < size && buffer[end] != 0 { end += 1 }
+            if end > start { names.append(buffer[start..<end].map { UInt8(bitPattern: $0) }) }
+            start = end + 1
+        }
+        return names
     }
 }

@@ -100,12 +100,18 @@ public struct DocumentSourceTree: Sendable {
         }
     }
 
-    private func walk(
-        archive: ((DocumentSourceTreePath) -> Decision)?, _ visit: @escaping (Event) -> Decision
+    /// The one walk of every public entry point: events to `visit`, archives to `archive`,
+    /// and with `inspection` each entry to the inspector instead of the built-in reading, its
+    /// records to the second closure.
+    func walk(
+        archive: ((DocumentSourceTreePath) -> Decision)?, _ visit: @escaping (Event) -> Decision,
+        inspection: (TreeInspection, (any Sendable) -> Decision)? = nil
     ) -> Counts {
         guard jobs > 1 else {
             var walker = TreeWalker(visit: visit)
             walker.archive = archive
+            walker.inspection = inspection?.0
+            walker.record = inspection?.1
             for root in roots where !walker.stopped {
                 walker.walk(root: root)
             }
@@ -113,7 +119,8 @@ public struct DocumentSourceTree: Sendable {
         }
         var counts = Counts()
         for root in roots {
-            let walked = TreeWorkPool.walk(root: root, jobs: jobs, archive: archive, visit: visit)
+            let walked = TreeWorkPool.walk(
+                root: root, jobs: jobs, archive: archive, inspection: inspection, visit: visit)
             counts.add(walked.counts)
             if walked.stopped { break }
         }

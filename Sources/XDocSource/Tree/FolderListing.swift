@@ -55,6 +55,37 @@ struct FolderListing {
         return result
     }
 
+    /// The zone files `NAME:Zone.Identifier` of this listing (regular files, or entries of
+    /// unknown type), as `owner` recognises them (the one name table is XDSProvenance's, a
+    /// layer above: the walk only knows that such names hold a `:`); empty, and nearly free
+    /// (a byte scan per name), when there is none.
+    func zoneFiles(owner: (ArraySlice<UInt8>) -> [UInt8]?) -> ZoneFiles {
+        var result = ZoneFiles()
+        for index in indices {
+            let type = types[index]
+            guard type == DT_REG || type == DT_UNKNOWN else { continue }
+            let name = name(at: index)
+            guard name.contains(UInt8(ascii: ":")), let owner = owner(name), !owner.isEmpty else { continue }
+            result.byOwner[owner] = Array(name)
+            result.names.insert(Array(name))
+        }
+        return result
+    }
+
+    /// The zone files of a listing: each one's name by the name it belongs to.
+    struct ZoneFiles {
+        var byOwner: [[UInt8]: [UInt8]] = [:]
+        var names = Set<[UInt8]>()
+
+        var isEmpty: Bool { byOwner.isEmpty }
+
+        /// Whether `name` is one of the zone files (cheap for a name without `:`).
+        func isZoneFile(_ name: ArraySlice<UInt8>) -> Bool {
+            guard name.contains(UInt8(ascii: ":")) else { return false }
+            return names.contains(Array(name))
+        }
+    }
+
     /// Whether an entry is never a document: `._NAME` sidecars and `.DS_Store`.
     static func isSkipped(_ name: ArraySlice<UInt8>) -> Bool {
         if name.count >= 2, name.first == 0x2E, name[name.startIndex + 1] == 0x5F { return true }

@@ -20,7 +20,9 @@ final class TreeFrame {
     /// `/proc/self/fd/N/` (or the path and `/`), without NUL: what a name is appended to for the
     /// attribute calls while the folder's listing is examined (N is its first descriptor).
     let access: [CChar]
-    var subfolders: [(name: [UInt8], sidecar: Bool)] = []
+    /// Subfolders to enter: name, whether the listing has its sidecar `._NAME`, and (when
+    /// inspecting) the name of its zone file in the listing.
+    var subfolders: [(name: [UInt8], sidecar: Bool, zoneFile: [UInt8]?)] = []
     var next = 0
 
     init(directory: OpaquePointer, descriptor: Int32, device: UInt64, inode: UInt64,
@@ -70,6 +72,13 @@ struct TreeWalker {
     let visit: (Event) -> DocumentSourceTree.Decision
     /// Given archives (by name) to the caller, when set (``DocumentSourceTree/walk(archives:_:)``).
     var archive: ((DocumentSourceTreePath) -> DocumentSourceTree.Decision)?
+    /// The caller's inspector, when set (``DocumentSourceTree/walk(inspecting:_:)``): each entry
+    /// goes to it instead of the built-in reading, and what it returns to ``record``.
+    var inspection: TreeInspection?
+    var record: ((any Sendable) -> DocumentSourceTree.Decision)?
+    /// The attribute names of the entry being inspected (as `listxattr` fills it; allocated by
+    /// the first inspection).
+    private var nameList: [UInt8] = []
     var counts = DocumentSourceTree.Counts()
     private(set) var stopped = false
     private var stack: [TreeFrame] = []
@@ -164,6 +173,16 @@ struct TreeWalker {
         emit(.found(.init(path: path, isFolder: folder, stored: stored, sidecar: sidecar, isOrphanSidecar: orphan)))
     }
 
+    /// What the inspector returned for an entry.
+    private mutating func inspected(_ value: any Sendable) {
+        counts.tagged += 1
+        if pool != nil {
+            post(.record(value))
+        } else if record?(value) == .stop {
+            stopped = true
+        }
+    }
+
     private mutating func tick() {
         sinceProgress += 1
         if sinceProgress >= DocumentSourceTree.progressInterval {
@@ -210,9 +229,10 @@ struct TreeWalker {
         let reopened = !frame.isOpen
         if reopened && !reopen(index, child: -1) { return }
         defer { if reopened { frame.close() } }
-        let (name, sidecar) = frame.subfolders[frame.next]
+        let (name, sidecar, zoneFile) = frame.subfolders[frame.next]
         frame.next += 1
-        guard let (fd, path, info) = openSubfolder(name, sidecar: sidecar, parentIndex: index) else { return }
+        guard let (fd, path, info) = openSubfolder(name, sidecar: sidecar, zoneFile: zoneFile, parentIndex: index)
+        else { return }
         var chain = base
         for ancestor in stack[...index] {
             chain = TreeAncestor(device: ancestor.device, inode: ancestor.inode, path: ancestor.path, parent: chain)
@@ -237,6 +257,28 @@ struct TreeWalker {
             return
         }
         let isFolder = info.st_mode & S_IFMT == S_IFDIR
+        if let inspection {
+            inspectRoot(inspection, root, path: rootPath, isFolder: isFolder)
+        } else {
+            readRoot(root, path: rootPath, isFolder: isFolder)
+        }
+        guard isFolder else {
+            counts.files += 1
+            if !stopped, info.st_mode & S_IFMT == S_IFREG { handOver(rootPath, name: rootPath.bytes) }
+            return
+        }
+        guard !stopped else { return }
+        let fd = SystemCall.retrying { open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK) }
+        guard fd >= 0 else {
+            failed(rootPath, DocumentSourceFileError(errno: errno, path: root, context: "cannot read the folder: "))
+            return
+        }
+        enter(opened: fd, path: rootPath, info: info)
+        drain()
+    }
+
+    /// Reports the root's own `x-document-source`, in every store.
+    private mutating func readRoot(_ root: String, path rootPath: DocumentSourceTreePath, isFolder: Bool) {
         // The root itself, in every store (its sidecar is in the parent folder, and is named
         // whenever it is there, so that a removal clears it even when another store has the
         // value a reader sees first).
@@ -256,19 +298,6 @@ struct TreeWalker {
         } catch {
             failed(rootPath, error, entry: .init(path: rootPath, isFolder: isFolder, sidecar: rootSidecar))
         }
-        guard isFolder else {
-            counts.files += 1
-            if !stopped, info.st_mode & S_IFMT == S_IFREG { handOver(rootPath, name: rootPath.bytes) }
-            return
-        }
-        guard !stopped else { return }
-        let fd = SystemCall.retrying { open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK) }
-        guard fd >= 0 else {
-            failed(rootPath, DocumentSourceFileError(errno: errno, path: root, context: "cannot read the folder: "))
-            return
-        }
-        enter(opened: fd, path: rootPath, info: info)
-        drain()
     }
 
     /// Walks what is on the stack, depth first, until it is empty or the walk stops.
@@ -279,9 +308,9 @@ struct TreeWalker {
                 if stopped { break }
             }
             if top.hasPending {
-                let (name, sidecar) = top.subfolders[top.next]
+                let (name, sidecar, zoneFile) = top.subfolders[top.next]
                 top.next += 1
-                enter(name, sidecar: sidecar, parent: top)
+                enter(name, sidecar: sidecar, zoneFile: zoneFile, parent: top)
             } else {
                 stack.removeLast()
                 // The folder below becomes the top: opened again first when it was out of the
@@ -342,15 +371,16 @@ struct TreeWalker {
     }
 
     /// Opens the subfolder `name` of `parent`, reports its own attribute and walks its listing.
-    private mutating func enter(_ name: [UInt8], sidecar: Bool, parent: TreeFrame) {
-        guard let (fd, path, info) = openSubfolder(name, sidecar: sidecar, parentIndex: stack.count - 1) else { return }
+    private mutating func enter(_ name: [UInt8], sidecar: Bool, zoneFile: [UInt8]?, parent: TreeFrame) {
+        guard let (fd, path, info) = openSubfolder(name, sidecar: sidecar, zoneFile: zoneFile, parentIndex: stack.count - 1)
+        else { return }
         enter(opened: fd, path: path, info: info)
     }
 
     /// Opens the subfolder `name` of `stack[parentIndex]` and reports its own attribute; nil
     /// when it cannot be walked (reported) or the walk stopped.
     private mutating func openSubfolder(
-        _ name: [UInt8], sidecar: Bool, parentIndex: Int
+        _ name: [UInt8], sidecar: Bool, zoneFile: [UInt8]?, parentIndex: Int
     ) -> (fd: Int32, path: DocumentSourceTreePath, info: stat)? {
         let parent = stack[parentIndex]
         let path = parent.path.appending(name)
@@ -391,8 +421,13 @@ struct TreeWalker {
             access = path.bytes.map { CChar(bitPattern: $0) }
         }
         access.append(0)
-        examine(access: access, follow: follow, path: path, folder: true,
-                sidecarIn: sidecar ? parent : nil, name: name[...])
+        if let inspection {
+            inspect(inspection, access: access, follow: follow, path: path, folder: true, in: parent,
+                    sidecar: sidecar, zoneFile: zoneFile, name: name[...])
+        } else {
+            examine(access: access, follow: follow, path: path, folder: true,
+                    sidecarIn: sidecar ? parent : nil, name: name[...])
+        }
         guard !stopped else {
             SystemCall.close(fd)
             return nil
@@ -436,9 +471,13 @@ struct TreeWalker {
             lowOpen += 1
         }
         let sidecars = listing.sidecarNames()
-        // The names whose sidecar belongs to a regular file or folder here; the others are
-        // orphans (NAME gone, or a link), examined after the files.
+        // When inspecting: the zone files `NAME:Zone.Identifier` here, by NAME (the inspector
+        // tells the form); empty, and free, when there is none.
+        let zoneFiles = inspection.map { listing.zoneFiles(owner: $0.zoneOwner) } ?? FolderListing.ZoneFiles()
+        // The names whose sidecar (zone file) belongs to a regular file or folder here; the
+        // others are orphans (NAME gone, or a link), examined after the files.
         var owned = Set<[UInt8]>()
+        var ownedZones = Set<[UInt8]>()
         for index in listing.indices {
             if stopped { return }
             if pool != nil {
@@ -464,10 +503,18 @@ struct TreeWalker {
                 default: continue
                 }
             }
+            var zoneFile: [UInt8]?
+            if !zoneFiles.isEmpty {
+                // A zone file is no document of its own: its NAME gets it (a folder or link of
+                // that name is walked or skipped as any other).
+                if type == DT_REG, zoneFiles.isZoneFile(name) { continue }
+                zoneFile = zoneFiles.byOwner[Array(name)]
+                if zoneFile != nil && (type == DT_DIR || type == DT_REG) { ownedZones.insert(Array(name)) }
+            }
             let hasSidecar = !sidecars.isEmpty && sidecars.contains(Array(name))
             if hasSidecar && (type == DT_DIR || type == DT_REG) { owned.insert(Array(name)) }
             if type == DT_DIR {
-                frame.subfolders.append((Array(name), hasSidecar))
+                frame.subfolders.append((Array(name), hasSidecar, zoneFile))
             } else if type == DT_REG {
                 counts.files += 1
                 tick()
@@ -476,15 +523,145 @@ struct TreeWalker {
                 fileAccess.append(contentsOf: access)
                 for byte in name { fileAccess.append(CChar(bitPattern: byte)) }
                 fileAccess.append(0)
-                examine(access: fileAccess, follow: false, path: path.appending(name), folder: false,
-                        sidecarIn: hasSidecar ? frame : nil, name: name, listedIn: (fd, access.count))
+                if let inspection {
+                    inspect(inspection, access: fileAccess, follow: false, path: path.appending(name), folder: false,
+                            in: frame, sidecar: hasSidecar, zoneFile: zoneFile, name: name, listedIn: (fd, access.count))
+                } else {
+                    examine(access: fileAccess, follow: false, path: path.appending(name), folder: false,
+                            sidecarIn: hasSidecar ? frame : nil, name: name, listedIn: (fd, access.count))
+                }
                 if archive != nil, !stopped { handOver(path.appending(name), name: name) }
             }
             // Symbolic links, FIFOs, sockets and devices: not followed, not reported.
         }
+        if let inspection {
+            // Orphan sidecars and zone files, in name order, each under its own path.
+            guard sidecars.count > owned.count || zoneFiles.byOwner.count > ownedZones.count else { return }
+            var orphans: [(fileName: [UInt8], isSidecar: Bool)] = []
+            for name in sidecars.subtracting(owned) { orphans.append(([UInt8(ascii: "."), UInt8(ascii: "_")] + name, true)) }
+            for (owner, fileName) in zoneFiles.byOwner where !ownedZones.contains(owner) { orphans.append((fileName, false)) }
+            orphans.sort { $0.fileName.lexicographicallyPrecedes($1.fileName) }
+            for orphan in orphans where !stopped {
+                inspectOrphan(inspection, orphan.fileName, isSidecar: orphan.isSidecar, in: frame)
+            }
+            return
+        }
         if sidecars.count > owned.count {
             for name in sidecars.subtracting(owned).sorted(by: { $0.lexicographicallyPrecedes($1) }) where !stopped {
                 examineOrphan(name, in: frame)
+            }
+        }
+    }
+
+    // MARK: - Inspecting (a caller's inspector instead of the built-in reading)
+
+    /// Lists the attributes of one entry (the only call an entry without a wanted name, a
+    /// sidecar or a zone file costs) and hands it to the inspector, as ``examine(access:follow:path:folder:sidecarIn:name:listedIn:)``
+    /// reads it. `parent`: the open folder it is listed in (its sidecar and zone file are there).
+    private mutating func inspect(
+        _ inspection: TreeInspection, access: [CChar], follow: Bool,
+        path makePath: @autoclosure () -> DocumentSourceTreePath, folder: Bool, in parent: TreeFrame,
+        sidecar: Bool, zoneFile: [UInt8]?, name: ArraySlice<UInt8>, listedIn: (folder: Int32, nameStart: Int)? = nil
+    ) {
+        if nameList.isEmpty { nameList = [UInt8](repeating: 0, count: 4096) }
+        var size = 0
+        if let listedIn, !follow, let listed = access.withUnsafeBufferPointer({ pointer in
+            ExtendedAttributes.listNames(
+                inFolder: listedIn.folder, name: pointer.baseAddress! + listedIn.nameStart, buffer: &nameList)
+        }) {
+            size = listed
+        } else {
+            do throws(Errno) {
+                size = try access.withUnsafeBufferPointer { (pointer) throws(Errno) -> Int in
+                    try ExtendedAttributes.listNames(atPath: pointer.baseAddress!, follow: follow, buffer: &nameList)
+                }
+            } catch {
+                let path = makePath()
+                if error.rawValue == ENOENT || error.rawValue == ENOTDIR {
+                    problem(path, .vanished, "vanished during the walk")
+                } else {
+                    failed(path, DocumentSourceFileError(
+                        errno: error.rawValue, path: path.lossyString, context: "cannot list the extended attributes: "))
+                }
+                return
+            }
+        }
+        guard sidecar || zoneFile != nil || (size > 0 && inspection.wantsAny(nameList, size: size)) else { return }
+        let sidecarName = sidecar ? [UInt8(ascii: "."), UInt8(ascii: "_")] + name : nil
+        let entry = DocumentSourceTree.InspectedEntry(
+            path: makePath(), name: Array(name), isFolder: folder, isOrphan: false,
+            attributeNames: .init(bytes: Array(nameList[..<size])),
+            sidecar: sidecarName.map { parent.path.appending($0) }, sidecarName: sidecarName,
+            zoneFile: zoneFile.map { parent.path.appending($0) }, zoneFileName: zoneFile,
+            folderDescriptor: parent.descriptor, access: access, follow: follow, nameStart: listedIn?.nameStart)
+        run(inspection, entry)
+    }
+
+    /// Hands the sidecar `._NAME` or zone file `NAME:Zone.Identifier` of `frame` whose NAME is
+    /// not a regular file or folder there to the inspector, under its own path.
+    private mutating func inspectOrphan(_ inspection: TreeInspection, _ fileName: [UInt8], isSidecar: Bool, in frame: TreeFrame) {
+        let path = frame.path.appending(fileName)
+        var access = frame.access
+        for byte in fileName { access.append(CChar(bitPattern: byte)) }
+        access.append(0)
+        let entry = DocumentSourceTree.InspectedEntry(
+            path: path, name: fileName, isFolder: false, isOrphan: true, attributeNames: .init(bytes: []),
+            sidecar: isSidecar ? path : nil, sidecarName: isSidecar ? fileName : nil,
+            zoneFile: isSidecar ? nil : path, zoneFileName: isSidecar ? nil : fileName,
+            folderDescriptor: frame.descriptor, access: access, follow: false, nameStart: frame.access.count)
+        run(inspection, entry)
+    }
+
+    /// The root's own entry for the inspector: its attributes listed following a link (it was
+    /// named on purpose), its sidecar and zone file looked for in the folder its path leads to.
+    private mutating func inspectRoot(
+        _ inspection: TreeInspection, _ root: String, path rootPath: DocumentSourceTreePath, isFolder: Bool
+    ) {
+        if nameList.isEmpty { nameList = [UInt8](repeating: 0, count: 4096) }
+        var access = Array(root.utf8CString)
+        if access.count == 1 { access = Array(".".utf8CString) }
+        let size: Int
+        do throws(Errno) {
+            size = try access.withUnsafeBufferPointer { (pointer) throws(Errno) -> Int in
+                try ExtendedAttributes.listNames(atPath: pointer.baseAddress!, follow: true, buffer: &nameList)
+            }
+        } catch {
+            failed(rootPath, DocumentSourceFileError(
+                errno: error.rawValue, path: root, context: "cannot list the extended attributes: "))
+            return
+        }
+        let located = try? SidecarFolder.locate(root, followSymlinks: true, owner: DocumentSourceFile(path: root))
+        defer { if let located { SystemCall.close(located.descriptor) } }
+        let folder = located?.descriptor ?? AT_FDCWD
+        let name = located.map { Array($0.name.utf8) } ?? rootPath.bytes
+        // A companion is there when its folder has a regular file of that name.
+        func companion(_ fileName: [UInt8]?) -> (name: [UInt8], path: DocumentSourceTreePath)? {
+            guard let located, let fileName else { return nil }
+            var info = stat()
+            let found = Self.withCName(fileName) { fstatat(located.descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) } == 0
+            guard found, info.st_mode & S_IFMT == S_IFREG else { return nil }
+            return (fileName, DocumentSourceTreePath(bytes: Array(located.display.utf8) + fileName))
+        }
+        let sidecar = companion([UInt8(ascii: "."), UInt8(ascii: "_")] + name)
+        let zoneFile = companion(inspection.zoneName(name))
+        guard sidecar != nil || zoneFile != nil || (size > 0 && inspection.wantsAny(nameList, size: size)) else { return }
+        let entry = DocumentSourceTree.InspectedEntry(
+            path: rootPath, name: name, isFolder: isFolder, isOrphan: false,
+            attributeNames: .init(bytes: Array(nameList[..<size])),
+            sidecar: sidecar?.path, sidecarName: sidecar?.name, zoneFile: zoneFile?.path, zoneFileName: zoneFile?.name,
+            folderDescriptor: folder, access: access, follow: true, nameStart: nil)
+        run(inspection, entry)
+    }
+
+    /// Calls the inspector and reports what it returns or throws.
+    private mutating func run(_ inspection: TreeInspection, _ entry: DocumentSourceTree.InspectedEntry) {
+        do {
+            if let value = try inspection.inspect(entry) { inspected(value) }
+        } catch {
+            if error.kind == .notFound {
+                problem(entry.path, .vanished, "vanished during the walk")
+            } else {
+                failed(entry.path, error, entry: entry.entry)
             }
         }
     }

@@ -51,6 +51,8 @@ final class TreeWorkPool: @unchecked Sendable {
     enum Message {
         case event(DocumentSourceTree.Event)
         case archive(DocumentSourceTreePath)
+        /// What an inspector returned (``DocumentSourceTree/walk(inspecting:_:)``).
+        case record(any Sendable)
     }
 
     static let channelCapacity = 256
@@ -238,6 +240,7 @@ final class TreeWorkPool: @unchecked Sendable {
     /// thread for what they find, in the order they send it.
     static func walk(
         root: String, jobs: Int, archive: ((DocumentSourceTreePath) -> DocumentSourceTree.Decision)?,
+        inspection: (TreeInspection, (any Sendable) -> DocumentSourceTree.Decision)? = nil,
         visit: @escaping (DocumentSourceTree.Event) -> DocumentSourceTree.Decision
     ) -> (counts: DocumentSourceTree.Counts, stopped: Bool) {
         let jobs = min(jobs, DocumentSourceTree.maximumJobs)
@@ -245,7 +248,8 @@ final class TreeWorkPool: @unchecked Sendable {
         let scanArchives = archive != nil
         var threads: [pthread_t] = []
         for index in 0..<jobs {
-            let work = WorkerStart(pool: pool, root: index == 0 ? root : nil, archives: scanArchives)
+            let work = WorkerStart(
+                pool: pool, root: index == 0 ? root : nil, archives: scanArchives, inspection: inspection?.0)
             let context = Unmanaged.passRetained(work).toOpaque()
             #if canImport(Glibc)
             var thread = pthread_t()
@@ -271,6 +275,8 @@ final class TreeWorkPool: @unchecked Sendable {
                     for thread in threads { pthread_join(thread, nil) }
                     var walker = TreeWalker(visit: visit)
                     walker.archive = archive
+                    walker.inspection = inspection?.0
+                    walker.record = inspection?.1
                     walker.walk(root: root)
                     return (walker.counts, walker.stopped)
                 }
@@ -289,6 +295,7 @@ final class TreeWorkPool: @unchecked Sendable {
             switch message {
             case .event(let event): decision = visit(event)
             case .archive(let path): decision = archive?(path) ?? .proceed
+            case .record(let record): decision = inspection?.1(record) ?? .proceed
             }
             if decision == .stop {
                 stopped = true
@@ -306,11 +313,13 @@ private final class WorkerStart {
     let pool: TreeWorkPool
     let root: String?
     let archives: Bool
+    let inspection: TreeInspection?
 
-    init(pool: TreeWorkPool, root: String?, archives: Bool) {
+    init(pool: TreeWorkPool, root: String?, archives: Bool, inspection: TreeInspection?) {
         self.pool = pool
         self.root = root
         self.archives = archives
+        self.inspection = inspection
     }
 
     func run() {
@@ -320,6 +329,7 @@ private final class WorkerStart {
         // The descriptors of a walk stay a few dozen however many workers share it.
         walker.window = max(4, 32 / pool.jobs)
         if archives { walker.archive = { _ in .proceed } }
+        walker.inspection = inspection
         if let root { walker.walk(root: root) }
         walker.flush()
         while !walker.stopped, let task = pool.nextTask() {

@@ -1,0 +1,168 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+internal import XDSSystem
+
+/// What a caller hands to ``DocumentSourceTree/walk(inspecting:_:)`` to look at every
+/// attribute of the entries a walk meets, in place of the built-in `x-document-source`
+/// reading: the same walk (streaming, bounded memory and descriptors, ``DocumentSourceTree/jobs``
+/// threads, loops caught, symbolic links not followed, problems as events, archives handed
+/// over by name), with the caller deciding what an entry holds.
+///
+/// The walk lists each entry's attributes once (one `listxattr`), asks
+/// ``wantsAttribute(named:)`` about each name, and calls ``inspect(_:)`` on the worker thread
+/// only for an entry that has a wanted name, an AppleDouble sidecar `._NAME` or a zone file
+/// (``zoneFileOwner(_:)``) in its folder's listing: an entry with none of these costs the one
+/// `listxattr`, as in ``DocumentSourceTree/walk(_:)``. The record ``inspect(_:)`` returns
+/// reaches the caller's callback as ``DocumentSourceTree/InspectionEvent/inspected(_:)``, in
+/// the order ``DocumentSourceTree/jobs`` describes.
+///
+/// Every method may run on several threads at once (one per worker): keep them free of
+/// shared mutable state.
+public protocol DocumentSourceTreeInspector: Sendable {
+    /// What an inspection finds, sent to the calling thread.
+    associatedtype Record: Sendable
+
+    /// Whether an attribute named `name` (as `listxattr` gives it: `user.…` on Linux, exact
+    /// bytes) is worth an ``inspect(_:)`` call. Called for the names of every listed entry
+    /// until one is wanted, so it should be cheap (no allocation). Default: every name is.
+    func wantsAttribute(named name: UnsafeBufferPointer<UInt8>) -> Bool
+
+    /// For a file name of the form `NAME:Zone.Identifier` (as Windows Explorer leaves beside
+    /// files on WSL and NFS folders), NAME; nil for any other name. Called only for names
+    /// that contain a `:`. Such a file, when it is a regular file, is not a document of its
+    /// own: not counted, not inspected as an entry; its NAME gets it as
+    /// ``DocumentSourceTree/InspectedEntry/zoneFile``, and one whose NAME is not a regular file
+    /// or folder in the listing is inspected under its own path as an orphan. Default: nil (no
+    /// file is a zone file: they are walked as ordinary files).
+    ///
+    /// The walk does not spell the name itself: the one table of mark names is a layer above
+    /// it (XDSProvenance's `ProvenanceNames.zoneFileOwner`).
+    func zoneFileOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]?
+
+    /// The zone file's name for NAME (`NAME:Zone.Identifier`), for a root named to the walk (it
+    /// has no listing: its folder is asked for that one name). Default: nil.
+    func zoneFileName(for name: [UInt8]) -> [UInt8]?
+
+    /// Looks at one entry, on the worker thread that listed it (its folder open, its
+    /// descriptor valid until this returns), and returns what it found, or nil for nothing
+    /// worth reporting.
+    ///
+    /// - Throws: a ``DocumentSourceFileError``, reported as a
+    ///   ``DocumentSourceTree/Problem`` (``DocumentSourceTree/Problem/Kind/vanished`` for
+    ///   ``DocumentSourceFileError/Kind/notFound``, else ``DocumentSourceTree/Problem/Kind/failed``);
+    ///   the walk goes on.
+    func inspect(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> Record?
+}
+
+extension DocumentSourceTreeInspector {
+    /// Every name is wanted.
+    public func wantsAttribute(named name: UnsafeBufferPointer<UInt8>) -> Bool { true }
+    /// No zone files.
+    public func zoneFileOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]? { nil }
+    /// No zone files.
+    public func zoneFileName(for name: [UInt8]) -> [UInt8]? { nil }
+}
+
+extension DocumentSourceTree {
+    /// What a walk with an inspector reports, in the order it finds things.
+    public enum InspectionEvent<Record: Sendable>: Sendable {
+        /// What ``DocumentSourceTreeInspector/inspect(_:)`` returned for an entry.
+        case inspected(Record)
+        /// Something that could not be read, vanished, or was not walked (the walk goes on);
+        /// an inspection that threw is one too.
+        case problem(Problem)
+        /// The counts so far (``Counts/tagged`` counts the records), as ``Event/progress(_:)``.
+        case progress(Counts)
+    }
+
+    /// Walks every root in order as ``walk(_:)`` does, handing each entry worth looking at to
+    /// `inspector` on the worker threads (see ``DocumentSourceTreeInspector``) and calling
+    /// `visit` on the calling thread with the records, problems and progress, until the end or
+    /// until `visit` returns ``Decision/stop``. The built-in `x-document-source` reading is
+    /// not done: ``Counts/tagged`` counts the records.
+    ///
+    /// Each root is inspected too (a file root as a file; a folder root before what is in it),
+    /// its attributes listed following a symbolic link (it was named on purpose), its sidecar
+    /// and zone file looked for in its folder.
+    /// - Returns: the final counts.
+    @discardableResult
+    public func walk<Inspector: DocumentSourceTreeInspector>(
+        inspecting inspector: Inspector, _ visit: (InspectionEvent<Inspector.Record>) -> Decision
+    ) -> Counts {
+        withoutActuallyEscaping(visit) { visit in
+            walk(archive: nil, inspecting: inspector, visit)
+        }
+    }
+
+    /// ``walk(inspecting:_:)``, also handing over every regular file whose name is an
+    /// archive's to `archive`, right after its inspection, as ``walk(archives:_:)`` does.
+    @discardableResult
+    public func walk<Inspector: DocumentSourceTreeInspector>(
+        inspecting inspector: Inspector, archives archive: (DocumentSourceTreePath) -> Decision,
+        _ visit: (InspectionEvent<Inspector.Record>) -> Decision
+    ) -> Counts {
+        withoutActuallyEscaping(visit) { visit in
+            withoutActuallyEscaping(archive) { archive in
+                walk(archive: archive, inspecting: inspector, visit)
+            }
+        }
+    }
+
+    private func walk<Inspector: DocumentSourceTreeInspector>(
+        archive: ((DocumentSourceTreePath) -> Decision)?, inspecting inspector: Inspector,
+        _ visit: @escaping (InspectionEvent<Inspector.Record>) -> Decision
+    ) -> Counts {
+        let inspection = TreeInspection(inspector)
+        let events: (Event) -> Decision = { event in
+            switch event {
+            case .problem(let problem): return visit(.problem(problem))
+            case .progress(let counts): return visit(.progress(counts))
+            case .found: return .proceed  // never sent when inspecting
+            }
+        }
+        let records: (any Sendable) -> Decision = { record in
+            // Only the inspector's records travel this way.
+            visit(.inspected(record as! Inspector.Record))
+        }
+        return walk(archive: archive, events, inspection: (inspection, records))
+    }
+
+    /// The attribute names of one entry, exactly as the one `listxattr` call returned them
+    /// (each name's bytes, without the NUL that ends it in the list).
+    public struct AttributeNameList: Sendable, Sequence, Equatable {
+        /// The list as the kernel returns it: names each followed by a NUL byte.
+        public let bytes: [UInt8]
+
+        /// A list of NUL-ended names (`bytes` as `listxattr` fills its buffer).
+        public init(bytes: [UInt8]) { self.bytes = bytes }
+
+        /// Whether there is no name.
+        public var isEmpty: Bool { bytes.isEmpty }
+
+        /// Whether `name` is one of the names.
+        public func contains(_ name: some Collection<UInt8>) -> Bool {
+            contains { $0.elementsEqual(name) }
+        }
+
+        /// The names in list order.
+        public func makeIterator() -> Iterator { Iterator(bytes: bytes) }
+
+        /// Walks the names of the list.
+        public struct Iterator: IteratorProtocol {
+            let bytes: [UInt8]
+            var start = 0
+
+            /// The next name (without its NUL), or nil at the end.
+            public mutating func next() -> ArraySlice<UInt8>? {
+                guard start < bytes.count else { return nil }
+                var end = start
+                while end < bytes.count && bytes[end] != 0 { end += 1 }
+                defer { start = end + 1 }
+                return bytes[start..<end]
+            }
+        }
+    }
+}
