@@ -242,16 +242,13 @@ enum AppleDoubleCleaning: Equatable {
             if !names.contains(attribute.name) { names.append(attribute.name) }
         }
         guard !names.isEmpty else { return .keep(readable: true) }
-        var file = bytes
-        for name in names {
-            switch try? AppleDouble.edited(file, setting: name, to: nil) {
-            case .replace(let edited)?: file = edited
-            case .delete?: return .drop(attributes: count)
-            case .unchanged?: continue
-            case nil: return .keep(readable: false)  // a name the writer cannot spell back
-            }
+        switch try? AppleDouble.edited(bytes, removing: Set(names)) {
+        case .replace(let file)?:
+            return holdsNothing(file) ? .drop(attributes: count) : .replace(file, attributes: count)
+        case .delete?: return .drop(attributes: count)
+        case .unchanged?: return .keep(readable: true)
+        case nil: return .keep(readable: false)  // a file the writer does not rewrite
         }
-        return holdsNothing(file) ? .drop(attributes: count) : .replace(file, attributes: count)
     }
 
     /// Whether an AppleDouble file holds nothing: no attribute, Finder info all zero, and no
