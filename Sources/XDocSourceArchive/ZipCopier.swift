@@ -110,6 +110,7 @@ struct ZipCopier {
                 if dropped { Self.addFolders(of: entry.name, to: &droppedUnder) } else { Self.addFolders(of: entry.name, to: &keptUnder) }
             }
         }
+        report.entries = Int(count)
         if let expected = directory.entryCount, expected != count {
             throw .archive(directory.damaged("its central directory holds \(count) entries, its end record says \(expected)"))
         }

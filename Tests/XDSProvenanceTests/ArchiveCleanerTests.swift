@@ -423,6 +423,62 @@ print(json.dumps(out))
             == ["cut." + kind, "out", "t", "whole." + kind])
     }
 
+    @Test("hostile zips: two entries over one member's data, a data descriptor that disagrees with the directory",
+          arguments: ["overlap", "descriptor"])
+    func hostileZip(kind: String) throws {
+        let tmp = TemporaryFolder()
+        try Self.makeTree(in: tmp.path)
+        let make = kind == "overlap" ? "zip -q -0 -r a.zip t" : "zip -q -r - t | cat > a.zip"
+        try Self.shell(make, in: tmp.path)
+        // overlap: every entry's offset becomes the first's (a zip bomb's trick); descriptor:
+        // the first data descriptor's CRC is changed.
+        try Self.shell(#"""
+            python3 -c 'import struct, sys
+            data = bytearray(open("a.zip", "rb").read())
+            if sys.argv[1] == "overlap":
+                eocd = data.rindex(b"PK\x05\x06")
+                at = struct.unpack("<I", data[eocd + 16:eocd + 20])[0]
+                first = None
+                while data[at:at + 4] == b"PK\x01\x02":
+                    n, m, k = struct.unpack("<HHH", data[at + 28:at + 34])
+                    first = struct.unpack("<I", data[at + 42:at + 46])[0] if first is None else first
+                    data[at + 42:at + 46] = struct.pack("<I", first)
+                    at += 46 + n + m + k
+            else:
+                at = data.index(b"PK\x07\x08")
+                data[at + 4] ^= 0xFF
+            open("a.zip", "wb").write(bytes(data))
+            ' \#(kind)
+            """#, in: tmp.path)
+        do {
+            try ArchiveCleaner(archive: tmp.path + "/a.zip")!.write(to: tmp.path + "/clean.zip")
+            Issue.record("a hostile zip was copied")
+        } catch {
+            guard case .archive(let archiveError) = error else { Issue.record("\(error)"); return }
+            #expect(archiveError.kind == .malformed)
+            #expect(archiveError.message.contains(kind == "overlap" ? "overlaps another entry's" : "data descriptor"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: tmp.path + "/clean.zip"))
+    }
+
+    @Test("the copy to a descriptor (standard output) is the copy to a file")
+    func toDescriptor() throws {
+        let tmp = TemporaryFolder()
+        try Self.makeTree(in: tmp.path, xattrs: true)
+        try Self.shell("bsdtar --format pax --xattrs -Jcf a.tar t", in: tmp.path)
+        let cleaner = ArchiveCleaner(archive: tmp.path + "/a.tar")!
+        try cleaner.write(to: tmp.path + "/file.tar")
+        let fd = open(tmp.path + "/descriptor.tar", O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        #expect(fd >= 0)
+        try cleaner.write(toDescriptor: fd)
+        close(fd)
+        let file = try Data(contentsOf: URL(fileURLWithPath: tmp.path + "/file.tar"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: tmp.path + "/descriptor.tar")) == file)
+        // The same archive gives the same copy (no time stamp in the compressed stream).
+        try cleaner.write(to: tmp.path + "/again.tar")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: tmp.path + "/again.tar")) == file)
+    }
+
     @Test("a compressed tar is decompressed up to the archive limit")
     func archiveLimit() throws {
         let tmp = TemporaryFolder()
