@@ -77,8 +77,8 @@ public struct ArchiveCleaner: Sendable {
     ///
     /// - Throws: ``ArchiveCleanerError/sameFile(_:)`` when `output` names the archive (the same
     ///   path, a link to it or another name of the same file); ``ArchiveCleanerError/archive(_:)``
-    ///   when the archive cannot be read to its end; ``ArchiveCleanerError/output(_:)`` when
-    ///   `output` cannot be written.
+    ///   when the archive cannot be read to its end; ``ArchiveCleanerError/output(path:message:errorNumber:)``
+    ///   when `output` cannot be written.
     @discardableResult
     public func write(to output: String) throws(ArchiveCleanerError) -> ArchiveCopy.Report {
         if let identity = copy.identity() {
@@ -115,10 +115,17 @@ public struct ArchiveCleaner: Sendable {
     /// Writes the clean copy to the open descriptor `descriptor` (standard output for `-o -`),
     /// from its current position. On failure part of it may have been written.
     ///
-    /// - Throws: ``ArchiveCleanerError/archive(_:)`` or ``ArchiveCleanerError/output(_:)``
-    ///   (its path `name`).
+    /// - Throws: ``ArchiveCleanerError/sameFile(_:)`` when the descriptor is open on the
+    ///   archive itself; ``ArchiveCleanerError/archive(_:)`` or
+    ///   ``ArchiveCleanerError/output(path:message:errorNumber:)`` (its path `name`).
     @discardableResult
     public func write(toDescriptor descriptor: Int32, name: String = "-") throws(ArchiveCleanerError) -> ArchiveCopy.Report {
+        // `xds strip a.tar -o - >> a.tar` would read what it writes, without end.
+        var info = stat()
+        if let identity = copy.identity(), fstat(descriptor, &info) == 0,
+           UInt64(info.st_dev) == identity.device, UInt64(info.st_ino) == identity.inode {
+            throw .sameFile(name)
+        }
         do throws(ArchiveCopyError) {
             return try copy.write(to: descriptor, filter: filter)
         } catch {

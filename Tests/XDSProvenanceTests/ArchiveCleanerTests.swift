@@ -393,6 +393,10 @@ print(json.dumps(out))
                 try cleaner.write(to: tmp.path + "/" + output)
             }
         }
+        // Standard output appended to the archive (`-o - >> a.zip`).
+        let appending = open(tmp.path + "/a.zip", O_WRONLY | O_APPEND)
+        defer { close(appending) }
+        #expect(throws: ArchiveCleanerError.sameFile("-")) { try cleaner.write(toDescriptor: appending) }
         #expect(try Data(contentsOf: URL(fileURLWithPath: tmp.path + "/a.zip")) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).sorted() == ["a.zip", "hard.zip", "link.zip", "t"])
     }
