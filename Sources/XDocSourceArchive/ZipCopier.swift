@@ -214,7 +214,7 @@ struct ZipCopier {
     /// Where the zip64 values of an entry lie in its extra field (the fields whose 32-bit value
     /// is 0xFFFFFFFF, in the order uncompressed size, compressed size, offset), and where the
     /// zip64 block starts; nil without one.
-    private static func zip64Fields(_ entry: Entry) -> (block: Int, uncompressed: Int?, compressed: Int?, offset: Int?)? {
+    static func zip64Fields(_ entry: Entry) -> (block: Int, uncompressed: Int?, compressed: Int?, offset: Int?)? {
         guard let (block, size) = extraBlock(0x0001, in: entry.extra) else { return nil }
         var at = block + 4
         let end = block + 4 + size
@@ -249,7 +249,7 @@ struct ZipCopier {
 
     /// Records the local header offset `offset`: in the zip64 block where the entry had it
     /// there, else in the 32-bit field when it fits, else in a zip64 block (added or grown).
-    private static func setOffset(_ entry: inout Entry, _ offset: Int64) {
+    static func setOffset(_ entry: inout Entry, _ offset: Int64) {
         if let fields = zip64Fields(entry), let at = fields.offset {
             entry.extra.replaceSubrange(at..<at + 8, with: le(UInt64(offset), 8))
             return
