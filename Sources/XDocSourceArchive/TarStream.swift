@@ -31,6 +31,7 @@ final class TarStreamReader {
         guard let archive = archive_read_new() else { throw ArchiveError(.unreadable, path: path, message: "out of memory") }
         self.archive = archive
         archive_read_support_format_raw(archive)
+        archive_read_support_format_empty(archive)  // an empty compressed stream is an empty tar
         // As ArchiveReader: compress by bidding, the only bidder (libarchive 3.6.2 crashes when
         // it is appended before the open), a second layer of it refused; the others appended.
         let added = compression == .compress ? archive_read_support_filter_compress(archive)

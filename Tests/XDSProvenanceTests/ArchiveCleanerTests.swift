@@ -402,6 +402,20 @@ print(json.dumps(out))
         try Self.shell("mkdir x && tar -xf clean.tar -C x && cmp x/t/sparse.bin t/sparse.bin", in: tmp.path)
     }
 
+    @Test("an empty file and an empty compressed stream are empty tars: copied as such",
+          arguments: ["", "gzip", "zstd", "xz"])
+    func emptyTars(compression: String) throws {
+        let tmp = TemporaryFolder()
+        let make = compression.isEmpty ? ": > a.tar" : "printf '' | \(compression) -c > a.tar"
+        try Self.shell(make, in: tmp.path)
+        let report = try ArchiveCleaner(archive: tmp.path + "/a.tar")!.write(to: tmp.path + "/clean.tar")
+        #expect(report.compression == (compression.isEmpty ? nil : compression))
+        #expect(report.entries == 0)
+        try Self.shell("bsdtar -tf clean.tar", in: tmp.path)
+        let unpack = compression.isEmpty ? "cat" : Self.decompressors[compression]!
+        #expect(try Self.shell("\(unpack) < clean.tar | wc -c", in: tmp.path).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    }
+
     @Test("a ._ entry that is not AppleDouble is copied as it is")
     func notAppleDouble() throws {
         let tmp = TemporaryFolder()
