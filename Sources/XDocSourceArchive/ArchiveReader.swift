@@ -31,9 +31,24 @@ final class ArchiveSource {
 /// One scan of one archive through libarchive (the only file that reaches it). Streams
 /// headers, reads only `._NAME` entries and a `.textpack`'s `info.json`, each bounded.
 struct ArchiveReader {
-    typealias Event = ArchiveScanner.Event
+    /// What a scan reports: ``ArchiveScanner/scan(_:)``'s members, or
+    /// ``ArchiveScanner/scanAttributes(named:_:)``'s attributes, and problems.
+    enum Event {
+        case member(ArchiveMember)
+        case attributes(ArchiveMemberAttributes)
+        case problem(ArchiveProblem)
+    }
+
+    /// What a scan looks for in members' attributes.
+    enum Wanted {
+        /// `x-document-source`, decoded (`xds show`).
+        case documentSource
+        /// The attributes whose names the closure accepts, raw.
+        case attributes((ArchiveAttributeOrigin, [UInt8]) -> Bool)
+    }
 
     let scanner: ArchiveScanner
+    let wanted: Wanted
     let visit: (Event) -> DocumentSourceTree.Decision
     let source: ArchiveSource
     var summary = ArchiveScanner.Summary()
@@ -50,8 +65,10 @@ struct ArchiveReader {
         return withCPath(path) { stat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
-    init(scanner: ArchiveScanner, visit: @escaping (Event) -> DocumentSourceTree.Decision) throws(ArchiveError) {
+    init(scanner: ArchiveScanner, wanted: Wanted = .documentSource,
+         visit: @escaping (Event) -> DocumentSourceTree.Decision) throws(ArchiveError) {
         self.scanner = scanner
+        self.wanted = wanted
         self.visit = visit
         let path = scanner.path
         let fd = Self.withCPath(path) { name in
@@ -245,7 +262,12 @@ struct ArchiveReader {
         let isFile = archive_entry_filetype(entry) & 0o170000 == 0o100000  // AE_IFMT, AE_IFREG (casts in C, not imported)
 
         // Extended-attribute headers (tar, pax): the member itself carries the value.
-        if archive_entry_xattr_reset(entry) > 0 {
+        if case .attributes(let isWanted) = wanted {
+            if archive_entry_xattr_reset(entry) > 0 {
+                paxAttributes(entry, isWanted, member: entryPath)
+                if summary.stopped { return }
+            }
+        } else if archive_entry_xattr_reset(entry) > 0 {
             var attributeName: UnsafePointer<CChar>?
             var value: UnsafeRawPointer?
             var size = 0
@@ -367,6 +389,18 @@ struct ArchiveReader {
             report(.malformedAppleDouble, entry, "\(entry.visible) is a malformed AppleDouble file: \(error)")
             return
         }
+        if case .attributes(let isWanted) = wanted {
+            // Values lie within the entry's first 64 KiB (AppleDouble.attributeAreaLimit), so
+            // under the value bound: nothing more to check.
+            var found: [ArchiveAttribute] = []
+            for attribute in double.attributes {
+                let name = Array(attribute.name.utf8)
+                guard isWanted(.appleDouble, name), !found.contains(where: { $0.name == name }) else { continue }
+                found.append(ArchiveAttribute(name: name, value: attribute.value))
+            }
+            reportAttributes(found, member: member, entry: entry, origin: .appleDouble)
+            return
+        }
         guard let value = double.value(named: DocumentSourceFile.plainAttributeName) else { return }
         decodeValue(value, member: member, entry: entry)
     }
@@ -386,6 +420,52 @@ struct ArchiveReader {
         } catch {
             report(.malformedValue, entry, "malformed x-document-source value of \(member.visible) (in \(entry.visible)): \(error)")
         }
+    }
+
+    /// The attributes asked for of a tar member's extended-attribute header (pax `SCHILY.xattr.`
+    /// or `LIBARCHIVE.xattr.`, as libarchive gives them): each name once, values bounded.
+    private mutating func paxAttributes(_ entry: OpaquePointer, _ isWanted: (ArchiveAttributeOrigin, [UInt8]) -> Bool,
+                                        member: DocumentSourceTreePath) {
+        var attributeName: UnsafePointer<CChar>?
+        var value: UnsafeRawPointer?
+        var size = 0
+        // libarchive lists an entry's attributes newest first (each one read is put in front):
+        // gathered, then turned back to the header's order, so the first of a name wins.
+        var listed: [(name: [UInt8], value: UnsafeRawPointer?, size: Int)] = []
+        while archive_entry_xattr_next(entry, &attributeName, &value, &size) == ARCHIVE_OK {
+            guard let attributeName else { continue }
+            let name = Array(UnsafeRawBufferPointer(start: attributeName, count: strlen(attributeName)))
+            guard isWanted(.paxHeader, name) else { continue }
+            listed.append((name, value, size))
+        }
+        var found: [ArchiveAttribute] = []
+        var tooLarge: [([UInt8], Int)] = []
+        let limit = scanner.limits.maximumAttributeValueSize
+        for (name, value, size) in listed.reversed() {
+            guard !found.contains(where: { $0.name == name }), !tooLarge.contains(where: { $0.0 == name }) else { continue }
+            // libarchive holds the header in memory already; the bound keeps it from being
+            // copied again and handed on (a WhereFroms of a million URLs is damage, not a mark).
+            guard size <= limit else {
+                tooLarge.append((name, size))
+                continue
+            }
+            found.append(ArchiveAttribute(name: name, value: value.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []))
+        }
+        for (name, size) in tooLarge {
+            let nameText = DocumentSourceTreePath(bytes: name).visible
+            report(.valueTooLarge, member,
+                   "the attribute \(nameText) of \(member.visible) is \(size) bytes, more than the \(ArchiveScanner.Limits.sizeText(Int64(limit))) read: skipped")
+            if summary.stopped { return }
+        }
+        reportAttributes(found, member: member, entry: member, origin: .paxHeader)
+    }
+
+    /// Reports the attributes asked for that one entry holds for one member (none: nothing).
+    private mutating func reportAttributes(_ attributes: [ArchiveAttribute], member: DocumentSourceTreePath,
+                                           entry: DocumentSourceTreePath, origin: ArchiveAttributeOrigin) {
+        guard !attributes.isEmpty else { return }
+        summary.tagged += 1
+        emit(.attributes(ArchiveMemberAttributes(name: member, entry: entry, origin: origin, attributes: attributes)))
     }
 
     mutating func report(_ kind: ArchiveProblem.Kind, _ entry: DocumentSourceTreePath?, _ message: String) {

@@ -11,6 +11,9 @@ import XDocSource
 /// }
 /// ```
 ///
+/// ``scanAttributes(named:_:)`` reads the same entries, under the same bounds, for the members'
+/// other extended attributes (raw, by a name predicate).
+///
 /// Where values are found:
 /// - **zip and `.textpack`**: AppleDouble entries `__MACOSX/DIR/._NAME` (Finder, `ditto -c -k
 ///   --sequesterRsrc`) and `DIR/._NAME` beside the member; the entry is parsed as an AppleDouble
@@ -57,14 +60,22 @@ public struct ArchiveScanner: Sendable {
         /// The default of ``maximumDecompressedSize``: 1 GiB.
         public static let defaultDecompressedSize: Int64 = 1 << 30
 
+        /// The most bytes of one attribute value an attribute scan
+        /// (``ArchiveScanner/scanAttributes(named:_:)``) hands on; a larger value (only a tar's
+        /// pax header can hold one: an AppleDouble entry's values lie in its first 64 KiB) is a
+        /// problem (``ArchiveProblem/Kind/valueTooLarge``), not a record.
+        public var maximumAttributeValueSize: Int
+
         /// The defaults: one million entries, 1 MiB per `._NAME` entry, 64 KiB of `info.json`,
-        /// 1 GiB decompressed.
+        /// 1 GiB decompressed, 1 MiB per attribute value.
         public init(maximumEntries: Int = 1_000_000, maximumAppleDoubleSize: Int = 1 << 20,
-                    maximumInfoJSONSize: Int = 65_536, maximumDecompressedSize: Int64 = defaultDecompressedSize) {
+                    maximumInfoJSONSize: Int = 65_536, maximumDecompressedSize: Int64 = defaultDecompressedSize,
+                    maximumAttributeValueSize: Int = 1 << 20) {
             self.maximumEntries = maximumEntries
             self.maximumAppleDoubleSize = maximumAppleDoubleSize
             self.maximumInfoJSONSize = maximumInfoJSONSize
             self.maximumDecompressedSize = maximumDecompressedSize
+            self.maximumAttributeValueSize = maximumAttributeValueSize
         }
 
         /// A byte count as people read it: "1 GiB", "512 MiB", "64 KiB" when it is a whole
@@ -170,7 +181,13 @@ public struct ArchiveScanner: Sendable {
     @discardableResult
     public func scan(_ visit: (Event) -> DocumentSourceTree.Decision) throws(ArchiveError) -> Summary {
         try withoutActuallyEscaping(visit) { (visit) throws(ArchiveError) -> Summary in
-            var reader = try ArchiveReader(scanner: self, visit: visit)
+            var reader = try ArchiveReader(scanner: self) { report in
+                switch report {
+                case .member(let member): visit(.member(member))
+                case .problem(let problem): visit(.problem(problem))
+                case .attributes: .proceed  // not made in this mode
+                }
+            }
             return try reader.run()
         }
     }

@@ -85,6 +85,11 @@ extension XDS {
                 and "textbundle" only), with status 1. An info.json that cannot be read or parsed \
                 is a warning on standard error, not a failure.
 
+                Only x-document-source is shown here. Where a file was downloaded from (the \
+                quarantine, WhereFroms and dates a Mac sets, user.xdg.origin.url from wget and \
+                curl, Windows' Zone.Identifier) is shown by xds where, beside this attribute, \
+                and removed by xds strip.
+
                 Examples:
                   xds show report.pdf
                   xds show --json *.pdf | jq -r .name
