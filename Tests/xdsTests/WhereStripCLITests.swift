@@ -331,6 +331,35 @@ struct WhereStripCLITests {
         #expect(after.stdout.hasPrefix(#"{"file":"dl/dl.tar!/file.bin","archive":"dl/dl.tar","member":"file.bin","marks":["#))
     }
 
+    @Test("strip ARCHIVE -o CLEAN: a copy without the marks (where CLEAN exits 1), other attributes kept; -o -; never over ARCHIVE")
+    func cleanCopy() throws {
+        let folder = try downloads()
+        let tar = try run("/bin/tar", ["--xattrs", "--xattrs-include=user.*", "-cf", "dl.tar", "-C", "dl", "file.bin", "plain"],
+                          in: folder.path)
+        try #require(tar.status == 0, "\(tar)")
+        let original = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/dl.tar"))
+        let clean = try xds("strip", "dl.tar", "-o", "clean.tar", in: folder.path)
+        #expect(clean.status == 0, "\(clean)")
+        #expect(clean.stdout.isEmpty && clean.stderr.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path + "/dl.tar")) == original)
+        let after = try xds("where", "clean.tar", in: folder.path)
+        #expect(after.status == 1, "\(after)")
+        // GNU tar lists what is left: user.mime_type (not a mark), the same members.
+        let listed = try run("/bin/tar", ["--xattrs", "--xattrs-include=*", "-tvvf", "clean.tar"], in: folder.path)
+        #expect(listed.status == 0)
+        #expect(listed.stdout.contains("user.mime_type") && !listed.stdout.contains("quarantine") && !listed.stdout.contains("xdg"))
+        // --only: the kinds asked go, the others stay.
+        #expect(try xds("strip", "--only", "quarantine", "dl.tar", "-o", "some.tar", in: folder.path).status == 0)
+        let some = try xds("where", "--json", "some.tar", in: folder.path)
+        #expect(some.stdout.contains(#""kind":"xdg""#) && !some.stdout.contains("quarantine"))
+        // To standard output, piped; never over the archive itself (64, nothing changed).
+        let piped = try sh("\"$0\" strip dl.tar -o - | tar -tf -", arguments: [xdsPath], in: folder.path)
+        #expect(piped.status == 0 && piped.stdout == "file.bin\nplain\n", "\(piped)")
+        let same = try xds("strip", "dl.tar", "-o", "dl.tar", in: folder.path)
+        #expect(same.status == 64, "\(same)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path + "/dl.tar")) == original)
+    }
+
     @Test("output that cannot be written is 74", arguments: [["where", "dl/file.bin"], ["where", "--json", "dl/file.bin"],
                                                              ["strip", "-n", "dl/file.bin"]])
     func fullOutput(arguments: [String]) throws {

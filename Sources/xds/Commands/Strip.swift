@@ -27,7 +27,13 @@ extension XDS {
                 nothing under the folder outside archives.
 
                 strip ARCHIVE -o CLEAN writes a copy of a zip or tar without the marks (-o - to \
-                standard output).
+                standard output, refused on a terminal), whether or not it held any (status 0): \
+                __MACOSX/ and ._ entries that hold only marks are dropped, one that also holds \
+                something else is rewritten without them, pax records of marks are dropped in \
+                both spellings (SCHILY.xattr., LIBARCHIVE.xattr.); every other member is kept as \
+                it was (a zip's members copied compressed as they are, a tar's blocks copied, \
+                the same compression). ARCHIVE is never written (CLEAN naming it is 64); CLEAN \
+                is replaced atomically.
 
                 Status 0 when a mark was removed (or would be, with -n), 1 when none was found, \
                 74 when a store refuses.
@@ -61,17 +67,19 @@ extension XDS {
         @OptionGroup var follow: FollowOptions
 
         func validate() throws {
-            if output != nil {
+            if let output {
                 if recursive { throw ValidationError("-o writes a clean copy of one archive; it cannot go with -r.") }
                 if dryRun { throw ValidationError("-o writes a clean copy of one archive; it cannot go with -n.") }
                 if files.count != 1 { throw ValidationError("-o writes a clean copy of one archive: give one ARCHIVE.") }
+                try StripArchive.validate(output: output)
             }
         }
 
         func run() throws {
             let kinds = kindOptions.kinds
-            if output != nil {
-                throw ValidationError("strip ARCHIVE -o CLEAN (a clean copy of an archive) is not in this build yet.")
+            if let output, let archive = files.first {
+                try StripArchive.run(archive: archive, output: output, kinds: kinds).finish()
+                return
             }
             let diagnostics = recursive
                 ? Self.stripTree(files, kinds: kinds, dryRun: dryRun, jobs: jobs.count)
