@@ -56,6 +56,8 @@ extension XDS {
                 completion: .file())
         var output: String?
 
+        @OptionGroup var archiveLimit: ArchiveLimitOptions
+
         @OptionGroup var jobs: JobsOptions
 
         @OptionGroup var follow: FollowOptions
@@ -65,13 +67,15 @@ extension XDS {
                 if recursive { throw ValidationError("-o writes a clean copy of one archive; it cannot go with -r.") }
                 if dryRun { throw ValidationError("-o writes a clean copy of one archive; it cannot go with -n.") }
                 if files.count != 1 { throw ValidationError("-o writes a clean copy of one archive: give one ARCHIVE.") }
+                try StripArchive.validate(output: output!)
             }
         }
 
         func run() throws {
             let kinds = kindOptions.kinds
-            if output != nil {
-                throw ValidationError("strip ARCHIVE -o CLEAN (a clean copy of an archive) is not in this build yet.")
+            if let output {
+                try StripArchive.run(archive: files[0], output: output, kinds: kinds, limits: archiveLimit.limits).finish()
+                return
             }
             let diagnostics = recursive
                 ? Self.stripTree(files, kinds: kinds, dryRun: dryRun, jobs: jobs.count)
