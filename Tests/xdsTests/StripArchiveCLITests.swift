@@ -7,7 +7,7 @@ import XDSTestSupport
 /// compressed tar holds no mark `xds where` finds, standard output only when it is not a
 /// terminal, and every refusal is one line with its status and nothing left behind. (What
 /// the copy keeps byte for byte is checked in XDSProvenanceTests' ArchiveCleanerTests.)
-@Suite("strip ARCHIVE -o CLEAN", .timeLimit(.minutes(3)))
+@Suite("strip ARCHIVE -o CLEAN", .timeLimit(.minutes(10)))
 struct StripArchiveCLITests {
     /// A folder `t` whose files carry quarantine and xdg attributes (and a MIME type, not a
     /// mark), with a zip of it holding `__MACOSX/` entries of marks only, and a pax tar.gz.
