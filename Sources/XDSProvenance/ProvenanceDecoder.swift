@@ -39,11 +39,15 @@ public enum ProvenanceDecoder {
 
     /// The one ``ProvenanceKind/xdg`` mark of the fields found in one store (the first value
     /// of a field wins when a store has two names for it, as KDE's `.sender` beside `.from`).
+    /// The values are UTF-8 text (freedesktop's rule); one that is not makes the mark undecodable.
     public static func xdg(_ fields: [(field: XDGOrigin.Field, value: [UInt8])]) -> ProvenanceMark.Content {
         var origin = XDGOrigin()
         for (field, value) in fields where origin[field] == nil {
             guard value.count <= maximumSize(of: .xdg) else { return tooLarge(.xdg, value, size: value.count) }
-            origin[field] = TextDecoding.text(TextDecoding.droppingOneNUL(value[...]))
+            guard let text = String(validating: TextDecoding.droppingOneNUL(value[...]), as: UTF8.self) else {
+                return TextDecoding.undecodable(value, "the xdg \(field.rawValue) is not UTF-8 text")
+            }
+            origin[field] = text
         }
         return .xdg(origin)
     }

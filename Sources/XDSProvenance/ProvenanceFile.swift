@@ -46,11 +46,26 @@ public struct ProvenanceFile: Sendable {
     ///
     /// A value that does not decode is a mark with ``ProvenanceMark/Content/undecodable(_:)``
     /// content, not an error.
-    /// - Throws: ``DocumentSourceFileError``: ``DocumentSourceFileError/Kind/notFound`` when the
-    ///   path does not exist, ``DocumentSourceFileError/Kind/malformedSidecar`` when `._NAME`
+    /// - Throws: `DocumentSourceFileError`: `DocumentSourceFileError/Kind/notFound` when the
+    ///   path does not exist, `DocumentSourceFileError/Kind/malformedSidecar` when `._NAME`
     ///   is not AppleDouble, the I/O kinds when an attribute or file cannot be read.
     public func read() throws(DocumentSourceFileError) -> [ProvenanceMark] {
-        let found = try locate(kinds: Set(ProvenanceKind.allCases), readValues: true)
+        var thrown: [DocumentSourceFileError]?
+        return try marks(problems: &thrown)
+    }
+
+    /// ``read()``, but a store that cannot be read while the others can (a sidecar `._NAME`
+    /// that is not AppleDouble: `DocumentSourceFileError/Kind/malformedSidecar`) is added to
+    /// `problems` and the other stores' marks are returned, as `xds where` shows them (status
+    /// 65 at the end). A path that does not exist, or an attribute that cannot be read, still throws.
+    public func read(problems: inout [DocumentSourceFileError]) throws(DocumentSourceFileError) -> [ProvenanceMark] {
+        var kept: [DocumentSourceFileError]? = []
+        defer { problems += kept ?? [] }
+        return try marks(problems: &kept)
+    }
+
+    private func marks(problems: inout [DocumentSourceFileError]?) throws(DocumentSourceFileError) -> [ProvenanceMark] {
+        let found = try locate(kinds: Set(ProvenanceKind.allCases), readValues: true, problems: &problems)
         var marks: [ProvenanceMark] = []
         for store in [ProvenanceStore.xattr, .sambaStream, .appleDouble, .zoneFile] {
             let values = found.values.filter { $0.store == store }.map(\.value)
@@ -71,14 +86,16 @@ public struct ProvenanceFile: Sendable {
     /// all zero, an empty resource fork); a `NAME:Zone.Identifier` file is deleted. All of it
     /// happens under the writers' lock of the file (the one `xds set` and `remove` take).
     /// Every store is tried even when one fails; the first failure is then thrown.
-    /// - Throws: ``DocumentSourceFileError``, as ``read()`` does, and the I/O kinds when a
-    ///   store refuses (a malformed sidecar is left as it was: ``DocumentSourceFileError/Kind/malformedSidecar``).
+    /// - Throws: `DocumentSourceFileError`, as ``read()`` does, and the I/O kinds when a
+    ///   store refuses (a malformed sidecar is left as it was: `DocumentSourceFileError/Kind/malformedSidecar`).
     @discardableResult
     public func strip(_ kinds: Set<ProvenanceKind>, dryRun: Bool) throws(DocumentSourceFileError) -> [ProvenanceMarkLocation] {
         guard !kinds.isEmpty else { return [] }
-        if dryRun { return try locate(kinds: kinds, readValues: false).locations }
+        var none: [DocumentSourceFileError]?
+        if dryRun { return try locate(kinds: kinds, readValues: false, problems: &none).locations }
         return try file.withWriterLock { () throws(DocumentSourceFileError) -> [ProvenanceMarkLocation] in
-            let found = try locate(kinds: kinds, readValues: false)
+            var none: [DocumentSourceFileError]?
+            let found = try locate(kinds: kinds, readValues: false, problems: &none)
             var removed: [ProvenanceMarkLocation] = []
             var firstFailure: DocumentSourceFileError?
             for location in found.locations {
@@ -126,8 +143,11 @@ public struct ProvenanceFile: Sendable {
         var locations: [ProvenanceMarkLocation] = []
     }
 
-    /// Finds the marks of `kinds` in every store; reads their values when `readValues`.
-    private func locate(kinds: Set<ProvenanceKind>, readValues: Bool) throws(DocumentSourceFileError) -> Found {
+    /// Finds the marks of `kinds` in every store; reads their values when `readValues`. A
+    /// malformed sidecar goes to `problems` when the caller keeps them (else it is thrown).
+    private func locate(
+        kinds: Set<ProvenanceKind>, readValues: Bool, problems: inout [DocumentSourceFileError]?
+    ) throws(DocumentSourceFileError) -> Found {
         var found = Found()
         var attributes: [(store: ProvenanceStore, value: ProvenanceValue)] = []
         if let names = try file.allAttributeNames() {
@@ -154,7 +174,13 @@ public struct ProvenanceFile: Sendable {
         }
         found.values += attributes
 
-        if let sidecar = try file.readSidecarDouble() {
+        var sidecarDouble: (double: AppleDouble, location: String)?
+        do {
+            sidecarDouble = try file.readSidecarDouble()
+        } catch where error.kind == .malformedSidecar && problems != nil {
+            problems?.append(error)
+        }
+        if let sidecar = sidecarDouble {
             for attribute in sidecar.double.attributes {
                 guard let match = ProvenanceNames.match(plainName: Array(attribute.name.utf8)),
                     kinds.contains(match.kind)

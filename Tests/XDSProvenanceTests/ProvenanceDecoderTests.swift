@@ -126,6 +126,19 @@ import XDSProvenance
         #expect(reason(ProvenanceDecoder.content(of: .lastUsedDate, badNanos)) != nil)
     }
 
+    @Test func extremeTimesStillPrint() throws {
+        let far = try #require(quarantine("0000;7fffffffffffffff;"))
+        #expect(far.time?.seconds == Int64.max)
+        #expect(far.time?.iso8601.hasSuffix("Z") == true)
+        // Int64.min seconds and 999 999 999 ns in a last-used date.
+        let bytes: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0x80, 0xFF, 0xC9, 0x9A, 0x3B, 0, 0, 0, 0]
+        guard case .lastUsedDate(let time) = ProvenanceDecoder.content(of: .lastUsedDate, bytes) else {
+            Issue.record("not a date"); return
+        }
+        #expect(time.seconds == Int64.min && time.nanoseconds == 999_999_999)
+        #expect(time.iso8601.hasSuffix(".999999999Z"))
+    }
+
     @Test func macOSProvenanceIsKeptAsBytes() {
         let bytes: [UInt8] = [0x01, 0x02, 0x00, 0xD5, 0xF3, 0x24, 0x7E, 0x64, 0xBD, 0xE9, 0x45]
         #expect(ProvenanceDecoder.content(of: .macOSProvenance, bytes) == .macOSProvenance(bytes))
@@ -174,6 +187,7 @@ import XDSProvenance
         expected.referrer = "https://example.com/"
         expected.emailFrom = "joe@example.com"
         #expect(content == .xdg(expected))
+        #expect(reason(ProvenanceDecoder.xdg([(.url, [0x68, 0xFF, 0x3A])])) == "the xdg url is not UTF-8 text")
     }
 
     @Test func marksOfOneStoreInTableOrder() throws {

@@ -63,6 +63,21 @@ import XDSTestSupport
         if case .zoneIdentifier(let zone) = marks[5].content { #expect(zone.zone == 3) } else { Issue.record("\(marks[5])") }
     }
 
+    @Test func windowsRoadsToLinux() throws {
+        // Samba's stream (value and one NUL), ntfs-3g's attribute (raw), Netatalk's Apple name
+        // with Samba's NUL (ea = samba): each decodes, in its store.
+        let folder = TemporaryFolder()
+        let path = folder.file("setup.exe")
+        set(path, "user.DosStream.Zone.Identifier:$DATA", MarkBytes.zoneIdentifier + [0])
+        set(path, "user.Zone.Identifier", Array("[ZoneTransfer]\r\nZoneId=2\r\n".utf8))
+        set(path, "user.com.apple.quarantine", Array("0001;54208977;Google\\x20Chrome;".utf8) + [0])
+        let marks = try ProvenanceFile(path: path).read()
+        #expect(marks.map { "\($0.kind) (\($0.store))" } == ["quarantine (xattr)", "zone-identifier (xattr)", "zone-identifier (samba-stream)"])
+        if case .quarantine(let value) = marks[0].content { #expect(value.agent == "Google Chrome") } else { Issue.record("\(marks[0])") }
+        #expect(marks[1].content == .zoneIdentifier(ZoneIdentifier(zone: 2, hostURL: nil, referrerURL: nil)))
+        if case .zoneIdentifier(let zone) = marks[2].content { #expect(zone.zone == 3 && zone.zoneName == "internet") } else { Issue.record("\(marks[2])") }
+    }
+
     @Test func documentSourceIsAMarkToo() throws {
         let folder = TemporaryFolder()
         let path = folder.file("a.txt")
@@ -136,12 +151,18 @@ import XDSTestSupport
         let folder = TemporaryFolder()
         let path = folder.file("doc.pdf")
         folder.write("._doc.pdf", bytes: [0, 5, 0x16, 7, 1, 2])
+        set(path, "user.com.apple.quarantine", MarkBytes.exiftoolQuarantine)
         do {
             _ = try ProvenanceFile(path: path).read()
             Issue.record("no error")
         } catch {
             #expect(error.kind == .malformedSidecar)
         }
+        // Kept as a problem, the other stores' marks are still read.
+        var problems: [DocumentSourceFileError] = []
+        let marks = try ProvenanceFile(path: path).read(problems: &problems)
+        #expect(marks.map(\.kind) == [.quarantine])
+        #expect(problems.map(\.kind) == [.malformedSidecar])
     }
 
     @Test func dryRunChangesNothing() throws {

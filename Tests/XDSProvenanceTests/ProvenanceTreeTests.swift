@@ -67,6 +67,21 @@ import XDSTestSupport
         ])
     }
 
+    @Test func rootsThatAreFilesAndMarkedFolders() {
+        let folder = TemporaryFolder()
+        let root = makeTree(folder)
+        set(root, "user.com.apple.provenance", [1, 2, 0, 0xD5])
+        var found: [String] = []
+        ProvenanceTree(roots: [root + "/a.dmg", root + "/sub/deeper/d.exe", root + "/link"]).walk { event in
+            if case .found(let record) = event { found.append("\(record.path.lossyString.dropFirst(root.count)): \(record.marks.map(\.kind))") }
+            return .proceed
+        }
+        // File roots (a link named as a root is followed), each with its zone file.
+        #expect(found == ["/a.dmg: [quarantine]", "/sub/deeper/d.exe: [zone-identifier]", "/link: [quarantine]"])
+        // The root folder's own mark comes with the rest.
+        #expect(self.found(root, jobs: 1).contains(": macos-provenance (xattr)"))
+    }
+
     @Test func archivesAreHandedOver() {
         let folder = TemporaryFolder()
         let root = makeTree(folder)
