@@ -174,8 +174,7 @@ struct WhereRealWritersTests {
         #expect(try download.folder.attribute(download.file, name: "user.xdg.origin.url") == Data(download.stored.utf8))
     }
 
-    @Test("where: curl's download is one xdg (xattr) mark with url and referrer, user.mime_type not shown; --redact drops the query; strip keeps user.mime_type",
-          .disabled("needs xds where and xds strip"),
+    @Test("where: curl's download is one xdg (xattr) mark with url and referrer, user.mime_type not shown; --redact drops the query; strip keeps user.mime_type", 
           .enabled(if: curlMissing == nil, "\(curlMissing ?? "")"), .timeLimit(.minutes(5)))
     func whereCurl() throws {
         let download = try Download(with: "curl")
@@ -218,8 +217,7 @@ struct WhereRealWritersTests {
         #expect(try xds("strip", name, in: folder).status == 1, "nothing left to strip")
     }
 
-    @Test("where: wget's download is one xdg (xattr) mark with url only; strip leaves no attribute",
-          .disabled("needs xds where and xds strip"),
+    @Test("where: wget's download is one xdg (xattr) mark with url only; strip leaves no attribute", 
           .enabled(if: wgetMissing == nil, "\(wgetMissing ?? "")"), .timeLimit(.minutes(5)))
     func whereWget() throws {
         let download = try Download(with: "wget")
@@ -278,8 +276,7 @@ struct WhereRealWritersTests {
         #expect(try Self.attributeNames(file).filter { $0.contains("metadata:") }.isEmpty)
     }
 
-    @Test("where on the smbd's disk: zone-identifier, quarantine and where-froms marks in samba-stream, decoded; strip removes the streams the client sees",
-          .disabled("needs xds where and xds strip"),
+    @Test("where on the smbd's disk: zone-identifier, quarantine and where-froms marks in samba-stream, decoded; strip removes the streams the client sees", 
           .enabled(if: TestSambaServer.unavailable == nil, "\(TestSambaServer.unavailable ?? "")"), .timeLimit(.minutes(5)))
     func whereSamba() throws {
         let server = try TestSambaServer()
@@ -339,8 +336,7 @@ struct WhereRealWritersTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: ntfs.mountPoint) == ["report.pdf"])
     }
 
-    @Test("where on an ntfs-3g mount: user.Zone.Identifier is a zone-identifier (xattr) mark; strip deletes the stream",
-          .disabled("needs xds where and xds strip"),
+    @Test("where on an ntfs-3g mount: user.Zone.Identifier is a zone-identifier (xattr) mark; strip deletes the stream", 
           .enabled(if: NTFSMount.unavailable == nil, "\(NTFSMount.unavailable ?? "")"), .timeLimit(.minutes(5)))
     func whereNTFS() throws {
         let ntfs = try NTFSMount()
@@ -415,8 +411,7 @@ struct WhereRealWritersTests {
         }
     }
 
-    @Test("where ARCHIVE: GNU tar's and bsdtar's members show quarantine, where-froms and xdg marks in store tar, one per kind",
-          .disabled("needs xds where ARCHIVE with members' marks decoded (main's ProvenanceDecodeSeam still gives \"not decoded yet\")"),
+    @Test("where ARCHIVE: GNU tar's and bsdtar's members show quarantine, where-froms and xdg marks in store tar, one per kind", 
           .enabled(if: bsdtarMissing == nil, "\(bsdtarMissing ?? "")"), .timeLimit(.minutes(5)))
     func whereTar() throws {
         let folder = TemporaryFolder()
@@ -441,7 +436,7 @@ struct WhereRealWritersTests {
     // MARK: - Where no writer runs here: Netatalk, AppleDouble, WSL's zone files
 
     @Test("where: Netatalk-style user.com.apple.* attributes are quarantine and where-froms (xattr) marks; strip keeps Finder tags",
-          .disabled("needs xds where and xds strip"), .timeLimit(.minutes(5)))
+          .timeLimit(.minutes(5)))
     func whereNetatalk() throws {
         let folder = TemporaryFolder()
         let file = folder.file("report.pdf", "%PDF-1.4 not really\n")
@@ -461,7 +456,7 @@ struct WhereRealWritersTests {
     }
 
     @Test("where: an AppleDouble ._NAME with quarantine and WhereFroms gives appledouble marks; strip deletes a sidecar left empty and keeps one with tags",
-          .disabled("needs xds where and xds strip"), .timeLimit(.minutes(5)))
+          .timeLimit(.minutes(5)))
     func whereAppleDouble() throws {
         let folder = TemporaryFolder()
         let marks: [(String, [UInt8])] = [("com.apple.quarantine", Array(Self.quarantine.utf8)),
@@ -496,7 +491,7 @@ struct WhereRealWritersTests {
     }
 
     @Test("where: a NAME:Zone.Identifier file beside NAME (as WSL leaves) is a zone-identifier (zone-file) mark; strip deletes that file only",
-          .disabled("needs xds where and xds strip"), .timeLimit(.minutes(5)))
+          .timeLimit(.minutes(5)))
     func whereZoneFile() throws {
         let folder = TemporaryFolder()
         let file = folder.file("report.pdf", "%PDF-1.4 not really\n")
@@ -520,8 +515,7 @@ struct WhereRealWritersTests {
 
     // MARK: - All of them in one tree
 
-    @Test("where -r over a tree of every writer's marks lists each file once (an orphan zone file under its own path); strip -r -n changes nothing; strip -r leaves where -r with nothing, other attributes kept",
-          .disabled("needs xds where -r and xds strip -r"),
+    @Test("where -r over a tree of every writer's marks lists each file once (an orphan zone file under its own path); strip -r -n changes nothing; strip -r leaves where -r with nothing, other attributes kept", 
           .enabled(if: curlMissing == nil && wgetMissing == nil, "\(curlMissing ?? wgetMissing ?? "")"), .timeLimit(.minutes(5)))
     func whereAndStripTree() throws {
         let folder = TemporaryFolder()
