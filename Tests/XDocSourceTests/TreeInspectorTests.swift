@@ -269,7 +269,9 @@ struct TreeInspectorTests {
             let byPath = Dictionary(uniqueKeysWithValues: outcome.problems.map { ($0.path.lossyString, $0) })
             #expect(byPath[root + "/bad"]?.kind == .failed)
             #expect(byPath[root + "/bad"]?.message == "refused by the test")
-            #expect(byPath[root + "/bad"]?.entry?.path.lossyString == root + "/bad")
+            #expect(byPath[root + "/bad"]?.error?.kind == .malformedValue)
+            // Not an x-document-source value that remove -r would clear.
+            #expect(byPath[root + "/bad"]?.isRemovableValue == false)
             // Unlinked through the folder descriptor before its value was read: vanished.
             #expect(byPath[root + "/gone"]?.kind == .vanished)
             #expect(outcome.counts.problems == 2)

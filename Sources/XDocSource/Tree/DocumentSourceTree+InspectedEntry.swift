@@ -79,14 +79,6 @@ extension DocumentSourceTree {
             self.nameStart = nameStart
         }
 
-        /// What removing a value from this entry needs (``Found/remove(sidecar:)``), and what a
-        /// ``Problem/entry`` names.
-        public var entry: Found.Entry {
-            Found.Entry(
-                path: path, isFolder: isFolder, sidecar: sidecar,
-                isOrphanSidecar: isOrphan && sidecar != nil && zoneFile == nil)
-        }
-
         /// The value of the attribute `attributeName` (exact bytes, as listed), read relative to
         /// ``folderDescriptor`` where the kernel can (`getxattrat`, Linux 6.13), else by path,
         /// never following a symbolic link below a root; nil when it is not set (any more).

@@ -52,8 +52,8 @@ public protocol DocumentSourceTreeInspector: Sendable {
     ///
     /// - Throws: a ``DocumentSourceFileError``, reported as a
     ///   ``DocumentSourceTree/Problem`` (``DocumentSourceTree/Problem/Kind/vanished`` for
-    ///   ``DocumentSourceFileError/Kind/notFound``, else ``DocumentSourceTree/Problem/Kind/failed``);
-    ///   the walk goes on.
+    ///   ``DocumentSourceFileError/Kind/notFound``, else ``DocumentSourceTree/Problem/Kind/failed``
+    ///   with the error, and no ``DocumentSourceTree/Problem/entry``); the walk goes on.
     func inspect(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> Record?
 }
 
