@@ -88,6 +88,29 @@ public enum ProvenanceNames {
         return nil
     }
 
+    /// Whether `name` may be a mark's attribute name, told without allocating from its last
+    /// four bytes (ASCII case ignored): false for nearly every other attribute
+    /// (`security.selinux`, `user.mime_type`), so a tree walk asks ``match(attributeName:)``
+    /// only about the few names that pass. Every name ``match(attributeName:)`` knows passes.
+    public static func mayMatch(attributeName name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard name.count >= 4 else { return false }
+        var tail: UInt32 = 0
+        for byte in name[(name.count - 4)...] { tail = tail << 8 | UInt32(lowercased(byte)) }
+        return tails.contains(tail)
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }
+
+    /// The last four bytes (lowercased) of every table name and of `:$DATA`.
+    private static let tails: Set<UInt32> = {
+        var set: Set<UInt32> = []
+        for name in table.map(\.name) + [":$DATA"] {
+            let bytes = Array(name.utf8).suffix(4)
+            set.insert(bytes.reduce(UInt32(0)) { $0 << 8 | UInt32(lowercased($1)) })
+        }
+        return set
+    }()
+
     /// The kind of a tar pax keyword: `SCHILY.xattr.NAME` (NAME raw) or `LIBARCHIVE.xattr.NAME`
     /// (NAME URL-encoded, as libarchive writes it), NAME as macOS writes it or with `user.` as
     /// Linux does. Nil for every other keyword.

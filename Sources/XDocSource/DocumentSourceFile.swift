@@ -364,7 +364,7 @@ public struct DocumentSourceFile: Sendable {
         }
     }
 
-    private func writeError(_ failure: ExtendedAttributeFailure) -> DocumentSourceFileError {
+    func writeError(_ failure: ExtendedAttributeFailure) -> DocumentSourceFileError {
         switch failure.code {
         case EPERM:
             #if os(Linux)

@@ -67,7 +67,7 @@ public struct DocumentSourceFileError: Error, CustomStringConvertible, Sendable,
 
     /// Maps an errno value from an extended-attribute or file call to an error in words (the
     /// words are XDSSystem's one errno table, `Errno.words`; the kind is decided here).
-    init(errno code: Int32, path: String, context: String = "") {
+    package init(errno code: Int32, path: String, context: String = "") {
         let kind: Kind
         switch code {
         case ENOENT, ENOTDIR: kind = .notFound

@@ -145,10 +145,26 @@ struct StoredValueReading {
     func readSidecarStart(
         folder: Int32, name: [UInt8], checkFirst: Bool, location: () -> String
     ) throws(DocumentSourceFileError) -> (bytes: [UInt8], fileSize: Int)? {
+        try readStart(
+            folder: folder, name: name, checkFirst: checkFirst, limit: AppleDouble.attributeAreaLimit,
+            what: "the AppleDouble sidecar", location: location)
+    }
+
+    /// ``readSidecarStart(folder:name:checkFirst:location:)`` for another file beside the
+    /// path (Explorer's `NAME:Zone.Identifier`): at most `limit` bytes, checked first.
+    func readBesideStart(
+        folder: Int32, name: [UInt8], limit: Int, location: () -> String
+    ) throws(DocumentSourceFileError) -> (bytes: [UInt8], fileSize: Int)? {
+        try readStart(folder: folder, name: name, checkFirst: true, limit: limit, what: "", location: location)
+    }
+
+    private func readStart(
+        folder: Int32, name: [UInt8], checkFirst: Bool, limit: Int, what: String, location: () -> String
+    ) throws(DocumentSourceFileError) -> (bytes: [UInt8], fileSize: Int)? {
         let name = name.map { CChar(bitPattern: $0) } + [0]
         func failure(_ code: Int32) -> DocumentSourceFileError {
             DocumentSourceFileError(
-                errno: code, path: path, context: "cannot read the AppleDouble sidecar \(location()): ")
+                errno: code, path: path, context: "cannot read \(what.isEmpty ? "" : what + " ")\(location()): ")
         }
         for _ in 0..<3 {
             var before = stat()
@@ -173,7 +189,7 @@ struct StoredValueReading {
                 return nil
             }
             if checkFirst, file.info.st_dev != before.st_dev || file.info.st_ino != before.st_ino { continue }
-            let wanted = min(file.size, AppleDouble.attributeAreaLimit)
+            let wanted = min(file.size, limit)
             do throws(Errno) {
                 let bytes = try file.read(upTo: wanted)
                 return (bytes, bytes.count < wanted ? bytes.count : file.size)
@@ -182,6 +198,6 @@ struct StoredValueReading {
             }
         }
         throw DocumentSourceFileError(
-            .ioError, path: path, message: "the AppleDouble sidecar \(location()) kept changing while it was read; try again")
+            .ioError, path: path, message: "\(what.isEmpty ? "" : what + " ")\(location()) kept changing while it was read; try again")
     }
 }

@@ -42,6 +42,9 @@ public struct ArchiveProblem: Sendable, Equatable {
         /// A `._NAME` entry's data could not be read (corrupt compressed data, a method
         /// libarchive does not support).
         case unreadableEntry
+        /// An attribute an attribute scan asked for is larger than
+        /// ``ArchiveScanner/Limits/maximumAttributeValueSize``: not read (the entry is the member).
+        case valueTooLarge
         /// The archive has more entries than ``ArchiveScanner/Limits/maximumEntries``: the scan
         /// stopped there.
         case tooManyEntries

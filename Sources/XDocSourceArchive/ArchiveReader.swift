@@ -31,9 +31,24 @@ final class ArchiveSource {
 /// One scan of one archive through libarchive (the only file that reaches it). Streams
 /// headers, reads only `._NAME` entries and a `.textpack`'s `info.json`, each bounded.
 struct ArchiveReader {
-    typealias Event = ArchiveScanner.Event
+    /// What a scan reports: ``ArchiveScanner/scan(_:)``'s members, or
+    /// ``ArchiveScanner/scanAttributes(named:_:)``'s attributes, and problems.
+    enum Event {
+        case member(ArchiveMember)
+        case attributes(ArchiveMemberAttributes)
+        case problem(ArchiveProblem)
+    }
+
+    /// What a scan looks for in members' attributes.
+    enum Wanted {
+        /// `x-document-source`, decoded (`xds show`).
+        case documentSource
+        /// The attributes whose names the closure accepts, raw.
+        case attributes((ArchiveAttributeOrigin, [UInt8]) -> Bool)
+    }
 
     let scanner: ArchiveScanner
+    let wanted: Wanted
     let visit: (Event) -> DocumentSourceTree.Decision
     let source: ArchiveSource
     var summary = ArchiveScanner.Summary()
@@ -50,8 +65,10 @@ struct ArchiveReader {
         return withCPath(path) { stat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
-    init(scanner: ArchiveScanner, visit: @escaping (Event) -> DocumentSourceTree.Decision) throws(ArchiveError) {
+    init(scanner: ArchiveScanner, wanted: Wanted = .documentSource,
+         visit: @escaping (Event) -> DocumentSourceTree.Decision) throws(ArchiveError) {
         self.scanner = scanner
+        self.wanted = wanted
         self.visit = visit
         let path = scanner.path
         let fd = Self.withCPath(path) { name in
@@ -90,18 +107,6 @@ struct ArchiveReader {
         return summary
     }
 
-    /// The decompression a tar's name calls for (never chosen by sniffing: libarchive's bidding
-    /// stacks filters, and a gzip inside a gzip would be decompressed again and again).
-    static func tarCompression(_ name: [UInt8]) -> (code: Int32, name: String)? {
-        let lower = name.suffix(9).map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
-        func ends(_ suffix: String) -> Bool { lower.count >= suffix.utf8.count && lower.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) }
-        if ends(".tgz") || ends(".tar.gz") { return (ARCHIVE_FILTER_GZIP, "gzip") }
-        if ends(".tbz") || ends(".tbz2") || ends(".tar.bz2") { return (ARCHIVE_FILTER_BZIP2, "bzip2") }
-        if ends(".txz") || ends(".tar.xz") { return (ARCHIVE_FILTER_XZ, "xz") }
-        if ends(".tzst") || ends(".tar.zst") { return (ARCHIVE_FILTER_ZSTD, "zstd") }
-        return nil
-    }
-
     private mutating func runTar() throws(ArchiveError) {
         guard carchive_available() != 0 else {
             throw ArchiveError(.unreadable, path: archivePath,
@@ -116,27 +121,28 @@ struct ArchiveReader {
         archive_read_support_format_empty(archive)  // an empty file is an empty tar, as tar says
         // Keep `._NAME` entries as entries (on macOS libarchive folds them into metadata).
         archive_read_set_format_option(archive, "tar", "mac-ext", nil)
-        // One decoder, chosen by the name, with bidding bypassed: nothing is stacked on it, and
-        // nothing else runs (no external programs, no recursion into nested compressed data).
-        let compression = Self.tarCompression(scanner.path.bytes)
-        if let compression, source.size > 0 {
-            // Without bidding, libarchive would read other data as an empty stream: check the
-            // format's magic number first (an empty file stays an empty archive, as tar says).
-            let start = try source.bytes(at: 0, count: 6, path: archivePath)
-            let magic: [UInt8] = switch compression.code {
-            case ARCHIVE_FILTER_GZIP: [0x1F, 0x8B]
-            case ARCHIVE_FILTER_BZIP2: Array("BZh".utf8)
-            case ARCHIVE_FILTER_XZ: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]
-            default: [0x28, 0xB5, 0x2F, 0xFD]
-            }
-            guard start.starts(with: magic) else {
-                throw ArchiveError(.malformed, path: archivePath,
-                                   message: "not a readable archive (tar): not \(compression.name) data, as its name says")
-            }
-            guard archive_read_append_filter(archive, compression.code) == ARCHIVE_OK else {
+        // One decoder at most, chosen by the magic bytes (TarCompression), with bidding
+        // bypassed: nothing is stacked on it, and nothing else runs (no external programs, no
+        // recursion into nested compressed data).
+        let compression = try TarCompression.detect { (offset: Int64, count: Int) throws(ArchiveError) -> [UInt8] in
+            try source.bytes(at: offset, count: count, path: archivePath)
+        }
+        if compression == .compress {
+            // libarchive 3.6.2's compress decoder reads its header as soon as it is appended,
+            // before there is anything to read (a crash): it is chosen by bidding instead, with
+            // no other bidder registered, and a second layer of it is refused after the open.
+            guard archive_read_support_filter_compress(archive) == ARCHIVE_OK else {
                 let words = archive_error_string(archive).map { String(cString: $0) } ?? "unknown error"
                 throw ArchiveError(.unreadable, path: archivePath,
-                                   message: "cannot decompress \(compression.name) with this libarchive (\(Self.sentence(words)))")
+                                   message: "cannot decompress compress with this libarchive (\(Self.sentence(words)))")
+            }
+        } else if compression != .none {
+            // ARCHIVE_WARN too is refused: a libarchive built without the library would run an
+            // external program (`lz4 -d`…) instead.
+            guard archive_read_append_filter(archive, compression.filterCode) == ARCHIVE_OK else {
+                let words = archive_error_string(archive).map { String(cString: $0) } ?? "unknown error"
+                throw ArchiveError(.unreadable, path: archivePath,
+                                   message: "cannot decompress \(compression.rawValue) with this libarchive (\(Self.sentence(words)))")
             }
         }
 
@@ -153,9 +159,23 @@ struct ArchiveReader {
 
         let opened = archive_read_open2(
             archive, Unmanaged.passUnretained(source).toOpaque(), nil, archiveRead, archiveSkip, nil)
-        guard opened == ARCHIVE_OK || opened == ARCHIVE_WARN else { throw failure(archive, while: "not a readable archive") }
+        // Bidding found compress data inside the compress data (no tar starts with its magic):
+        // decompressed once only, as any other nesting, so not a tar. The bidding itself
+        // decompressed a few bytes per layer, at most 25 layers (libarchive's bound).
+        if compression == .compress, archive_filter_count(archive) > 2 {
+            throw ArchiveError(.malformed, path: archivePath,
+                               message: "not a readable archive (tar): compress data inside compress data (decompressed once only)")
+        }
+        guard opened == ARCHIVE_OK || opened == ARCHIVE_WARN else { throw notATar(archive, compression) }
+        // A decoder that fails on its first bytes (damaged or cut-short data) leaves its error
+        // and nothing to read, which libarchive's "empty" format takes for an empty archive:
+        // an empty compressed stream is one, a damaged one is not.
+        if compression != .none, source.readFailure == nil, let words = archive_error_string(archive) {
+            throw ArchiveError(.malformed, path: archivePath,
+                               message: "damaged archive (tar, \(compression.rawValue)): \(Self.sentence(String(cString: words)))")
+        }
 
-        let compressed = compression != nil && source.size > 0
+        let compressed = compression != .none
         var entry: OpaquePointer?
         while true {
             if summary.entries >= scanner.limits.maximumEntries {
@@ -172,7 +192,7 @@ struct ArchiveReader {
                 continue
             }
             guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
-                throw failure(archive, while: summary.entries == 0 ? "not a readable archive" : "damaged archive")
+                throw summary.entries == 0 ? notATar(archive, compression) : failure(archive, while: "damaged archive")
             }
             summary.entries += 1
             if compressed { try checkDecompressed(archive) }
@@ -211,6 +231,16 @@ struct ArchiveReader {
         }
     }
 
+    /// The error for a tar that cannot be read from its start. When the bytes are no compressed
+    /// data but the name says they are, that is the likelier mistake, and the words say it.
+    private func notATar(_ archive: OpaquePointer, _ compression: TarCompression) -> ArchiveError {
+        if compression == .none, source.readFailure == nil, let named = TarCompression(fileName: archivePath.bytes) {
+            return ArchiveError(.malformed, path: archivePath,
+                                message: "not a readable archive (tar): not \(named.rawValue) data, as its name says, nor a plain tar")
+        }
+        return failure(archive, while: "not a readable archive")
+    }
+
     /// The error for a failed libarchive call: an I/O error when our read failed, else bad data.
     private func failure(_ archive: OpaquePointer, while doing: String) -> ArchiveError {
         if let code = source.readFailure {
@@ -239,7 +269,12 @@ struct ArchiveReader {
         let isFile = archive_entry_filetype(entry) & 0o170000 == 0o100000  // AE_IFMT, AE_IFREG (casts in C, not imported)
 
         // Extended-attribute headers (tar, pax): the member itself carries the value.
-        if archive_entry_xattr_reset(entry) > 0 {
+        if case .attributes(let isWanted) = wanted {
+            if archive_entry_xattr_reset(entry) > 0 {
+                paxAttributes(entry, isWanted, member: entryPath)
+                if summary.stopped { return }
+            }
+        } else if archive_entry_xattr_reset(entry) > 0 {
             var attributeName: UnsafePointer<CChar>?
             var value: UnsafeRawPointer?
             var size = 0
@@ -361,6 +396,18 @@ struct ArchiveReader {
             report(.malformedAppleDouble, entry, "\(entry.visible) is a malformed AppleDouble file: \(error)")
             return
         }
+        if case .attributes(let isWanted) = wanted {
+            // Values lie within the entry's first 64 KiB (AppleDouble.attributeAreaLimit), so
+            // under the value bound: nothing more to check.
+            var found: [ArchiveAttribute] = []
+            for attribute in double.attributes {
+                let name = Array(attribute.name.utf8)
+                guard isWanted(.appleDouble, name), !found.contains(where: { $0.name == name }) else { continue }
+                found.append(ArchiveAttribute(name: name, value: attribute.value))
+            }
+            reportAttributes(found, member: member, entry: entry, origin: .appleDouble)
+            return
+        }
         guard let value = double.value(named: DocumentSourceFile.plainAttributeName) else { return }
         decodeValue(value, member: member, entry: entry)
     }
@@ -380,6 +427,52 @@ struct ArchiveReader {
         } catch {
             report(.malformedValue, entry, "malformed x-document-source value of \(member.visible) (in \(entry.visible)): \(error)")
         }
+    }
+
+    /// The attributes asked for of a tar member's extended-attribute header (pax `SCHILY.xattr.`
+    /// or `LIBARCHIVE.xattr.`, as libarchive gives them): each name once, values bounded.
+    private mutating func paxAttributes(_ entry: OpaquePointer, _ isWanted: (ArchiveAttributeOrigin, [UInt8]) -> Bool,
+                                        member: DocumentSourceTreePath) {
+        var attributeName: UnsafePointer<CChar>?
+        var value: UnsafeRawPointer?
+        var size = 0
+        // libarchive lists an entry's attributes newest first (each one read is put in front):
+        // gathered, then turned back to the header's order, so the first of a name wins.
+        var listed: [(name: [UInt8], value: UnsafeRawPointer?, size: Int)] = []
+        while archive_entry_xattr_next(entry, &attributeName, &value, &size) == ARCHIVE_OK {
+            guard let attributeName else { continue }
+            let name = Array(UnsafeRawBufferPointer(start: attributeName, count: strlen(attributeName)))
+            guard isWanted(.paxHeader, name) else { continue }
+            listed.append((name, value, size))
+        }
+        var found: [ArchiveAttribute] = []
+        var tooLarge: [([UInt8], Int)] = []
+        let limit = scanner.limits.maximumAttributeValueSize
+        for (name, value, size) in listed.reversed() {
+            guard !found.contains(where: { $0.name == name }), !tooLarge.contains(where: { $0.0 == name }) else { continue }
+            // libarchive holds the header in memory already; the bound keeps it from being
+            // copied again and handed on (a WhereFroms of a million URLs is damage, not a mark).
+            guard size <= limit else {
+                tooLarge.append((name, size))
+                continue
+            }
+            found.append(ArchiveAttribute(name: name, value: value.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []))
+        }
+        for (name, size) in tooLarge {
+            let nameText = DocumentSourceTreePath(bytes: name).visible
+            report(.valueTooLarge, member,
+                   "the attribute \(nameText) of \(member.visible) is \(size) bytes, more than the \(ArchiveScanner.Limits.sizeText(Int64(limit))) read: skipped")
+            if summary.stopped { return }
+        }
+        reportAttributes(found, member: member, entry: member, origin: .paxHeader)
+    }
+
+    /// Reports the attributes asked for that one entry holds for one member (none: nothing).
+    private mutating func reportAttributes(_ attributes: [ArchiveAttribute], member: DocumentSourceTreePath,
+                                           entry: DocumentSourceTreePath, origin: ArchiveAttributeOrigin) {
+        guard !attributes.isEmpty else { return }
+        summary.tagged += 1
+        emit(.attributes(ArchiveMemberAttributes(name: member, entry: entry, origin: origin, attributes: attributes)))
     }
 
     mutating func report(_ kind: ArchiveProblem.Kind, _ entry: DocumentSourceTreePath?, _ message: String) {

@@ -68,3 +68,27 @@ import XDSProvenance
         #expect(ProvenanceTime(seconds: 0, nanoseconds: 1_000_000_000) == nil)
     }
 }
+
+/// The walk's prefilter lets every mark name through and stops the usual others.
+@Suite struct ProvenanceNamesPrefilterTests {
+    private func may(_ name: [UInt8]) -> Bool {
+        name.withUnsafeBufferPointer { ProvenanceNames.mayMatch(attributeName: $0) }
+    }
+
+    @Test func everyKnownNamePasses() {
+        var names = ProvenanceNames.table.map { Array($0.name.utf8) }
+        for entry in ProvenanceNames.table {
+            let plain = Array(entry.name.utf8)
+            names += [Array("user.".utf8) + plain, Array("osx.".utf8) + plain, Array("user.DosStream.".utf8) + plain,
+                      Array("user.DosStream.".utf8) + plain + Array(":$DATA".utf8)]
+        }
+        names.append(Array("user.DosStream.com.apple.metadata".utf8) + ProvenanceNames.sambaColon + Array("kMDItemWhereFroms:$DATA".utf8))
+        names.append(Array("user.ZONE.IDENTIFIER".utf8))
+        for name in names where ProvenanceNames.match(attributeName: name) != nil {
+            #expect(may(name), "\(String(decoding: name, as: UTF8.self))")
+        }
+        #expect(!may(Array("security.selinux".utf8)))
+        #expect(!may(Array("user.mime_type".utf8)))
+        #expect(!may(Array("abc".utf8)))
+    }
+}

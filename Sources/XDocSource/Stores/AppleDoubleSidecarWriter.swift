@@ -25,6 +25,46 @@ extension DocumentSourceFile {
     /// link: the sidecar is edited as it is (`remove -r` clearing `._NAME` whose NAME is gone).
     @discardableResult
     func writeSidecarLocked(_ value: [UInt8]?, orphan: Bool = false) throws(DocumentSourceFileError) -> Bool {
+        try changeSidecarLocked(writing: value != nil, orphan: orphan && value == nil) {
+            () throws(AppleDoubleError) -> [UInt8]? in
+            guard let value else { return nil }
+            return try AppleDouble.newFile(attributes: [.init(name: Self.plainAttributeName, value: value)])
+        } edit: { (current) throws(AppleDoubleError) -> AppleDouble.Edit in
+            try AppleDouble.edited(current, setting: Self.plainAttributeName, to: value)
+        }
+    }
+
+    /// Removes every entry named in `names` from the AppleDouble sidecar `._NAME` in one edit
+    /// and one atomic write (``AppleDouble/edited(_:removing:)``: every other entry kept
+    /// byte-exact, the sidecar deleted when nothing else is left in it); the caller holds the
+    /// writer lock of the file itself (``withWriterLock(_:)``). With `orphan` the file itself
+    /// need not exist (a sidecar whose NAME is gone). A sidecar that is not a regular file
+    /// holds nothing here; a malformed one is left as it was and reported.
+    ///
+    /// - Returns: whether the sidecar changed (false: it has none of the names, or there is none).
+    @discardableResult
+    package func removeSidecarEntriesLocked(_ names: Set<String>, orphan: Bool = false) throws(DocumentSourceFileError) -> Bool {
+        try changeSidecarLocked(writing: false, orphan: orphan) { () throws(AppleDoubleError) -> [UInt8]? in
+            nil
+        } edit: { (current) throws(AppleDoubleError) -> AppleDouble.Edit in
+            try AppleDouble.edited(current, removing: names)
+        }
+    }
+
+    /// Runs `body` holding the writers' lock of this file (`FileLock`: the advisory `flock`
+    /// every writer of its attributes and sidecar takes, in this process and others).
+    package func withWriterLock<T>(_ body: () throws(DocumentSourceFileError) -> T) throws(DocumentSourceFileError) -> T {
+        try FileLock.holding(path, followSymlinks: followSymlinks, body)
+    }
+
+    /// The one sidecar change: `create` makes a new sidecar when there is none (nil: nothing
+    /// to do), `edit` changes an existing one; `writing` refuses anything but a regular file
+    /// under the sidecar's name (a removal finds no sidecar there).
+    private func changeSidecarLocked(
+        writing: Bool, orphan: Bool,
+        create: () throws(AppleDoubleError) -> [UInt8]?,
+        edit makeEdit: ([UInt8]) throws(AppleDoubleError) -> AppleDouble.Edit
+    ) throws(DocumentSourceFileError) -> Bool {
         guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: self) else {
             throw noSidecarPlace()
         }
@@ -37,26 +77,26 @@ extension DocumentSourceFile {
         }
         // The file itself must exist: a sidecar of nothing would be an orphan.
         var data = stat()
-        if !(orphan && value == nil),
+        if !orphan,
             SystemCall.retrying({ fstatat(folder.descriptor, folder.name, &data, AT_SYMLINK_NOFOLLOW) }) != 0
         {
             throw DocumentSourceFileError(errno: errno, path: path)
         }
-        guard let current = try readWholeSidecar(folder.descriptor, name, writing: value != nil, failure: failure) else {
-            guard let value else { return false }
-            let bytes: [UInt8]
+        guard let current = try readWholeSidecar(folder.descriptor, name, writing: writing, failure: failure) else {
+            let bytes: [UInt8]?
             do {
-                bytes = try AppleDouble.newFile(attributes: [.init(name: Self.plainAttributeName, value: value)])
+                bytes = try create()
             } catch {
                 throw DocumentSourceFileError(
                     .tooLarge, path: path, message: "cannot write the AppleDouble sidecar \(location()): \(error)")
             }
+            guard let bytes else { return false }
             try replaceSidecar(folder.descriptor, name, with: bytes, failure: failure)
             return true
         }
         let edit: AppleDouble.Edit
         do {
-            edit = try AppleDouble.edited(current, setting: Self.plainAttributeName, to: value)
+            edit = try makeEdit(current)
         } catch {
             // A sidecar that does not parse is left alone: rewriting it could lose what the
             // writer of it meant. An edit that does not fit is no fault of the file.

@@ -59,6 +59,50 @@ extension AppleDouble {
     public static func edited(
         _ file: [UInt8], setting name: String, to value: [UInt8]?
     ) throws(AppleDoubleError) -> Edit {
+        let target = try AttributeRecord(name: name, value: value ?? [])
+        return try edited(file, removal: value == nil) { (records) in
+            let matches = records.indices.filter { records[$0].name == target.name }
+            if let value {
+                if let first = matches.first {
+                    records[first].value = value
+                    for index in matches.dropFirst().reversed() { records.remove(at: index) }
+                } else {
+                    records.append(target)
+                }
+                return true
+            }
+            for index in matches.reversed() { records.remove(at: index) }
+            return !matches.isEmpty
+        } check: { check, count in
+            check.value(named: name) == value && check.attributes.count == count
+        }
+    }
+
+    /// Returns `file` without the attributes called any of `names` (every entry of each, in
+    /// one edit), everything else kept as ``edited(_:setting:to:)`` keeps it: what
+    /// `xds strip` does to a sidecar. ``Edit/unchanged`` when it holds none of them,
+    /// ``Edit/delete`` when nothing else is left in it (no other attribute, Finder info all
+    /// zero, no resource fork or an empty one, no other entry).
+    ///
+    /// - Throws: ``AppleDoubleError`` as ``edited(_:setting:to:)`` does.
+    public static func edited(_ file: [UInt8], removing names: Set<String>) throws(AppleDoubleError) -> Edit {
+        let targets = Set(names.map { Array($0.utf8) + [0] })
+        return try edited(file, removal: true) { (records) in
+            let before = records.count
+            records.removeAll { targets.contains($0.name) }
+            return records.count != before
+        } check: { check, count in
+            check.attributes.count == count && !check.attributes.contains { names.contains($0.name) }
+        }
+    }
+
+    /// The one edit: `change` edits the attribute records (and says whether it changed
+    /// anything), `check` accepts the rewritten file as read back with the number of records
+    /// meant; with `removal` a file left holding nothing is ``Edit/delete``.
+    private static func edited(
+        _ file: [UInt8], removal: Bool, change: (inout [AttributeRecord]) -> Bool,
+        check accepts: (AppleDouble, Int) -> Bool
+    ) throws(AppleDoubleError) -> Edit {
         guard file.count <= maximumFileSize else {
             throw .tooLarge("the file is \(file.count) bytes, more than the \(maximumFileSize >> 20) MiB this library rewrites")
         }
@@ -91,18 +135,8 @@ extension AppleDouble {
             }
         }
 
-        let target = try AttributeRecord(name: name, value: value ?? [])
-        let matches = info.records.indices.filter { info.records[$0].name == target.name }
-        if let value {
-            if let first = matches.first {
-                info.records[first].value = value
-                for index in matches.dropFirst().reversed() { info.records.remove(at: index) }
-            } else {
-                info.records.append(target)
-            }
-        } else {
-            guard !matches.isEmpty else { return .unchanged }
-            for index in matches.reversed() { info.records.remove(at: index) }
+        guard change(&info.records) else { return .unchanged }
+        if removal {
             let emptyInfo = info.finderInfo.allSatisfy { $0 == 0 }
             let othersEmpty = table.allSatisfy { $0.id == finderInfoID || ($0.id == 2 && $0.length == 0) }
             if info.records.isEmpty && emptyInfo && othersEmpty { return .delete }
@@ -131,9 +165,7 @@ extension AppleDouble {
             prefix: Array(file[0..<24]), infoAt: infoAt, table: ids, info: info, others: others)
         // The reader must find exactly what was meant; anything else is a bug here, and the
         // caller writes nothing.
-        guard let check = try? AppleDouble(bytes: result),
-            check.value(named: name) == value,
-            check.attributes.count == info.records.count
+        guard let check = try? AppleDouble(bytes: result), accepts(check, info.records.count)
         else { throw .badAttributeHeader("the rewritten file would not read back (a bug in this library)") }
         return .replace(result)
     }

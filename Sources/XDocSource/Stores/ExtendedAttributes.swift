@@ -379,3 +379,34 @@ extension ExtendedAttributes {
         return try removed(result)
     }
 }
+
+// MARK: - Every name (XDSProvenance reads every mark of a path)
+
+extension ExtendedAttributes {
+    /// Every attribute name of `path` (a symbolic link is not followed unless `follow`), in
+    /// the order the filesystem lists them, from one `listxattr` call (a second one, with the
+    /// largest buffer, only when the list is longer than 4 KiB); nil when the filesystem has
+    /// no extended attributes (ENOTSUP). Throws the errno of any other failure.
+    static func allNames(atPath path: String, follow: Bool) throws(ExtendedAttributeFailure) -> [[UInt8]]? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        var size = path.withCString { list($0, follow, &buffer) }
+        if size < 0 && errno == ERANGE {
+            buffer = [CChar](repeating: 0, count: 65_536)  // XATTR_LIST_MAX
+            size = path.withCString { list($0, follow, &buffer) }
+        }
+        if size < 0 {
+            let code = errno
+            if Errno(rawValue: code).isNotSupported { return nil }
+            throw ExtendedAttributeFailure(code: code)
+        }
+        var names: [[UInt8]] = []
+        var start = 0
+        while start < size {
+            var end = start
+            while end < size && buffer[end] != 0 { end += 1 }
+            if end > start { names.append(buffer[start..<end].map { UInt8(bitPattern: $0) }) }
+            start = end + 1
+        }
+        return names
+    }
+}

@@ -1,0 +1,54 @@
+/// Small pieces the text decoders share.
+enum TextDecoding {
+    /// The value without one trailing NUL byte (Netatalk's and Samba's), if it has one.
+    static func droppingOneNUL(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        bytes.last == 0 ? bytes.dropLast() : bytes
+    }
+
+    /// UTF-8 text, invalid sequences replaced by U+FFFD (the raw bytes are not text anyone
+    /// could act on; printers escape control characters).
+    static func text(_ bytes: some Collection<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The value of one hex digit, or nil.
+    static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 48...57: byte - 48
+        case 65...70: byte - 55
+        case 97...102: byte - 87
+        default: nil
+        }
+    }
+
+    /// "64 KiB", "1 MiB" or "N bytes".
+    static func byteCount(_ count: Int) -> String {
+        if count >= 1 << 20, count % (1 << 20) == 0 { return "\(count >> 20) MiB" }
+        if count >= 1 << 10, count % (1 << 10) == 0 { return "\(count >> 10) KiB" }
+        return count == 1 ? "1 byte" : "\(count) bytes"
+    }
+
+    /// A short, printable quotation of a field for a reason (at most 24 characters, control
+    /// characters and non-ASCII bytes as `\xNN`).
+    static func quoted(_ bytes: some Collection<UInt8>) -> String {
+        var out = "\""
+        for (index, byte) in bytes.enumerated() {
+            if index == 24 {
+                out += "…"
+                break
+            }
+            if byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16)
+                out += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out + "\""
+    }
+
+    /// The undecodable content of `bytes` for `reason`.
+    static func undecodable(_ bytes: some Collection<UInt8>, _ reason: String) -> ProvenanceMark.Content {
+        .undecodable(UndecodableValue(bytes: bytes, reason: reason))
+    }
+}

@@ -1,0 +1,227 @@
+import XDocSource
+
+/// Every mark of where one file or folder came from, in every store (SPEC §6), read and
+/// stripped: what `xds where FILE` and `xds strip FILE` do.
+///
+/// The stores, in the order marks are listed:
+/// 1. ``ProvenanceStore/xattr``: native extended attributes, listed once (`listxattr`) and
+///    matched with ``ProvenanceNames/match(attributeName:)`` (`user.`, `osx.`, Netatalk's
+///    `user.com.apple.…`, ntfs-3g's `user.Zone.Identifier`; plain names on Darwin);
+/// 2. ``ProvenanceStore/sambaStream``: Samba's `user.DosStream.NAME:$DATA` attributes from the
+///    same listing (U+F022 for `:`, the trailing NUL taken off);
+/// 3. ``ProvenanceStore/appleDouble``: the entries of the sidecar `._NAME`, found relative to
+///    its folder, opened only when it is a regular file (`O_NOFOLLOW`), never followed outside it;
+/// 4. ``ProvenanceStore/zoneFile``: Explorer's `NAME:Zone.Identifier` beside the path (a
+///    regular file only, at most 64 KiB read, never followed).
+///
+/// Within a store marks come in ``ProvenanceNames/table`` order; every xdg attribute of one
+/// store makes one mark. Each value is bounded before it is read (``ProvenanceDecoder``) and a
+/// value that does not decode is a mark with ``ProvenanceMark/Content/undecodable(_:)`` content.
+///
+/// ```swift
+/// for mark in try ProvenanceFile(path: "setup.dmg").read() {
+///     print(mark.kind, mark.store, mark.name)
+/// }
+/// ```
+public struct ProvenanceFile: Sendable {
+    /// The path as given.
+    public let path: String
+    /// Whether a symbolic link at ``path`` is followed (the default) or read itself (Linux
+    /// lets a link carry no `user.` attribute; its sidecar and zone file are those beside the link).
+    public let followSymlinks: Bool
+
+    /// Names the marks of the file or folder at `path`.
+    public init(path: String, followSymlinks: Bool = true) {
+        self.path = path
+        self.followSymlinks = followSymlinks
+    }
+
+    /// The `x-document-source` file of the same path: XDocSource's stores and wording.
+    private var file: DocumentSourceFile { DocumentSourceFile(path: path, followSymlinks: followSymlinks) }
+
+    // MARK: - Reading
+
+    /// Every mark, store order xattr, samba-stream, appledouble (`._NAME`), zone-file
+    /// (`NAME:Zone.Identifier`); within a store in ``ProvenanceNames/table`` order.
+    ///
+    /// A value that does not decode is a mark with ``ProvenanceMark/Content/undecodable(_:)``
+    /// content, not an error.
+    /// - Throws: `DocumentSourceFileError`: `DocumentSourceFileError/Kind/notFound` when the
+    ///   path does not exist, `DocumentSourceFileError/Kind/malformedSidecar` when `._NAME`
+    ///   is not AppleDouble, the I/O kinds when an attribute or file cannot be read.
+    public func read() throws(DocumentSourceFileError) -> [ProvenanceMark] {
+        var thrown: [DocumentSourceFileError]?
+        return try marks(problems: &thrown)
+    }
+
+    /// ``read()``, but a store that cannot be read while the others can (a sidecar `._NAME`
+    /// that is not AppleDouble: `DocumentSourceFileError/Kind/malformedSidecar`) is added to
+    /// `problems` and the other stores' marks are returned, as `xds where` shows them (status
+    /// 65 at the end). A path that does not exist, or an attribute that cannot be read, still throws.
+    public func read(problems: inout [DocumentSourceFileError]) throws(DocumentSourceFileError) -> [ProvenanceMark] {
+        var kept: [DocumentSourceFileError]? = []
+        defer { problems += kept ?? [] }
+        return try marks(problems: &kept)
+    }
+
+    private func marks(problems: inout [DocumentSourceFileError]?) throws(DocumentSourceFileError) -> [ProvenanceMark] {
+        let found = try locate(kinds: Set(ProvenanceKind.allCases), readValues: true, problems: &problems)
+        var marks: [ProvenanceMark] = []
+        for store in [ProvenanceStore.xattr, .sambaStream, .appleDouble, .zoneFile] {
+            let values = found.values.filter { $0.store == store }.map(\.value)
+            marks += ProvenanceDecoder.marks(store: store, values: values)
+        }
+        return marks
+    }
+
+    // MARK: - Stripping
+
+    /// Removes the marks of `kinds` from every store and returns what went (or, with
+    /// `dryRun`, would go: nothing is changed), one ``ProvenanceMarkLocation`` per kind and
+    /// store, in ``read()``'s order.
+    ///
+    /// Attributes and Samba streams are removed one by one; the sidecar `._NAME` loses every
+    /// entry of `kinds` in one edit and one atomic write (every other entry byte-exact) and is
+    /// deleted only when nothing else is left in it (no other attribute entry, Finder info
+    /// all zero, an empty resource fork); a `NAME:Zone.Identifier` file is deleted. All of it
+    /// happens under the writers' lock of the file (the one `xds set` and `remove` take).
+    /// Every store is tried even when one fails; the first failure is then thrown.
+    /// - Throws: `DocumentSourceFileError`, as ``read()`` does, and the I/O kinds when a
+    ///   store refuses (a malformed sidecar is left as it was: `DocumentSourceFileError/Kind/malformedSidecar`).
+    @discardableResult
+    public func strip(_ kinds: Set<ProvenanceKind>, dryRun: Bool) throws(DocumentSourceFileError) -> [ProvenanceMarkLocation] {
+        guard !kinds.isEmpty else { return [] }
+        var none: [DocumentSourceFileError]?
+        if dryRun { return try locate(kinds: kinds, readValues: false, problems: &none).locations }
+        return try file.withWriterLock { () throws(DocumentSourceFileError) -> [ProvenanceMarkLocation] in
+            var none: [DocumentSourceFileError]?
+            let found = try locate(kinds: kinds, readValues: false, problems: &none)
+            var removed: [ProvenanceMarkLocation] = []
+            var firstFailure: DocumentSourceFileError?
+            for location in found.locations {
+                do throws(DocumentSourceFileError) {
+                    if try remove(location) { removed.append(location) }
+                } catch {
+                    if firstFailure == nil { firstFailure = error }
+                }
+            }
+            if let firstFailure { throw firstFailure }
+            return removed
+        }
+    }
+
+    /// Removes the marks at `location`; false when they were gone already.
+    private func remove(_ location: ProvenanceMarkLocation) throws(DocumentSourceFileError) -> Bool {
+        switch location.store {
+        case .xattr, .sambaStream:
+            var any = false
+            var firstFailure: DocumentSourceFileError?
+            for name in location.names {
+                do throws(DocumentSourceFileError) {
+                    if try file.removeAttributeLocked(named: name) { any = true }
+                } catch {
+                    if firstFailure == nil { firstFailure = error }
+                }
+            }
+            if let firstFailure { throw firstFailure }
+            return any
+        case .appleDouble:
+            return try file.removeSidecarEntriesLocked(Set(location.names))
+        case .zoneFile:
+            return try file.removeFileBeside { Self.zoneFileName(for: $0) }
+        case .zip, .tar:
+            return false
+        }
+    }
+
+    // MARK: - Finding
+
+    /// What ``locate(kinds:readValues:)`` found: the values (read only when asked) and the
+    /// locations per kind and store.
+    private struct Found {
+        var values: [(store: ProvenanceStore, value: ProvenanceValue)] = []
+        var locations: [ProvenanceMarkLocation] = []
+    }
+
+    /// Finds the marks of `kinds` in every store; reads their values when `readValues`. A
+    /// malformed sidecar goes to `problems` when the caller keeps them (else it is thrown).
+    private func locate(
+        kinds: Set<ProvenanceKind>, readValues: Bool, problems: inout [DocumentSourceFileError]?
+    ) throws(DocumentSourceFileError) -> Found {
+        var found = Found()
+        var attributes: [(store: ProvenanceStore, value: ProvenanceValue)] = []
+        if let names = try file.allAttributeNames() {
+            for rawName in names {
+                guard let match = ProvenanceNames.match(attributeName: rawName), kinds.contains(match.kind) else { continue }
+                let name = String(decoding: rawName, as: UTF8.self)
+                let store: ProvenanceStore = match.isSambaStream ? .sambaStream : .xattr
+                guard readValues else {
+                    attributes.append((store, ProvenanceValue(name: name, match: match, bytes: [])))
+                    continue
+                }
+                switch try file.attributeValue(named: name) {
+                case .absent: continue  // removed since the listing
+                case .value(let bytes):
+                    attributes.append((store, ProvenanceValue(name: name, match: match, bytes: bytes)))
+                case .tooLarge:
+                    attributes.append((store, ProvenanceValue(name: name, match: match, bytes: [], tooLarge: true)))
+                }
+            }
+        } else {
+            // No extended attributes here: the sidecar and zone file are the stores. A path
+            // that does not exist is still an error.
+            try requireExists()
+        }
+        found.values += attributes
+
+        var sidecarDouble: (double: AppleDouble, location: String)?
+        do {
+            sidecarDouble = try file.readSidecarDouble()
+        } catch where error.kind == .malformedSidecar && problems != nil {
+            problems?.append(error)
+        }
+        if let sidecar = sidecarDouble {
+            for attribute in sidecar.double.attributes {
+                guard let match = ProvenanceNames.match(plainName: Array(attribute.name.utf8)),
+                    kinds.contains(match.kind)
+                else { continue }
+                found.values.append((.appleDouble, ProvenanceValue(name: attribute.name, match: match, bytes: attribute.value)))
+            }
+        }
+
+        if kinds.contains(.zoneIdentifier) {
+            let limit = ProvenanceDecoder.maximumSize(of: .zoneIdentifier)
+            if let zone = try file.readFileBeside(named: { Self.zoneFileName(for: $0) }, limit: readValues ? limit + 1 : 0) {
+                let match = ProvenanceNames.Match(kind: .zoneIdentifier, field: nil, isSambaStream: false)
+                let size = zone.size > zone.bytes.count ? zone.size : nil
+                found.values.append((.zoneFile, ProvenanceValue(name: zone.name, match: match, bytes: zone.bytes, size: size)))
+            }
+        }
+
+        for store in [ProvenanceStore.xattr, .sambaStream, .appleDouble, .zoneFile] {
+            let values = found.values.filter { $0.store == store }.map(\.value)
+                .enumerated().sorted { (ProvenanceDecoder.tableOrder($0.element.match), $0.offset) < (ProvenanceDecoder.tableOrder($1.element.match), $1.offset) }
+                .map(\.element)
+            var byKind: [(kind: ProvenanceKind, names: [String])] = []
+            for value in values {
+                if let index = byKind.firstIndex(where: { $0.kind == value.match.kind }) {
+                    byKind[index].names.append(value.name)
+                } else {
+                    byKind.append((value.match.kind, [value.name]))
+                }
+            }
+            found.locations += byKind.map { ProvenanceMarkLocation(kind: $0.kind, store: store, names: $0.names) }
+        }
+        return found
+    }
+
+    /// Throws the path's own error when it does not exist (or cannot be reached).
+    private func requireExists() throws(DocumentSourceFileError) {
+        _ = try file.fileType()
+    }
+
+    /// `NAME:Zone.Identifier` for the file name NAME (text: SidecarFolder names are text).
+    static func zoneFileName(for name: String) -> String {
+        String(decoding: ProvenanceNames.zoneFileName(for: Array(name.utf8)), as: UTF8.self)
+    }
+}
