@@ -101,7 +101,7 @@ public struct ProvenanceArchive: Sendable {
     /// problem, as they are found (on the calling thread), until the end, the entry bound, or
     /// `DocumentSourceTree/Decision/stop`.
     ///
-    /// - Returns: the scan's counts; ``ArchiveScanner/Summary/tagged`` counts the members
+    /// - Returns: the scan's counts; `ArchiveScanner/Summary/tagged` counts the members
     ///   reported.
     /// - Throws: `ArchiveError` as `ArchiveScanner/scan(_:)` (missing 66, unreadable 74,
     ///   damaged or over the archive limit 65); members found before the damage stay reported.
