@@ -27,9 +27,14 @@ RELEASE_FLAGS := --static-swift-stdlib --disable-local-rpath $(RELR_FLAGS) $(REL
 endif
 
 # Debian packages: what building and testing need (samba and smbclient: the test against a real
-# smbd with streams_xattr; binutils: make deb reads the binary with strings and readelf), what
-# make test-deb's checks add (lintian; man-db renders the man page), then what benchmarks add.
-APT_BUILD  := libcurl4-openssl-dev libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 python3-pip pkg-config openssl libarchive-dev libarchive-tools tar samba smbclient binutils
+# smbd with streams_xattr; binutils: make deb reads the binary with strings and readelf; the
+# compressors, zip, unzip and zipalign make and check the archives of the archive tests), what
+# tests add (curl and wget: `--xattr` downloads from a loopback server; ntfs-3g: an NTFS image
+# mounted through FUSE, for the real writers of download marks), what make test-deb's checks
+# add (lintian; man-db renders the man page), then what benchmarks add.
+APT_BUILD  := libcurl4-openssl-dev libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 python3-pip pkg-config openssl libarchive-dev libarchive-tools tar samba smbclient binutils \
+  bzip2 xz-utils zstd lz4 lzip ncompress zip unzip zipalign
+APT_TEST   := curl wget ntfs-3g
 APT_DEB    := lintian man-db
 APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine time curl bindfs
 BREW_BUILD := libplist libdeflate zlib pkg-config libarchive
@@ -44,6 +49,7 @@ setup:
 
 # Tests also use Pillow and numpy (an independent PNG decoder, the float reference mask).
 setup-test: setup
+	@sh scripts/setup.sh test $(APT_TEST) --
 	@python3 -c 'import PIL, numpy' 2>/dev/null || python3 -m pip install --quiet pillow numpy || \
 	  python3 -m pip install --quiet --break-system-packages pillow numpy
 

@@ -6,8 +6,9 @@
 #   sh scripts/output-snapshot.sh .build/debug/xds /tmp/after
 #   diff -r /tmp/before /tmp/after && echo identical
 #
-# Covers set (every store), show (one file, --json, archives, -r with -j 1 so that the order
-# is fixed), remove -r -n, icon (local list, no network), mask and appinfo, with their exit
+# Covers set (every store), show (one file, --json, archives, compressed tars by their bytes,
+# -r with -j 1 so that the order is fixed, --help), remove -r -n, where and strip (every store
+# here, -r, --summary, -n), icon (local list, no network), mask and appinfo, with their exit
 # status and standard error; also every kind of other key, wrong-type keys, escapes, names
 # that are not UTF-8, an orphan sidecar, TextBundles (.textbundle, .textpack) and the
 # removal reports of remove FILE and remove -r (python3 writes the property lists). Inputs are made in a temporary folder from the repository's own
@@ -123,6 +124,42 @@ tar --xattrs --xattrs-include='user.*' -cf tree.tar tree/one.txt tree/a/two.pdf 
 run show-tar "$xds" show --json tree.tar
 run show-zip "$xds" show tree.zip
 run show-archives-r "$xds" show -r -j 1 --json tree.tar tree.zip
+# Tars by their bytes, under the names of issue 27: gzip saved as .tar, compress as .tar.Z,
+# lzma as .tlz (before: "unrecognized archive format", and no archives at all).
+gzip -n -c < tree.tar > gzipped.tar
+compress -f -c < tree.tar > tree.tar.Z
+xz --format=lzma -c < tree.tar > tree.tlz
+run show-tars "$xds" show --json gzipped.tar tree.tar.Z tree.tlz
+# What show says about archives (the help text).
+run show-help "$xds" show --help
+
+# Marks of where files came from (where, strip): every kind the tree can carry here, a value
+# that does not decode, escapes, an orphan zone file, a tar member's marks.
+mkdir -p marks/d
+printf 'x\n' > marks/d/dl.bin; printf 'x\n' > marks/d/odd; printf 'x\n' > marks/d/none
+setfattr -n user.com.apple.quarantine -v '0083;5fad2a2e;Safari;5E2F8E27-1B5C-4A0B-9A63-2C1E1B4D5C6F' marks/d/dl.bin
+setfattr -n user.xdg.origin.url -v 'https://joe:pw@dl.example.com/dl.bin?token=s3cret#frag' marks/d/dl.bin
+setfattr -n user.xdg.referrer.url -v 'https://example.com/page?q=1' marks/d/dl.bin
+setfattr -n user.mime_type -v application/octet-stream marks/d/dl.bin
+setfattr -n user.com.apple.lastuseddate#PS -v 0x2e2aad5f00000000a086010000000000 marks/d/dl.bin
+printf '[ZoneTransfer]\r\nZoneId=3\r\nHostUrl=https://dl.example.com/dl.bin\r\n' > 'marks/d/dl.bin:Zone.Identifier'
+printf '[ZoneTransfer]\nZoneId=4\n' > 'marks/d/gone:Zone.Identifier'
+setfattr -n user.com.apple.quarantine -v "$(printf '0001;5fad2a2e;Evil\\x1b[31m\033[2J;')" marks/d/odd
+setfattr -n 'user.com.apple.metadata:kMDItemDownloadedDate' -v 0x62706c6973743030ffff marks/d/odd
+setfattr -n user.com.apple.provenance -v 0x01020304 marks/d/odd
+(cd marks/d && tar --xattrs --xattrs-include='user.*' -cf ../dl.tar dl.bin)
+run where-one "$xds" where marks/d/dl.bin marks/d/odd marks/d/none
+run where-json "$xds" where --json marks/d/dl.bin marks/d/odd marks/d/none
+run where-redact "$xds" where --redact --json marks/d/dl.bin
+run where-tar "$xds" where marks/dl.tar
+run where-tree "$xds" where -r -j 1 marks
+run where-summary "$xds" where -r -j 1 --summary marks
+run where-summary-json "$xds" where -r -j 1 --summary --json marks
+run strip-dry "$xds" strip -r -n -j 1 marks
+run strip-only "$xds" strip --only quarantine,xdg --keep zone-identifier marks/d/dl.bin marks/d/none
+run strip-tree "$xds" strip -r -j 1 marks
+run strip-after "$xds" where -r -j 1 marks
+run strip-getfattr getfattr -R -d -m - -e hex marks
 
 # Icons from the repository's own list (local: no network).
 cp -R "$repo/appInfo.json" "$repo/img" .

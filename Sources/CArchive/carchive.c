@@ -19,7 +19,17 @@
     CLIBRARY_SAME(X, archive_entry_xattr_next) CLIBRARY_SAME(X, archive_entry_pathname)              \
     CLIBRARY_SAME(X, archive_entry_mac_metadata) CLIBRARY_SAME(X, archive_entry_filetype)            \
     CLIBRARY_SAME(X, archive_read_append_filter) CLIBRARY_SAME(X, archive_filter_bytes)              \
-    CLIBRARY_SAME(X, archive_read_data_block)                                                        \
+    CLIBRARY_SAME(X, archive_read_data_block) CLIBRARY_SAME(X, archive_read_support_filter_compress)  \
+    CLIBRARY_SAME(X, archive_filter_count)                                                           \
+    CLIBRARY_SAME(X, archive_read_support_format_raw) CLIBRARY_SAME(X, archive_read_open_fd)         \
+    CLIBRARY_SAME(X, archive_write_new) CLIBRARY_SAME(X, archive_write_free)                         \
+    CLIBRARY_SAME(X, archive_write_set_format_raw) CLIBRARY_SAME(X, archive_write_add_filter)        \
+    CLIBRARY_SAME(X, archive_write_set_filter_option)                                                \
+    CLIBRARY_SAME(X, archive_write_set_bytes_per_block)                                              \
+    CLIBRARY_SAME(X, archive_write_set_bytes_in_last_block) CLIBRARY_SAME(X, archive_write_open_fd)  \
+    CLIBRARY_SAME(X, archive_write_header) CLIBRARY_SAME(X, archive_write_data)                      \
+    CLIBRARY_SAME(X, archive_write_close) CLIBRARY_SAME(X, archive_entry_new)                        \
+    CLIBRARY_SAME(X, archive_entry_free) CLIBRARY_SAME(X, archive_entry_set_filetype)                \
     CLIBRARY_SAME_OPTIONAL(X, archive_entry_is_data_encrypted)                                       \
     CLIBRARY_SAME_OPTIONAL(X, archive_entry_is_encrypted)                                            \
     CLIBRARY_SAME_OPTIONAL(X, archive_entry_pathname_utf8)
@@ -77,7 +87,32 @@ CARCHIVE_FORWARD(const void *, archive_entry_mac_metadata, (struct archive_entry
 CARCHIVE_FORWARD(__LA_MODE_T, archive_entry_filetype, (struct archive_entry *e), (e), 0)
 CARCHIVE_FORWARD(int, archive_read_append_filter, (struct archive *a, int code), (a, code), ARCHIVE_FATAL)
 CARCHIVE_FORWARD(la_int64_t, archive_filter_bytes, (struct archive *a, int n), (a, n), -1)
+CARCHIVE_FORWARD(int, archive_read_support_filter_compress, (struct archive *a), (a), ARCHIVE_FATAL)
+CARCHIVE_FORWARD(int, archive_filter_count, (struct archive *a), (a), -1)
 CARCHIVE_FORWARD(int, archive_read_data_block, (struct archive *a, const void **b, size_t *s, la_int64_t *o),
                  (a, b, s, o), ARCHIVE_FATAL)
+
+// The raw stream of a compressed tar, in and out (clean copies: one filter each way).
+CARCHIVE_FORWARD(int, archive_read_support_format_raw, (struct archive *a), (a), ARCHIVE_FATAL)
+CARCHIVE_FORWARD(int, archive_read_open_fd, (struct archive *a, int fd, size_t block), (a, fd, block), ARCHIVE_FATAL)
+CARCHIVE_FORWARD(struct archive *, archive_write_new, (void), (), NULL)
+CARCHIVE_FORWARD(int, archive_write_free, (struct archive *a), (a), ARCHIVE_FATAL)
+CARCHIVE_FORWARD(int, archive_write_set_format_raw, (struct archive *a), (a), ARCHIVE_FATAL)
+CARCHIVE_FORWARD(int, archive_write_add_filter, (struct archive *a, int code), (a, code), ARCHIVE_FATAL)
+CARCHIVE_FORWARD(int, archive_write_set_filter_option, (struct archive *a, const char *m, const char *o, const char *v),
+                 (a, m, o, v), ARCHIVE_FATAL)
+CARCHIVE_FORWARD(int, archive_write_set_bytes_per_block, (struct archive *a, int n), (a, n), ARCHIVE_FATAL)
+CARCHIVE_FORWARD(int, archive_write_set_bytes_in_last_block, (struct archive *a, int n), (a, n), ARCHIVE_FATAL)
+CARCHIVE_FORWARD(int, archive_write_open_fd, (struct archive *a, int fd), (a, fd), ARCHIVE_FATAL)
+CARCHIVE_FORWARD(int, archive_write_header, (struct archive *a, struct archive_entry *e), (a, e), ARCHIVE_FATAL)
+CARCHIVE_FORWARD(la_ssize_t, archive_write_data, (struct archive *a, const void *b, size_t n), (a, b, n), -1)
+CARCHIVE_FORWARD(int, archive_write_close, (struct archive *a), (a), ARCHIVE_FATAL)
+CARCHIVE_FORWARD(struct archive_entry *, archive_entry_new, (void), (), NULL)
+void archive_entry_free(struct archive_entry *e) {
+    if (carchive_available()) libarchive.archive_entry_free(e);
+}
+void archive_entry_set_filetype(struct archive_entry *e, unsigned int type) {
+    if (carchive_available()) libarchive.archive_entry_set_filetype(e, type);
+}
 
 #pragma GCC visibility pop

@@ -23,7 +23,8 @@ import XDocSourceArchive
 /// NAME. Each member has at most one mark per kind (its store is the archive's): the entries
 /// that follow one another for one member (macOS bsdtar's `._NAME` entry then NAME with its
 /// header) make one record, the first value of a kind winning and xdg fields gathered into one
-/// mark. Nothing is kept across members, so memory stays flat in the member count.
+/// mark. Values are decoded by ``ProvenanceDecoder``, as every store's. Nothing is kept across
+/// members, so memory stays flat in the member count.
 public struct ProvenanceArchive: Sendable {
     /// One member and its marks.
     public struct Member: Sendable, Equatable {
@@ -143,7 +144,8 @@ public struct ProvenanceArchive: Sendable {
     /// Whether an attribute of a member is a mark, by the one name table: a pax header's name
     /// as its keyword (`SCHILY.xattr.` + name) says, an AppleDouble entry's as a plain name.
     static func isMark(_ origin: ArchiveAttributeOrigin, _ name: [UInt8]) -> Bool {
-        match(origin, name) != nil
+        // The table's allocation-free prefilter first: most other attributes stop there.
+        name.withUnsafeBufferPointer { ProvenanceNames.mayMatch(attributeName: $0) } && match(origin, name) != nil
     }
 
     static func match(_ origin: ArchiveAttributeOrigin, _ name: [UInt8]) -> ProvenanceNames.Match? {
@@ -160,11 +162,9 @@ public struct ProvenanceArchive: Sendable {
 struct MemberMarks {
     let store: ProvenanceStore
     private var name: DocumentSourceTreePath?
-    /// Per kind (not xdg): the first value, its attribute name and entry.
-    private var values: [ProvenanceKind: (name: [UInt8], value: [UInt8], entry: DocumentSourceTreePath, origin: ArchiveAttributeOrigin)] = [:]
-    /// The xdg attributes, in the order found, and the entry of the first.
-    private var xdg: [(field: XDGOrigin.Field, name: [UInt8], value: [UInt8])] = []
-    private var xdgEntry: (DocumentSourceTreePath, ArchiveAttributeOrigin)?
+    /// The values kept, in the order found, with the entry each came from: the first of each
+    /// kind, and every xdg attribute (one of each name), which make one mark.
+    private var values: [(value: ProvenanceValue, entry: DocumentSourceTreePath, origin: ArchiveAttributeOrigin)] = []
 
     init(store: ProvenanceStore) {
         self.store = store
@@ -179,38 +179,26 @@ struct MemberMarks {
         name = record.name
         for attribute in record.attributes {
             guard let match = ProvenanceArchive.match(record.origin, attribute.name) else { continue }
-            if match.kind == .xdg, let field = match.field {
-                if xdgEntry == nil { xdgEntry = (record.entry, record.origin) }
-                xdg.append((field, attribute.name, attribute.value))
-            } else if values[match.kind] == nil {
-                values[match.kind] = (attribute.name, attribute.value, record.entry, record.origin)
-            }
+            let text = String(decoding: attribute.name, as: UTF8.self)  // lossy: a label, escaped when printed
+            let kept = match.kind == .xdg
+                ? values.contains { $0.value.match.kind == .xdg && $0.value.name == text }
+                : values.contains { $0.value.match.kind == match.kind }
+            guard !kept else { continue }
+            values.append((ProvenanceValue(name: text, match: match, bytes: attribute.value), record.entry, record.origin))
         }
     }
 
-    /// The member gathered, its marks in kind order, and a fresh start; nil when none.
+    /// The member gathered, its marks decoded as every store's (``ProvenanceDecoder``, in
+    /// ``ProvenanceNames/table`` order), and a fresh start; nil when none.
     mutating func take() -> ProvenanceArchive.Member? {
         defer { self = MemberMarks(store: store) }
-        guard let name, !values.isEmpty || !xdg.isEmpty else { return nil }
-        var found: [ProvenanceArchive.Found] = []
-        for kind in ProvenanceKind.allCases {
-            if kind == .xdg, let (entry, origin) = xdgEntry {
-                let content = ProvenanceDecoding.decodeXDG(xdg.map { ($0.field, $0.value) })
-                var names: [String] = []
-                for name in xdg.map({ Self.text($0.name) }) where !names.contains(name) { names.append(name) }
-                let mark = ProvenanceMark(kind: .xdg, store: store, names: names, content: content)
-                found.append(ProvenanceArchive.Found(mark: mark, entry: entry, origin: origin))
-            } else if let value = values[kind] {
-                let content = ProvenanceDecoding.decode(kind: kind, bytes: value.value)
-                let mark = ProvenanceMark(kind: kind, store: store, names: [Self.text(value.name)], content: content)
-                found.append(ProvenanceArchive.Found(mark: mark, entry: value.entry, origin: value.origin))
-            }
+        guard let name, !values.isEmpty else { return nil }
+        let marks = ProvenanceDecoder.marks(store: store, values: values.map(\.value))
+        let found = marks.map { mark in
+            // The entry of the mark's first value (for xdg, of the first field found).
+            let source = values.first { $0.value.match.kind == mark.kind } ?? values[0]
+            return ProvenanceArchive.Found(mark: mark, entry: source.entry, origin: source.origin)
         }
         return ProvenanceArchive.Member(name: name, found: found)
-    }
-
-    /// A name as text (lossy for bytes that are not UTF-8: a label, escaped when printed).
-    private static func text(_ bytes: [UInt8]) -> String {
-        String(decoding: bytes, as: UTF8.self)
     }
 }

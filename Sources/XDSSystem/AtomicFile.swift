@@ -71,6 +71,8 @@ public struct AtomicFile: Sendable {
     /// The final file (links resolved unless replacing them) and its name in its folder.
     private let target: String
     private let targetName: String
+    /// The target opened for a streamed write in place (``streamingDescriptor()``).
+    private var inPlaceDescriptor: Int32?
 
     /// Writes `bytes` to `path` whole (``begin(_:options:)`` and ``commit(_:)``).
     /// - Throws: ``AtomicFileError`` naming `path`.
@@ -181,6 +183,42 @@ public struct AtomicFile: Sendable {
     public mutating func discard() {
         temporary?.discard()
         temporary = nil
+        if let fd = inPlaceDescriptor { SystemCall.close(fd) }
+        inPlaceDescriptor = nil
+    }
+
+    /// For a writer that streams what it writes (a clean copy of an archive, larger than
+    /// memory): the descriptor to write the new contents to, before ``commitStreamed()`` puts
+    /// them in place, or ``discard()``. A target written in place (a FIFO, a device) is opened
+    /// here.
+    /// - Throws: ``AtomicFileError`` when a target written in place cannot be opened.
+    package mutating func streamingDescriptor() throws(AtomicFileError) -> Int32 {
+        if let temporary { return temporary.descriptor }
+        if let inPlaceDescriptor { return inPlaceDescriptor }
+        guard inPlace else { preconditionFailure("streaming after commit or discard") }
+        let fd = SystemCall.retrying { openat(folder, target, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY) }
+        if fd < 0 { throw AtomicFileError(path: path, writing: .current) }
+        inPlaceDescriptor = fd
+        return fd
+    }
+
+    /// Puts what was written to ``streamingDescriptor()`` in place (flushed first when
+    /// ``Options/synchronized`` asks). On failure the temporary file is removed and the target
+    /// is as it was.
+    package mutating func commitStreamed() throws(AtomicFileError) {
+        if let fd = inPlaceDescriptor {
+            inPlaceDescriptor = nil
+            SystemCall.close(fd)
+            return
+        }
+        guard var file = temporary else { preconditionFailure("commit after commit or discard") }
+        temporary = nil
+        if options.synchronized, SystemCall.retrying({ fsync(file.descriptor) }) != 0 {
+            let error = Errno.current
+            file.discard()
+            throw AtomicFileError(path: path, writing: error)
+        }
+        do throws(Errno) { try file.commit(as: targetName) } catch { throw AtomicFileError(path: path, writing: error) }
     }
 
     /// `path` with symbolic links at its end followed, each relative target read against the

@@ -107,18 +107,6 @@ struct ArchiveReader {
         return summary
     }
 
-    /// The decompression a tar's name calls for (never chosen by sniffing: libarchive's bidding
-    /// stacks filters, and a gzip inside a gzip would be decompressed again and again).
-    static func tarCompression(_ name: [UInt8]) -> (code: Int32, name: String)? {
-        let lower = name.suffix(9).map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
-        func ends(_ suffix: String) -> Bool { lower.count >= suffix.utf8.count && lower.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) }
-        if ends(".tgz") || ends(".tar.gz") { return (ARCHIVE_FILTER_GZIP, "gzip") }
-        if ends(".tbz") || ends(".tbz2") || ends(".tar.bz2") { return (ARCHIVE_FILTER_BZIP2, "bzip2") }
-        if ends(".txz") || ends(".tar.xz") { return (ARCHIVE_FILTER_XZ, "xz") }
-        if ends(".tzst") || ends(".tar.zst") { return (ARCHIVE_FILTER_ZSTD, "zstd") }
-        return nil
-    }
-
     private mutating func runTar() throws(ArchiveError) {
         guard carchive_available() != 0 else {
             throw ArchiveError(.unreadable, path: archivePath,
@@ -133,27 +121,28 @@ struct ArchiveReader {
         archive_read_support_format_empty(archive)  // an empty file is an empty tar, as tar says
         // Keep `._NAME` entries as entries (on macOS libarchive folds them into metadata).
         archive_read_set_format_option(archive, "tar", "mac-ext", nil)
-        // One decoder, chosen by the name, with bidding bypassed: nothing is stacked on it, and
-        // nothing else runs (no external programs, no recursion into nested compressed data).
-        let compression = Self.tarCompression(scanner.path.bytes)
-        if let compression, source.size > 0 {
-            // Without bidding, libarchive would read other data as an empty stream: check the
-            // format's magic number first (an empty file stays an empty archive, as tar says).
-            let start = try source.bytes(at: 0, count: 6, path: archivePath)
-            let magic: [UInt8] = switch compression.code {
-            case ARCHIVE_FILTER_GZIP: [0x1F, 0x8B]
-            case ARCHIVE_FILTER_BZIP2: Array("BZh".utf8)
-            case ARCHIVE_FILTER_XZ: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]
-            default: [0x28, 0xB5, 0x2F, 0xFD]
-            }
-            guard start.starts(with: magic) else {
-                throw ArchiveError(.malformed, path: archivePath,
-                                   message: "not a readable archive (tar): not \(compression.name) data, as its name says")
-            }
-            guard archive_read_append_filter(archive, compression.code) == ARCHIVE_OK else {
+        // One decoder at most, chosen by the magic bytes (TarCompression), with bidding
+        // bypassed: nothing is stacked on it, and nothing else runs (no external programs, no
+        // recursion into nested compressed data).
+        let compression = try TarCompression.detect { (offset: Int64, count: Int) throws(ArchiveError) -> [UInt8] in
+            try source.bytes(at: offset, count: count, path: archivePath)
+        }
+        if compression == .compress {
+            // libarchive 3.6.2's compress decoder reads its header as soon as it is appended,
+            // before there is anything to read (a crash): it is chosen by bidding instead, with
+            // no other bidder registered, and a second layer of it is refused after the open.
+            guard archive_read_support_filter_compress(archive) == ARCHIVE_OK else {
                 let words = archive_error_string(archive).map { String(cString: $0) } ?? "unknown error"
                 throw ArchiveError(.unreadable, path: archivePath,
-                                   message: "cannot decompress \(compression.name) with this libarchive (\(Self.sentence(words)))")
+                                   message: "cannot decompress compress with this libarchive (\(Self.sentence(words)))")
+            }
+        } else if compression != .none {
+            // ARCHIVE_WARN too is refused: a libarchive built without the library would run an
+            // external program (`lz4 -d`…) instead.
+            guard archive_read_append_filter(archive, compression.filterCode) == ARCHIVE_OK else {
+                let words = archive_error_string(archive).map { String(cString: $0) } ?? "unknown error"
+                throw ArchiveError(.unreadable, path: archivePath,
+                                   message: "cannot decompress \(compression.rawValue) with this libarchive (\(Self.sentence(words)))")
             }
         }
 
@@ -170,9 +159,23 @@ struct ArchiveReader {
 
         let opened = archive_read_open2(
             archive, Unmanaged.passUnretained(source).toOpaque(), nil, archiveRead, archiveSkip, nil)
-        guard opened == ARCHIVE_OK || opened == ARCHIVE_WARN else { throw failure(archive, while: "not a readable archive") }
+        // Bidding found compress data inside the compress data (no tar starts with its magic):
+        // decompressed once only, as any other nesting, so not a tar. The bidding itself
+        // decompressed a few bytes per layer, at most 25 layers (libarchive's bound).
+        if compression == .compress, archive_filter_count(archive) > 2 {
+            throw ArchiveError(.malformed, path: archivePath,
+                               message: "not a readable archive (tar): compress data inside compress data (decompressed once only)")
+        }
+        guard opened == ARCHIVE_OK || opened == ARCHIVE_WARN else { throw notATar(archive, compression) }
+        // A decoder that fails on its first bytes (damaged or cut-short data) leaves its error
+        // and nothing to read, which libarchive's "empty" format takes for an empty archive:
+        // an empty compressed stream is one, a damaged one is not.
+        if compression != .none, source.readFailure == nil, let words = archive_error_string(archive) {
+            throw ArchiveError(.malformed, path: archivePath,
+                               message: "damaged archive (tar, \(compression.rawValue)): \(Self.sentence(String(cString: words)))")
+        }
 
-        let compressed = compression != nil && source.size > 0
+        let compressed = compression != .none
         var entry: OpaquePointer?
         while true {
             if summary.entries >= scanner.limits.maximumEntries {
@@ -189,7 +192,7 @@ struct ArchiveReader {
                 continue
             }
             guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
-                throw failure(archive, while: summary.entries == 0 ? "not a readable archive" : "damaged archive")
+                throw summary.entries == 0 ? notATar(archive, compression) : failure(archive, while: "damaged archive")
             }
             summary.entries += 1
             if compressed { try checkDecompressed(archive) }
@@ -226,6 +229,16 @@ struct ArchiveReader {
             if status == ARCHIVE_EOF { return }
             if status < ARCHIVE_WARN { throw failure(archive, while: "damaged archive") }
         }
+    }
+
+    /// The error for a tar that cannot be read from its start. When the bytes are no compressed
+    /// data but the name says they are, that is the likelier mistake, and the words say it.
+    private func notATar(_ archive: OpaquePointer, _ compression: TarCompression) -> ArchiveError {
+        if compression == .none, source.readFailure == nil, let named = TarCompression(fileName: archivePath.bytes) {
+            return ArchiveError(.malformed, path: archivePath,
+                                message: "not a readable archive (tar): not \(named.rawValue) data, as its name says, nor a plain tar")
+        }
+        return failure(archive, while: "not a readable archive")
     }
 
     /// The error for a failed libarchive call: an I/O error when our read failed, else bad data.

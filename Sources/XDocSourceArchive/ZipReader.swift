@@ -16,7 +16,11 @@ import XDocSource
 /// - a self-extracting zip (bytes in front, offsets written for the zip alone) lists like any
 ///   other: the directory is found from the end record, and the offsets corrected by where it
 ///   really starts, as `unzip` does;
-/// - a zip without an end record (cut short, inside its directory or before it) is refused.
+/// - a zip without an end record (cut short, inside its directory or before it) is refused;
+///   where a zip64 locator and record are found, they are the truth and the classic record's
+///   fields are not looked at (an invalid one, libarchive's issue 869, is read as unzip reads it);
+/// - extra fields are walked by their headers, and bytes that are not a whole header (zero
+///   padding, as zipalign writes) end the walk: they are padding, not damage.
 /// Only `._NAME` entries and a `.textpack`'s `info.json` are read, stored or deflated, bounded.
 extension ArchiveReader {
     mutating func runZip() throws(ArchiveError) {
@@ -144,40 +148,32 @@ struct ZipDirectory {
             throw refused("no end-of-central-directory record (not a zip, or cut short)")
         }
         let eocdPosition = tailStart + Int64(eocd)
-        let disk = LittleEndian.uint16(tail, at: eocd + 4), directoryDisk = LittleEndian.uint16(tail, at: eocd + 6)
-        let onDisk = LittleEndian.uint16(tail, at: eocd + 8), total = LittleEndian.uint16(tail, at: eocd + 10)
+        var disk = UInt64(LittleEndian.uint16(tail, at: eocd + 4)), directoryDisk = UInt64(LittleEndian.uint16(tail, at: eocd + 6))
+        var onDisk = UInt64(LittleEndian.uint16(tail, at: eocd + 8)), total = UInt64(LittleEndian.uint16(tail, at: eocd + 10))
         var directorySize = Int64(LittleEndian.uint32(tail, at: eocd + 12))
         var directoryOffset = Int64(LittleEndian.uint32(tail, at: eocd + 16))
-        guard disk == 0, directoryDisk == 0, onDisk == total else {
-            throw refused("a zip split across several files (multi-volume) is not read")
-        }
         var end = eocdPosition
         var entryCount: Int64? = total == 0xFFFF ? nil : Int64(total)
+        var disks: UInt32 = 1
 
-        // Zip64: a locator just before the end record points at the zip64 end record.
-        if eocdPosition >= 20 + 56 {
-            let locator = try source.bytes(at: eocdPosition - 20, count: 20, path: path)
-            if locator.count == 20, LittleEndian.uint32(locator, at: 0) == 0x0706_4B50 {
-                // Where it is (an extensible-data-free record just before the locator), else
-                // where the locator says (offsets of a self-extracting zip are too small).
-                let recorded = Int64(bitPattern: LittleEndian.uint64(locator, at: 8))
-                var record: [UInt8] = []
-                var recordPosition: Int64 = 0
-                for candidate in [eocdPosition - 20 - 56, recorded] where candidate >= 0 && candidate <= eocdPosition - 20 - 56 {
-                    let bytes = try source.bytes(at: candidate, count: 56, path: path)
-                    if bytes.count == 56, LittleEndian.uint32(bytes, at: 0) == 0x0606_4B50 {
-                        record = bytes
-                        recordPosition = candidate
-                        break
-                    }
-                }
-                guard !record.isEmpty else { throw refused("its zip64 end record is missing or damaged") }
-                let count = LittleEndian.uint64(record, at: 32)
-                directorySize = Int64(clamping: LittleEndian.uint64(record, at: 40))
-                directoryOffset = Int64(clamping: LittleEndian.uint64(record, at: 48))
-                entryCount = count <= UInt64(Int64.max) ? Int64(count) : nil
-                end = recordPosition
-            }
+        // Zip64: a locator just before the end record points at the zip64 end record. Where
+        // there is one, its record is the truth, and the classic record's fields are not
+        // looked at (writers leave them 0xFFFF, or anything: libarchive's issue 869), as
+        // libarchive and unzip read it.
+        if let zip64 = try Zip64End.locate(source, before: eocdPosition, path: path) {
+            guard let record = zip64.record else { throw refused("its zip64 end record is missing or damaged") }
+            disk = UInt64(LittleEndian.uint32(record, at: 16))
+            directoryDisk = UInt64(LittleEndian.uint32(record, at: 20))
+            onDisk = LittleEndian.uint64(record, at: 24)
+            total = LittleEndian.uint64(record, at: 32)
+            directorySize = Int64(clamping: LittleEndian.uint64(record, at: 40))
+            directoryOffset = Int64(clamping: LittleEndian.uint64(record, at: 48))
+            entryCount = total <= UInt64(Int64.max) ? Int64(total) : nil
+            end = zip64.recordPosition
+            disks = zip64.disks  // 1 (Info-ZIP), or 0 as some writers leave it
+        }
+        guard disk == 0, directoryDisk == 0, onDisk == total, disks <= 1 else {
+            throw refused("a zip split across several files (multi-volume) is not read")
         }
         let start = end - directorySize
         guard directorySize >= 0, start >= 0, directoryOffset >= 0, start - directoryOffset >= 0 else {
@@ -185,6 +181,37 @@ struct ZipDirectory {
         }
         return ZipDirectory(start: start, end: end, correction: start - directoryOffset,
                             entryCount: entryCount, path: path)
+    }
+}
+
+/// The zip64 end-of-central-directory locator (20 bytes, just before the classic end record)
+/// and the zip64 end record it points at (APPNOTE 4.3.14–4.3.15).
+struct Zip64End {
+    /// The 56 fixed bytes of the zip64 end record, or nil when the locator points at none.
+    let record: [UInt8]?
+    /// Where the record starts (where the central directory ends).
+    let recordPosition: Int64
+    /// The total number of disks the locator gives.
+    let disks: UInt32
+
+    /// The locator before the classic end record at `eocdPosition` and its record, or nil when
+    /// there is no locator (a zip without zip64).
+    static func locate(_ source: ArchiveSource, before eocdPosition: Int64, path: DocumentSourceTreePath) throws(ArchiveError) -> Zip64End? {
+        guard eocdPosition >= 20 + 56 else { return nil }
+        let locator = try source.bytes(at: eocdPosition - 20, count: 20, path: path)
+        guard locator.count == 20, LittleEndian.uint32(locator, at: 0) == 0x0706_4B50 else { return nil }
+        let disks = LittleEndian.uint32(locator, at: 16)
+        // Where it is (an extensible-data-free record just before the locator), else where the
+        // locator says (the offsets of a self-extracting zip are too small, and a record with
+        // extensible data is longer).
+        let recorded = Int64(bitPattern: LittleEndian.uint64(locator, at: 8))
+        for candidate in [eocdPosition - 20 - 56, recorded] where candidate >= 0 && candidate <= eocdPosition - 20 - 56 {
+            let bytes = try source.bytes(at: candidate, count: 56, path: path)
+            if bytes.count == 56, LittleEndian.uint32(bytes, at: 0) == 0x0606_4B50 {
+                return Zip64End(record: bytes, recordPosition: candidate, disks: disks)
+            }
+        }
+        return Zip64End(record: nil, recordPosition: 0, disks: disks)
     }
 }
 

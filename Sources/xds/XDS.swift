@@ -7,7 +7,7 @@ struct XDS: ParsableCommand {
         abstract: "Read and write the x-document-source attribute, fetch and mask app icons.",
         discussion: XDS.discussion,
         version: BuildInfo.versionLine,
-        subcommands: [Set.self, Show.self, Remove.self, Icon.self, Mask.self, AppInfoCommand.self]
+        subcommands: [Set.self, Show.self, Remove.self, Where.self, Strip.self, Icon.self, Mask.self, AppInfoCommand.self]
     )
 
     /// The root command's help and the man page's description: stores, network policy, files,
@@ -22,6 +22,10 @@ struct XDS: ParsableCommand {
         as Mac and iPad clients write it on a Samba share), or from an AppleDouble \
         sidecar ._NAME beside the file; inside zip, .textpack and tar archives, from \
         their AppleDouble entries and extended-attribute headers. show says which.
+
+        WHERE FROM: where shows every mark of where a file came from (x-document-source, \
+        the quarantine and download URL a Mac sets, user.xdg.origin.url from wget and curl, \
+        Windows' Zone.Identifier), in every store; strip removes them.
 
         NETWORK: https only (http with --allow-http). Local files and file: URLs only \
         when given on the command line, never from an attribute. At most 5 redirects, \
@@ -42,6 +46,7 @@ struct XDS: ParsableCommand {
         EXAMPLES:
           xds set doc.pdf --id com.example.editor --name Editor --path docs/doc.pdf
           xds show --json -r /srv/share
+          xds where -r --summary ~/Downloads
           xds icon report.pdf --size 29 --scale 2 -o icon.png
           xds appinfo Build/Editor.app -o site --base-url https://example.com/editor/
         """

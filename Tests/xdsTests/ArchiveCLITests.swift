@@ -99,7 +99,7 @@ struct ArchiveCLITests {
         folder.file("fake.tar.gz", "not gzip")
         let fake = try xds("show", "fake.tar.gz", in: folder.path)
         #expect(fake.status == 65)
-        #expect(fake.stderr == "xds: fake.tar.gz: not a readable archive (tar): not gzip data, as its name says\n")
+        #expect(fake.stderr == "xds: fake.tar.gz: not a readable archive (tar): not gzip data, as its name says, nor a plain tar\n")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: zip))
         // Cut inside the central directory: the zip is refused in words, never listed as whole.
         let mark = try #require(bytes.range(of: Data("._notes.md".utf8), options: .backwards))

@@ -7,7 +7,7 @@ import Testing
 /// usage error of its own, the long-file-list split, or ArgumentParser. The decision as a table.
 @Suite("the route a command line takes")
 struct RouteTests {
-    static let commands = "set, show, remove, icon, mask, appinfo"
+    static let commands = "set, show, remove, where, strip, icon, mask, appinfo"
     /// More files than ``FileArguments/splitThreshold`` allows before the split.
     static let many = (0..<200).map { "f\($0)" }
 
@@ -57,11 +57,11 @@ struct RouteTests {
         #expect(XDS.Route(arguments) == expected)
     }
 
-    /// A command joins the long-list route by being in ``XDS/fileCommands`` (where `where` and
-    /// `strip` will go): every command in it takes that route, no other does.
+    /// A command joins the long-list route by being in ``XDS/fileCommands``: every command in it
+    /// takes that route, no other does.
     @Test func longListCommandsAreOneList() {
         let listed = XDS.fileCommands.compactMap { $0.configuration.commandName }
-        #expect(listed == ["set", "show", "remove"])
+        #expect(listed == ["set", "show", "remove", "where", "strip"])
         for command in XDS.configuration.subcommands {
             let name = command.configuration.commandName ?? ""
             let route = XDS.Route(["xds", name, "--no-follow", "--"] + Self.many)

@@ -71,99 +71,12 @@ struct SambaStoreCLITests {
 /// by `smbclient` as an SMB client would (root only: smbd must run as root).
 @Suite("Samba streams through a real smbd", .serialized)
 struct RealSambaTests {
-    /// A running smbd on a free loopback port, with a share in a temporary folder.
-    final class Server {
-        let folder = TemporaryFolder()
-        let port: Int
-        let process: ProcessRunner.Running
-        var stopped = false
-        var share: String { folder.path + "/share" }
-
-        init() throws {
-            for sub in ["share", "private", "lock", "state", "cache", "pid", "log"] {
-                try FileManager.default.createDirectory(atPath: folder.path + "/" + sub, withIntermediateDirectories: true)
-            }
-            let free = try python("import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
-            port = try #require(Int(free.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
-            let t = folder.path
-            let conf = """
-                [global]
-                  smb ports = \(port)
-                  interfaces = 127.0.0.1
-                  bind interfaces only = yes
-                  private dir = \(t)/private
-                  lock directory = \(t)/lock
-                  state directory = \(t)/state
-                  cache directory = \(t)/cache
-                  pid directory = \(t)/pid
-                  ncalrpc dir = \(t)/lock/ncalrpc
-                  log file = \(t)/log/log.%m
-                  disable netbios = yes
-                  server role = standalone server
-                  map to guest = Bad User
-                  guest account = root
-                  load printers = no
-                  printing = bsd
-                  printcap name = /dev/null
-                  disable spoolss = yes
-                [share]
-                  path = \(t)/share
-                  read only = no
-                  guest ok = yes
-                  force user = root
-                  vfs objects = catia fruit streams_xattr
-                  fruit:metadata = stream
-
-                """
-            try Data(conf.utf8).write(to: URL(fileURLWithPath: t + "/smb.conf"))
-            // Started with the signals at their defaults (smbd waits for its children with
-            // them), its output in a log file for failures.
-            _ = FileManager.default.createFile(atPath: t + "/smbd.log", contents: nil)
-            let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: t + "/smbd.log"))
-            defer { try? logHandle.close() }
-            process = try ProcessRunner.start("/usr/sbin/smbd", ["--foreground", "--no-process-group", "--debug-stdout",
-                                                                 "--configfile=" + t + "/smb.conf"],
-                                              standardOutput: .file(logHandle), defaultSignals: true)
-            // Ready when a client gets an answer (up to 30 s on a busy machine).
-            for _ in 0..<150 {
-                if try client("ls").status == 0 { return }
-                usleep(200_000)
-            }
-            stop()
-            let log = (try? String(contentsOfFile: t + "/smbd.log", encoding: .utf8)) ?? ""
-            let last = try client("ls")
-            throw CocoaError(.fileReadUnknown, userInfo: [
-                NSLocalizedDescriptionKey: "smbd did not answer on port \(port): \(last.stderr) \(last.stdout) smbd: \(log.suffix(1500))",
-            ])
-        }
-
-        /// Runs smbclient commands on the share as a guest, in the test folder.
-        func client(_ commands: String) throws -> Run {
-            try run("/usr/bin/smbclient", ["//127.0.0.1/share", "-p", String(port), "-N", "-c", commands], in: folder.path)
-        }
-
-        func stop() {
-            guard !stopped else { return }
-            stopped = true
-            process.signal(SIGTERM)
-            _ = try? process.wait()
-        }
-
-        deinit { stop() }
-    }
-
-    static var unavailable: String? {
-        if getuid() != 0 { return "not root: smbd must run as root" }
-        for tool in ["/usr/sbin/smbd", "/usr/bin/smbclient"] where !FileManager.default.isExecutableFile(atPath: tool) {
-            return "\(tool) is not installed (apt-get install samba smbclient)"
-        }
-        return nil
-    }
+    static var unavailable: String? { TestSambaServer.unavailable }
 
     @Test("set --store samba-stream on the server: the client reads the exact bytes as the stream; a client-written stream is updated in place",
           .enabled(if: unavailable == nil, "\(unavailable ?? "")"), .timeLimit(.minutes(3)))
     func roundTrip() throws {
-        let server = try Server()
+        let server = try TestSambaServer()
         defer { server.stop() }
         _ = server.folder.file("share/notes.md", "# notes\n")
         let set = try xds("set", "share/notes.md", "--store", "samba-stream", "--id", "com.example.editor", "--name", "Editor",

@@ -1,5 +1,6 @@
 // libarchive, reached from Swift only through this module (Sources/XDocSource/Archive).
-// Debian 12 ships libarchive 3.6.2; only its read side is used (xds never extracts or writes).
+// Debian 12 ships libarchive 3.6.2. xds never extracts: it reads, and for clean copies of
+// compressed tars (`strip ARCHIVE -o CLEAN`) it decompresses and recompresses the raw stream.
 //
 // xds does not link libarchive: carchive.c loads it with dlopen the first time an archive is
 // read. Linked, it and the libraries it pulls in (libxml2, ICU, nettle, the compressors) cost

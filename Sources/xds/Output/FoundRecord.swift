@@ -102,16 +102,24 @@ struct FoundRecord {
         for (key, value) in rows {
             text += "  " + (key + ":").padded(to: width) + " " + value + "\n"
         }
+        return text + otherKeysText(source, indent: "  ")
+    }
+
+    /// A value's other keys (`other keys:`, then one aligned line a key, indented further) and
+    /// its warnings, each line starting with `indent`: what `show` prints under the fields, and
+    /// `where` under an x-document-source mark.
+    static func otherKeysText(_ source: DocumentSource, indent: String) -> String {
+        var text = ""
         let other = source.otherKeys.sorted { $0.key < $1.key }
         if !other.isEmpty {
-            text += "  other keys:\n"
+            text += indent + "other keys:\n"
             let otherWidth = other.map { VisibleText.escaped($0.key).count }.max()! + 1
             for (key, value) in other {
-                text += "    " + (VisibleText.escaped(key) + ":").padded(to: otherWidth) + " " + HumanText.value(value) + "\n"
+                text += indent + "  " + (VisibleText.escaped(key) + ":").padded(to: otherWidth) + " " + HumanText.value(value) + "\n"
             }
         }
         for warning in source.warnings {
-            text += "  warning: " + VisibleText.escaped(warning) + "\n"
+            text += indent + "warning: " + VisibleText.escaped(warning) + "\n"
         }
         return text
     }

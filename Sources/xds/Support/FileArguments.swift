@@ -60,6 +60,8 @@ extension FileListCommand {
 extension XDS.Set: FileListCommand {}
 extension XDS.Show: FileListCommand {}
 extension XDS.Remove: FileListCommand {}
+extension XDS.Where: FileListCommand {}
+extension XDS.Strip: FileListCommand {}
 
 extension FileArguments {
     /// The argument count above which `set`, `show` and `remove` command lines are split.

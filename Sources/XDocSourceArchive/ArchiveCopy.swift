@@ -1,0 +1,273 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+internal import XDSSystem
+import XDocSource
+
+/// A copy of a zip or tar archive with some metadata left out, everything else as it was
+/// (SPEC §6, `xds strip ARCHIVE -o CLEAN`): what XDSProvenance's `ArchiveCleaner` writes. This
+/// module knows no mark's name: the ``Filter`` says which attributes and pax records go.
+///
+/// What is left out:
+/// - AppleDouble entries (`._NAME` beside a member, `__MACOSX/DIR/._NAME` in a zip) whose
+///   attributes the filter drops: an entry that holds nothing else (no other attribute, Finder
+///   info all zero, no resource fork or an empty one, no other entry) is left out whole, one
+///   that does is rewritten without them (the rest of it byte-exact, as XDocSource's
+///   `AppleDouble.edited` keeps it); a `__MACOSX/` folder entry left empty goes too. A `._`
+///   entry that is not AppleDouble, is encrypted or compressed otherwise than stored or
+///   deflated is copied as it is.
+/// - tar pax records (`x` headers, and `g` and Solaris `X` alike) whose keyword the filter
+///   drops: the header is rewritten without them (the other records byte-exact), or left out
+///   with its blocks when nothing is left.
+///
+/// What is kept as it was:
+/// - zip: every other member's local header, data and data descriptor, byte for byte (so its
+///   CRC, compression and zip64 fields); the bytes in front of the first member (a
+///   self-extracting stub); the archive comment. The central directory is the old one less the
+///   entries left out, with the offsets of the new positions (in zip64 extra fields where they
+///   were, or where an offset needs one), and zip64 end records when the old archive had them
+///   or the new one needs them. Offsets keep the old archive's convention (relative to the zip
+///   or to the file when a stub is in front).
+/// - tar: every other header and data block, copied as 512-byte blocks (headers are never
+///   re-encoded, no key is added), the end-of-archive blocks and whatever follows them; under
+///   the same compression filter (found by magic bytes), recompressed through libarchive's raw
+///   writer.
+///
+/// The archive is hostile input: the zip's central directory is read in bounded chunks, every
+/// size and offset checked against the file (a member whose data overlaps another's or runs
+/// into the directory is damage), a tar's decompressed stream is bounded by
+/// ``ArchiveScanner/Limits/maximumDecompressedSize`` and a pax header or `._` entry by
+/// ``ArchiveScanner/Limits/maximumAppleDoubleSize`` (at least 1 MiB); so the copy is never
+/// larger than what the archive holds.
+///
+/// ```swift
+/// let copy = ArchiveCopy(path: "release.tar.gz")!
+/// let report = try copy.write(to: descriptor, filter: .init(
+///     dropsAttribute: { $0 == "com.apple.quarantine" },
+///     dropsPaxKeyword: { $0.elementsEqual("SCHILY.xattr.user.com.apple.quarantine".utf8) }))
+/// ```
+public struct ArchiveCopy: Sendable {
+    /// What the copy leaves out, by name.
+    public struct Filter: Sendable {
+        /// Whether an attribute of an AppleDouble entry is left out, by its name as stored
+        /// (`com.apple.quarantine`).
+        public var dropsAttribute: @Sendable (String) -> Bool
+        /// Whether a pax record is left out, by its keyword as stored
+        /// (`SCHILY.xattr.user.com.apple.quarantine`, `LIBARCHIVE.xattr.…` URL-encoded).
+        public var dropsPaxKeyword: @Sendable ([UInt8]) -> Bool
+
+        /// A filter of these two predicates.
+        public init(dropsAttribute: @escaping @Sendable (String) -> Bool,
+                    dropsPaxKeyword: @escaping @Sendable ([UInt8]) -> Bool) {
+            self.dropsAttribute = dropsAttribute
+            self.dropsPaxKeyword = dropsPaxKeyword
+        }
+    }
+
+    /// What a copy left out.
+    public struct Report: Sendable, Equatable {
+        /// Entries (zip directory entries, tar headers but pax and GNU long-name ones) read.
+        public var entries = 0
+        /// Entries left out: AppleDouble entries that held nothing else, and empty `__MACOSX/`
+        /// folders.
+        public var droppedEntries = 0
+        /// AppleDouble entries rewritten without some of their attributes.
+        public var rewrittenEntries = 0
+        /// AppleDouble attributes left out (in entries dropped or rewritten).
+        public var droppedAttributes = 0
+        /// Pax records left out.
+        public var droppedRecords = 0
+        /// Pax headers left out whole (every record in them went).
+        public var droppedHeaders = 0
+        /// `._` entries copied as they were because they are not AppleDouble (or encrypted,
+        /// or compressed by a method not read).
+        public var unreadAppleDoubleEntries = 0
+        /// A tar's compression (`gzip`, `xz`, …), nil for a plain tar or a zip.
+        public var compression: String?
+
+        /// Whether anything was left out or rewritten.
+        public var changed: Bool {
+            droppedEntries + rewrittenEntries + droppedRecords + droppedHeaders > 0
+        }
+
+        /// Zero counts.
+        public init() {}
+    }
+
+    /// The archive's path, exact bytes.
+    public let path: DocumentSourceTreePath
+    /// The format, from the file name (a tar's compression is found by its magic bytes).
+    public let kind: ArchiveKind
+    /// The bounds of the read.
+    public var limits: ArchiveScanner.Limits
+
+    /// A copier for the archive at `path`, or nil when its name is not an archive's
+    /// (`ArchiveKind(fileName:)`).
+    public init?(path: DocumentSourceTreePath, limits: ArchiveScanner.Limits = .init()) {
+        guard let kind = ArchiveKind(fileName: path.bytes) else { return nil }
+        self.init(path: path, kind: kind, limits: limits)
+    }
+
+    /// ``init(path:limits:)`` for a path given as text.
+    public init?(path: String, limits: ArchiveScanner.Limits = .init()) {
+        self.init(path: DocumentSourceTreePath(path), limits: limits)
+    }
+
+    /// A copier for an archive of `kind` whatever its name.
+    public init(path: DocumentSourceTreePath, kind: ArchiveKind, limits: ArchiveScanner.Limits = .init()) {
+        self.path = path
+        self.kind = kind
+        self.limits = limits
+    }
+
+    /// The archive's device and inode (after symbolic links), to tell whether an output path
+    /// names it; nil when it cannot be examined.
+    public func identity() -> (device: UInt64, inode: UInt64)? {
+        var info = stat()
+        guard ArchiveReader.withCPath(path, { stat($0, &info) }) == 0 else { return nil }
+        return (UInt64(info.st_dev), UInt64(info.st_ino))
+    }
+
+    /// Writes the copy to `descriptor`, from its current position, in one pass over the archive
+    /// (a zip's central directory is read three times, in chunks). The archive is opened
+    /// read-only and never written. On failure part of the copy may have been written: write
+    /// to a temporary file (XDocSource's `AtomicFile`) and drop it then.
+    ///
+    /// - Throws: ``ArchiveCopyError/archive(_:)`` with an ``ArchiveError`` (missing,
+    ///   unreadable, damaged or past the limit, in the words `xds show` uses), or
+    ///   ``ArchiveCopyError/output(_:errorNumber:)`` when writing failed.
+    @discardableResult
+    public func write(to descriptor: Int32, filter: Filter) throws(ArchiveCopyError) -> Report {
+        let scanner = ArchiveScanner(path: path, kind: kind, limits: limits)
+        let reader: ArchiveReader
+        do throws(ArchiveError) {
+            reader = try ArchiveReader(scanner: scanner) { _ in .proceed }
+        } catch {
+            throw .archive(error)
+        }
+        let source = reader.source
+        defer { SystemCall.close(source.descriptor) }
+        var output = CopyOutput(descriptor: descriptor)
+        var report = Report()
+        switch kind {
+        case .zip:
+            var copier = ZipCopier(source: source, path: path, limits: limits, filter: filter)
+            try copier.run(&output)
+            report = copier.report
+        case .tar:
+            var copier = TarCopier(source: source, path: path, limits: limits, filter: filter)
+            try copier.run(&output)
+            report = copier.report
+        }
+        return report
+    }
+}
+
+/// Why an ``ArchiveCopy`` failed.
+public enum ArchiveCopyError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The archive could not be read to its end: missing, unreadable, damaged, or past the
+    /// archive limit (the error says which and names the archive).
+    case archive(ArchiveError)
+    /// Writing the copy failed, in words ("no space left on device"), and the `errno`.
+    case output(String, errorNumber: Int32)
+
+    /// One line: the archive's error, or "cannot write the copy: WORDS".
+    public var description: String {
+        switch self {
+        case .archive(let error): error.description
+        case .output(let words, _): "cannot write the copy: \(words)"
+        }
+    }
+}
+
+extension ArchiveScanner {
+    /// A scanner of `path` read as `kind` whatever its name (for ``ArchiveCopy``).
+    init(path: DocumentSourceTreePath, kind: ArchiveKind, limits: Limits) {
+        self.path = path
+        self.kind = kind
+        self.isTextPack = false
+        self.limits = limits
+    }
+}
+
+/// Where the copy goes: a descriptor, or libarchive's raw writer over it (a compressed tar).
+struct CopyOutput {
+    let descriptor: Int32
+    /// Bytes written (before any compression).
+    private(set) var position: Int64 = 0
+    /// The raw-format writer compressing the stream, when there is one.
+    var compressor: TarStreamWriter?
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    mutating func write(_ buffer: UnsafeRawBufferPointer) throws(ArchiveCopyError) {
+        guard buffer.count > 0 else { return }
+        if let compressor {
+            try compressor.write(buffer)
+        } else {
+            do throws(Errno) { try SystemCall.writeAll(descriptor, buffer) } catch {
+                throw .output(error.words, errorNumber: error.rawValue)
+            }
+        }
+        position += Int64(buffer.count)
+    }
+
+    mutating func write(_ bytes: some Collection<UInt8>) throws(ArchiveCopyError) {
+        let array = Array(bytes)
+        let outcome = array.withUnsafeBytes { buffer -> Result<Void, ArchiveCopyError> in
+            do throws(ArchiveCopyError) { try write(buffer) } catch { return .failure(error) }
+            return .success(())
+        }
+        try outcome.get()
+    }
+}
+
+/// An AppleDouble entry without the attributes a filter drops.
+enum AppleDoubleCleaning: Equatable {
+    /// Nothing to drop (or not AppleDouble: `readable` false): copy the entry as it is.
+    case keep(readable: Bool)
+    /// Every attribute went and nothing else is in it: leave the entry out.
+    case drop(attributes: Int)
+    /// The entry without those attributes.
+    case replace([UInt8], attributes: Int)
+
+    static func clean(_ bytes: [UInt8], filter: ArchiveCopy.Filter) -> AppleDoubleCleaning {
+        guard let parsed = try? AppleDouble(bytes: bytes) else { return .keep(readable: false) }
+        var names: [String] = []
+        var count = 0
+        for attribute in parsed.attributes where filter.dropsAttribute(attribute.name) {
+            count += 1
+            if !names.contains(attribute.name) { names.append(attribute.name) }
+        }
+        guard !names.isEmpty else { return .keep(readable: true) }
+        switch try? AppleDouble.edited(bytes, removing: Set(names)) {
+        case .replace(let file)?:
+            return holdsNothing(file) ? .drop(attributes: count) : .replace(file, attributes: count)
+        case .delete?: return .drop(attributes: count)
+        case .unchanged?: return .keep(readable: true)
+        case nil: return .keep(readable: false)  // a file the writer does not rewrite
+        }
+    }
+
+    /// Whether an AppleDouble file holds nothing: no attribute, Finder info all zero, and no
+    /// entry but the Finder info and an empty resource fork, of length 0 or the empty resource
+    /// map macOS writes ("This resource fork intentionally left blank": no data, a map of 30
+    /// bytes or less). `AppleDouble.edited` deletes only the first form.
+    static func holdsNothing(_ file: [UInt8]) -> Bool {
+        guard let parsed = try? AppleDouble(bytes: file), parsed.attributes.isEmpty,
+              (parsed.finderInfo ?? []).allSatisfy({ $0 == 0 }), file.count >= 26 else { return false }
+        let count = Int(BigEndian.uint16(file, at: 24))
+        for index in 0..<count {
+            let at = 26 + 12 * index
+            let id = BigEndian.uint32(file, at: at)
+            let offset = Int(BigEndian.uint32(file, at: at + 4)), length = Int(BigEndian.uint32(file, at: at + 8))
+            if id == 9 || length == 0 { continue }
+            guard id == 2, length >= 16, length <= 512, offset + length <= file.count else { return false }
+            let dataLength = BigEndian.uint32(file, at: offset + 8), mapLength = BigEndian.uint32(file, at: offset + 12)
+            guard dataLength == 0, mapLength <= 30 else { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,393 @@
+internal import XDSSystem
+import XDocSource
+
+/// One 512-byte tar header: the fields the copy reads, and the two it may rewrite (the size and
+/// the checksum).
+enum TarHeader {
+    /// Whether the checksum field matches the header (the sum of its bytes with the field as
+    /// spaces, unsigned as POSIX says or signed as old writers computed it).
+    static func checksumHolds(_ header: [UInt8]) -> Bool {
+        guard header.count == 512, let stored = octal(header[148..<156]) else { return false }
+        var unsigned = 0, signed = 0
+        for (index, byte) in header.enumerated() {
+            let value = (148..<156).contains(index) ? 32 : byte
+            unsigned += Int(value)
+            signed += Int(Int8(bitPattern: value))
+        }
+        return stored == Int64(unsigned) || stored == Int64(signed)
+    }
+
+    /// An octal field (leading spaces, digits, then NUL or space); nil when it holds no digit
+    /// or something else.
+    static func octal(_ field: ArraySlice<UInt8>) -> Int64? {
+        var value: Int64 = 0
+        var digits = 0
+        var index = field.startIndex
+        while index < field.endIndex, field[index] == 32 { index += 1 }
+        while index < field.endIndex, (48...55).contains(field[index]) {
+            guard value <= Int64.max >> 3 else { return nil }
+            value = value << 3 | Int64(field[index] - 48)
+            digits += 1
+            index += 1
+        }
+        guard digits > 0 else { return nil }
+        while index < field.endIndex {
+            guard field[index] == 0 || field[index] == 32 else { return nil }
+            index += 1
+        }
+        return value
+    }
+
+    /// The size field: octal, or GNU's base-256 (high bit of the first byte set); nil when it
+    /// is neither or negative.
+    static func size(_ header: [UInt8]) -> Int64? {
+        let field = header[124..<136]
+        if field.first! & 0x80 != 0 {
+            guard field.first! & 0x40 == 0 else { return nil }  // negative
+            var value: Int64 = Int64(field.first! & 0x3F)
+            for byte in field.dropFirst() {
+                guard value <= Int64.max >> 8 else { return nil }
+                value = value << 8 | Int64(byte)
+            }
+            return value
+        }
+        if field.allSatisfy({ $0 == 0 || $0 == 32 }) { return 0 }
+        return octal(field)
+    }
+
+    /// `header` with the size `size` (11 octal digits and a NUL) and its checksum recomputed.
+    static func withSize(_ header: [UInt8], _ size: Int) -> [UInt8] {
+        var out = header
+        out.replaceSubrange(124..<136, with: octalField(size, width: 12))
+        out.replaceSubrange(148..<156, with: [UInt8](repeating: 32, count: 8))
+        let sum = out.reduce(0) { $0 + Int($1) }
+        out.replaceSubrange(148..<156, with: octalField(sum, width: 7) + [32])
+        return out
+    }
+
+    /// `value` in octal, zero-padded to `width - 1` digits and a NUL.
+    private static func octalField(_ value: Int, width: Int) -> [UInt8] {
+        var digits = Array(String(value, radix: 8).utf8)
+        while digits.count < width - 1 { digits.insert(48, at: 0) }
+        return digits + [0]
+    }
+
+    /// The name field (up to its NUL).
+    static func name(_ header: [UInt8]) -> [UInt8] {
+        Array(header[0..<100].prefix { $0 != 0 })
+    }
+}
+
+/// One pax record as stored (`LENGTH KEYWORD=VALUE\n`).
+struct PaxRecord {
+    let raw: [UInt8]
+    let keyword: [UInt8]
+    var value: ArraySlice<UInt8> { raw[(raw.firstIndex(of: UInt8(ascii: "="))! + 1)..<(raw.count - 1)] }
+
+    /// The records of a pax header's data; nil when it is malformed. NULs after the last
+    /// record (padding some writers leave) are ignored.
+    static func parse(_ data: [UInt8]) -> [PaxRecord]? {
+        var records: [PaxRecord] = []
+        var at = 0
+        while at < data.count {
+            if data[at...].allSatisfy({ $0 == 0 }) { break }
+            var length = 0
+            var index = at
+            while index < data.count, (48...57).contains(data[index]), length < 1 << 30 {
+                length = length * 10 + Int(data[index] - 48)
+                index += 1
+            }
+            guard index < data.count, data[index] == 32, index > at, length > index - at + 1,
+                  at + length <= data.count, data[at + length - 1] == 10 else { return nil }
+            let raw = Array(data[at..<at + length])
+            let body = raw[(index - at + 1)..<(length - 1)]
+            guard let equals = body.firstIndex(of: UInt8(ascii: "=")), equals > body.startIndex else { return nil }
+            records.append(PaxRecord(raw: raw, keyword: Array(body[..<equals])))
+            at += length
+        }
+        return records
+    }
+
+    /// A record of `keyword` and `value`, its length prefix computed (it counts its own digits).
+    static func make(_ keyword: [UInt8], _ value: some Collection<UInt8>) -> PaxRecord {
+        let rest = keyword.count + value.count + 3  // space, '=', newline
+        var length = rest + 1
+        while String(length).utf8.count + rest != length { length += 1 }
+        return PaxRecord(raw: Array(String(length).utf8) + [32] + keyword + [UInt8(ascii: "=")] + value + [10], keyword: keyword)
+    }
+}
+
+/// The tar side of ``ArchiveCopy``: the stream (decompressed with its one filter) is copied as
+/// 512-byte blocks, in one pass; only pax headers that hold records the filter drops are
+/// rewritten (the other records byte-exact, the header's size and checksum recomputed) or left
+/// out, and `._NAME` entries (with the pax and GNU long-name headers in front of them) left out
+/// or rewritten. Headers before an entry are held until the entry's header says what it is.
+struct TarCopier {
+    let source: ArchiveSource
+    let path: DocumentSourceTreePath
+    let limits: ArchiveScanner.Limits
+    let filter: ArchiveCopy.Filter
+    var report = ArchiveCopy.Report()
+
+    /// A header read before its entry's: a pax header (its records, filtered) or a GNU
+    /// long-name header (`L`, `K`) as it is.
+    private enum Prefix {
+        case pax(header: [UInt8], records: [PaxRecord], changed: Bool)
+        case raw([UInt8])
+    }
+
+    private var input: TarStreamReader!
+    private var buffer: [UInt8] = []
+    private var bufferStart = 0
+    private var headers = 0
+
+    init(source: ArchiveSource, path: DocumentSourceTreePath, limits: ArchiveScanner.Limits, filter: ArchiveCopy.Filter) {
+        self.source = source
+        self.path = path
+        self.limits = limits
+        self.filter = filter
+    }
+
+    /// The most bytes of a pax header or `._` entry held in memory.
+    private var heldLimit: Int { max(limits.maximumAppleDoubleSize, AppleDouble.maximumFileSize) }
+
+    private func damaged(_ words: String) -> ArchiveCopyError {
+        .archive(ArchiveError(.malformed, path: path, message: "damaged archive (tar): \(words)"))
+    }
+
+    mutating func run(_ out: inout CopyOutput) throws(ArchiveCopyError) {
+        let compression: TarCompression
+        do throws(ArchiveError) {
+            let source = self.source, path = self.path
+            compression = try TarCompression.detect { (offset: Int64, count: Int) throws(ArchiveError) -> [UInt8] in
+                try source.bytes(at: offset, count: count, path: path)
+            }
+            input = try TarStreamReader(source: source, path: path, compression: compression,
+                                        limit: limits.maximumDecompressedSize)
+        } catch {
+            throw .archive(error)
+        }
+        report.compression = compression == .none ? nil : compression.rawValue
+        if compression != .none {
+            out.compressor = try TarStreamWriter(descriptor: out.descriptor, compression: compression, path: path)
+        }
+        try copyBlocks(&out)
+        try out.compressor?.finish()
+    }
+
+    private mutating func copyBlocks(_ out: inout CopyOutput) throws(ArchiveCopyError) {
+        var prefixes: [Prefix] = []
+        while true {
+            guard let header = try block() else {
+                // The stream ends without end-of-archive blocks (tar readers accept that).
+                try flush(&prefixes, &out)
+                return
+            }
+            if header.allSatisfy({ $0 == 0 }) {
+                // The end: these blocks and whatever follows them, as they are.
+                try flush(&prefixes, &out)
+                try out.write(header)
+                try copyRest(&out)
+                return
+            }
+            headers += 1
+            guard headers <= limits.maximumEntries else {
+                throw .archive(ArchiveError(.malformed, path: path,
+                                            message: "has more than \(limits.maximumEntries) entries: no copy is written"))
+            }
+            guard TarHeader.checksumHolds(header) else {
+                if headers == 1 { throw .archive(ArchiveError(.malformed, path: path, message: "not a readable archive (tar): its first header is not a tar header")) }
+                throw damaged("header \(headers) has a bad checksum")
+            }
+            guard var size = TarHeader.size(header) else { throw damaged("header \(headers) has a bad size field") }
+            let type = header[156]
+            switch type {
+            case UInt8(ascii: "x"), UInt8(ascii: "X"), UInt8(ascii: "g"):
+                let data = try held(size, what: "pax header")
+                guard let records = PaxRecord.parse(data) else { throw damaged("pax header \(headers) is malformed") }
+                let kept = records.filter { !filter.dropsPaxKeyword($0.keyword) }
+                report.droppedRecords += records.count - kept.count
+                let prefix = Prefix.pax(header: header, records: kept, changed: kept.count != records.count)
+                if kept.isEmpty && !records.isEmpty { report.droppedHeaders += 1 }
+                if type == UInt8(ascii: "g") {
+                    try flush(&prefixes, &out)
+                    try write(prefix, &out)
+                } else {
+                    prefixes.append(prefix)
+                }
+                continue
+            case UInt8(ascii: "L"), UInt8(ascii: "K"):
+                let data = try held(size, what: "long-name header")
+                prefixes.append(.raw(header + Self.padded(data)))
+                continue
+            default:
+                break
+            }
+            report.entries += 1
+            // The size a pax header gives wins; links and special files carry no data (but a
+            // pax hard link may), as libarchive reads them.
+            var paxPath: [UInt8]?, longName: [UInt8]?
+            for prefix in prefixes {
+                switch prefix {
+                case .pax(_, let records, _):
+                    for record in records {
+                        if record.keyword == Array("size".utf8), let value = Int64(String(decoding: record.value, as: UTF8.self)), value >= 0 {
+                            size = value
+                        }
+                        if record.keyword == Array("path".utf8) { paxPath = Array(record.value) }
+                    }
+                case .raw(let bytes) where bytes[156] == UInt8(ascii: "L"):
+                    let data = bytes[512...]
+                    longName = Array(data.prefix { $0 != 0 })
+                default:
+                    break
+                }
+            }
+            let hasPax = prefixes.contains { if case .pax = $0 { true } else { false } }
+            switch type {
+            case UInt8(ascii: "2"), UInt8(ascii: "3"), UInt8(ascii: "4"), UInt8(ascii: "5"), UInt8(ascii: "6"):
+                size = 0
+            case UInt8(ascii: "1") where !hasPax:
+                size = 0
+            default:
+                break
+            }
+            var head = header
+            // Old GNU sparse files: extension headers follow (isextended at 482, then 504).
+            if type == UInt8(ascii: "S"), header[482] != 0 {
+                var more = true
+                while more {
+                    guard let extension_ = try block() else { throw damaged("the archive ends inside a sparse header") }
+                    head += extension_
+                    more = extension_[504] != 0
+                }
+            }
+            let name = paxPath ?? longName ?? TarHeader.name(header)
+            let isFile = type == 0 || type == UInt8(ascii: "0") || type == UInt8(ascii: "7")
+            if isFile, ArchiveReader.appleDoubleMember(name) != nil, size <= Int64(heldLimit) {
+                let data = try held(size, what: "entry")
+                switch AppleDoubleCleaning.clean(data, filter: filter) {
+                case .keep(let readable):
+                    if !readable { report.unreadAppleDoubleEntries += 1 }
+                    try flush(&prefixes, &out)
+                    try out.write(head + Self.padded(data))
+                case .drop(let attributes):
+                    report.droppedEntries += 1
+                    report.droppedAttributes += attributes
+                    prefixes.removeAll()
+                case .replace(let file, let attributes):
+                    report.rewrittenEntries += 1
+                    report.droppedAttributes += attributes
+                    // The new size, in the pax header that gave one and in the header.
+                    prefixes = prefixes.map { prefix in
+                        guard case .pax(let paxHeader, let records, _) = prefix,
+                              records.contains(where: { $0.keyword == Array("size".utf8) }) else { return prefix }
+                        return .pax(header: paxHeader, records: records.map {
+                            $0.keyword == Array("size".utf8) ? PaxRecord.make($0.keyword, Array(String(file.count).utf8)) : $0
+                        }, changed: true)
+                    }
+                    try flush(&prefixes, &out)
+                    try out.write(TarHeader.withSize(header, file.count) + Self.padded(file))
+                }
+                continue
+            }
+            try flush(&prefixes, &out)
+            try out.write(head)
+            try copyData(size, &out)
+        }
+    }
+
+    /// Writes the held headers, the pax ones rewritten when records went (and left out when
+    /// none is left).
+    private mutating func flush(_ prefixes: inout [Prefix], _ out: inout CopyOutput) throws(ArchiveCopyError) {
+        for prefix in prefixes { try write(prefix, &out) }
+        prefixes.removeAll()
+    }
+
+    private func write(_ prefix: Prefix, _ out: inout CopyOutput) throws(ArchiveCopyError) {
+        switch prefix {
+        case .raw(let bytes):
+            try out.write(bytes)
+        case .pax(let header, let records, let changed):
+            guard !(changed && records.isEmpty) else { return }
+            let data = records.flatMap(\.raw)
+            let head = changed ? TarHeader.withSize(header, data.count) : header
+            try out.write(head + Self.padded(data))
+        }
+    }
+
+    private static func padded(_ data: [UInt8]) -> [UInt8] {
+        let rest = data.count % 512
+        return rest == 0 ? data : data + [UInt8](repeating: 0, count: 512 - rest)
+    }
+
+    // MARK: - The stream
+
+    /// The next 512 bytes; nil at the end of the stream (a partial block is damage).
+    private mutating func block() throws(ArchiveCopyError) -> [UInt8]? {
+        try fill(512)
+        let available = buffer.count - bufferStart
+        if available == 0 { return nil }
+        guard available >= 512 else { throw damaged("the archive ends inside a block") }
+        defer { bufferStart += 512 }
+        return Array(buffer[bufferStart..<bufferStart + 512])
+    }
+
+    /// A header's data, held in memory: `size` bytes (at most the held limit) and the padding
+    /// to the block, which is dropped.
+    private mutating func held(_ size: Int64, what: String) throws(ArchiveCopyError) -> [UInt8] {
+        guard size <= Int64(heldLimit) else {
+            throw damaged("a \(what) of \(size) bytes (more than the \(ArchiveScanner.Limits.sizeText(Int64(heldLimit))) read)")
+        }
+        let blocks = (Int(size) + 511) / 512
+        try fill(blocks * 512)
+        guard buffer.count - bufferStart >= blocks * 512 else { throw damaged("the archive ends inside a \(what)") }
+        defer { bufferStart += blocks * 512 }
+        return Array(buffer[bufferStart..<bufferStart + Int(size)])
+    }
+
+    /// Copies `size` bytes of data and their padding as they are.
+    private mutating func copyData(_ size: Int64, _ out: inout CopyOutput) throws(ArchiveCopyError) {
+        var left = (size + 511) / 512 * 512
+        while left > 0 {
+            try fill(512)
+            let available = buffer.count - bufferStart
+            guard available > 0 else { throw damaged("the archive ends inside an entry's data") }
+            let take = Int(min(Int64(available), left))
+            try out.write(buffer[bufferStart..<bufferStart + take])
+            bufferStart += take
+            left -= Int64(take)
+        }
+    }
+
+    /// Copies the rest of the stream as it is.
+    private mutating func copyRest(_ out: inout CopyOutput) throws(ArchiveCopyError) {
+        while true {
+            try fill(1)
+            guard buffer.count > bufferStart else { return }
+            try out.write(buffer[bufferStart...])
+            bufferStart = buffer.count
+        }
+    }
+
+    /// Reads until at least `count` bytes are buffered, or the stream ends.
+    private mutating func fill(_ count: Int) throws(ArchiveCopyError) {
+        guard buffer.count - bufferStart < count else { return }
+        buffer.removeFirst(bufferStart)
+        bufferStart = 0
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while buffer.count < count {
+            let input = self.input!
+            let outcome = chunk.withUnsafeMutableBytes { raw -> Result<Int, ArchiveError> in
+                do throws(ArchiveError) { return .success(try input.read(into: raw)) } catch { return .failure(error) }
+            }
+            let n: Int
+            switch outcome {
+            case .success(let read): n = read
+            case .failure(let error): throw .archive(error)
+            }
+            if n == 0 { return }
+            buffer += chunk[0..<n]
+        }
+    }
+}

@@ -1,0 +1,528 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+internal import CZlib
+internal import XDSSystem
+import XDocSource
+
+/// The zip side of ``ArchiveCopy``: three passes over the central directory (read in bounded
+/// chunks, as ZipReader.swift reads it), nothing kept per member but its new offset (8 bytes)
+/// and the rewritten `._` entries.
+/// 1. Decide: read each AppleDouble entry (bounded, through ZipReader's member read) and clean
+///    it; then which `__MACOSX/` folders are left empty.
+/// 2. Copy: the bytes in front of the first member, then each member kept, its local header,
+///    data and data descriptor byte for byte (their extent checked: inside the file, before
+///    the directory, overlapping no other member), or the rewritten entry.
+/// 3. The central directory of the members kept, offsets rewritten, and the end records.
+struct ZipCopier {
+    let source: ArchiveSource
+    let path: DocumentSourceTreePath
+    let limits: ArchiveScanner.Limits
+    let filter: ArchiveCopy.Filter
+    var report = ArchiveCopy.Report()
+
+    init(source: ArchiveSource, path: DocumentSourceTreePath, limits: ArchiveScanner.Limits, filter: ArchiveCopy.Filter) {
+        self.source = source
+        self.path = path
+        self.limits = limits
+        self.filter = filter
+    }
+
+    /// One central-directory entry as stored, with its zip64 values resolved.
+    struct Entry {
+        var fixed: [UInt8]
+        let name: [UInt8]
+        var extra: [UInt8]
+        let comment: [UInt8]
+        var flags: UInt16 { LittleEndian.uint16(fixed, at: 8) }
+        var method: Int { Int(LittleEndian.uint16(fixed, at: 10)) }
+        var crc: UInt32 { LittleEndian.uint32(fixed, at: 16) }
+        var compressed: Int64 = 0
+        var uncompressed: Int64 = 0
+        /// The local header's offset as recorded, and where it is in the file.
+        var recordedLocal: Int64 = 0
+        var local: Int64 = 0
+        var isFolder: Bool { name.last == UInt8(ascii: "/") }
+        var isRegularFile: Bool {
+            let madeBy = LittleEndian.uint16(fixed, at: 4), mode = LittleEndian.uint32(fixed, at: 38) >> 16
+            let type = madeBy >> 8 == 3 ? mode & 0o170000 : 0
+            return !isFolder && (type == 0 || type == 0o100000)
+        }
+    }
+
+    /// A `._` entry rewritten: its new data, compressed as the old one was.
+    struct Rewritten {
+        let data: [UInt8]
+        let crc: UInt32
+        let size: Int
+        let method: UInt16
+    }
+
+    enum Decision {
+        case drop
+        case rewrite(Rewritten)
+    }
+
+    private static let macFolder = Array("__MACOSX/".utf8)
+    /// The most bytes of one `._` entry read to be cleaned (XDocSource rewrites at most this).
+    private var appleDoubleLimit: Int { max(limits.maximumAppleDoubleSize, AppleDouble.maximumFileSize) }
+
+    mutating func run(_ out: inout CopyOutput) throws(ArchiveCopyError) {
+        let directory: ZipDirectory
+        let end: ZipEndRecords
+        do throws(ArchiveError) {
+            directory = try ZipDirectory.locate(source, path: path)
+            end = try ZipEndRecords.read(source, directory: directory, path: path)
+        } catch {
+            throw .archive(error)
+        }
+
+        // 1. Decide.
+        var decisions: [Int64: Decision] = [:]
+        var front = directory.start
+        var macFolders: [(index: Int64, name: [UInt8])] = []
+        var keptUnder = Set<[UInt8]>(), droppedUnder = Set<[UInt8]>()
+        var work = ZipWork(limit: limits.maximumDecompressedSize, path: path)
+        var count: Int64 = 0
+        try Self.forEachEntry(source, path, limits, directory) { (index, entry) throws(ArchiveCopyError) in
+            count = index + 1
+            if entry.local >= 0 { front = min(front, entry.local) }
+            let underMac = entry.name.starts(with: Self.macFolder)
+            if entry.isFolder {
+                if underMac { macFolders.append((index, entry.name)) }
+                return
+            }
+            var dropped = false
+            if entry.isRegularFile, ArchiveReader.appleDoubleMember(entry.name) != nil {
+                switch try clean(entry, index: index, directory: directory, work: &work) {
+                case .drop?:
+                    decisions[index] = .drop
+                    dropped = true
+                case .rewrite(let rewritten)?:
+                    decisions[index] = .rewrite(rewritten)
+                case nil:
+                    break
+                }
+            }
+            if underMac {
+                if dropped { Self.addFolders(of: entry.name, to: &droppedUnder) } else { Self.addFolders(of: entry.name, to: &keptUnder) }
+            }
+        }
+        report.entries = Int(count)
+        if let expected = directory.entryCount, expected != count {
+            throw .archive(directory.damaged("its central directory holds \(count) entries, its end record says \(expected)"))
+        }
+        // Deepest first, so that a folder kept keeps its parents.
+        for folder in macFolders.sorted(by: { depth($0.name) > depth($1.name) }) {
+            if !keptUnder.contains(folder.name) && droppedUnder.contains(folder.name) {
+                decisions[folder.index] = .drop
+                report.droppedEntries += 1
+            } else {
+                Self.addFolders(of: folder.name, to: &keptUnder)
+            }
+        }
+
+        // 2. Copy: the bytes in front, then the members.
+        try copy(from: 0, count: front, to: &out)
+        var offsets = [Int64](repeating: -1, count: Int(count))
+        var ranges = ZipDataRanges()
+        try Self.forEachEntry(source, path, limits, directory) { (index, entry) throws(ArchiveCopyError) in
+            let decision = decisions[index]
+            if case .drop? = decision { return }
+            offsets[Int(index)] = out.position - directory.correction
+            if case .rewrite(let rewritten)? = decision {
+                try writeRewritten(entry, rewritten, directory: directory, to: &out)
+            } else {
+                try copyMember(entry, index: index, directory: directory, ranges: &ranges, to: &out)
+            }
+        }
+
+        // 3. The central directory and the end records.
+        let directoryStart = out.position
+        var kept: Int64 = 0
+        try Self.forEachEntry(source, path, limits, directory) { (index, entry) throws(ArchiveCopyError) in
+            guard offsets[Int(index)] >= 0 else { return }
+            var entry = entry
+            if case .rewrite(let rewritten)? = decisions[index] { Self.describe(&entry, rewritten) }
+            Self.setOffset(&entry, offsets[Int(index)])
+            try out.write(entry.fixed + entry.name + entry.extra + entry.comment)
+            kept += 1
+        }
+        try end.write(entries: kept, directoryStart: directoryStart - directory.correction,
+                      directorySize: out.position - directoryStart, correction: directory.correction, to: &out)
+    }
+
+    private func depth(_ name: [UInt8]) -> Int { name.lazy.filter { $0 == UInt8(ascii: "/") }.count }
+
+    /// Adds every folder `name` lies in (`__MACOSX/`, `__MACOSX/docs/`; not `name` itself).
+    private static func addFolders(of name: [UInt8], to set: inout Set<[UInt8]>) {
+        for (at, byte) in name.enumerated() where byte == UInt8(ascii: "/") && at + 1 < name.count {
+            set.insert(Array(name[...at]))
+        }
+    }
+
+    // MARK: - The directory
+
+    /// Calls `body` with each entry of the central directory, in order (bounded by the entry
+    /// limit; a damaged entry is a damaged archive).
+    /// (Static: `body` may change the copier.)
+    private static func forEachEntry(
+        _ source: ArchiveSource, _ path: DocumentSourceTreePath, _ limits: ArchiveScanner.Limits,
+        _ directory: ZipDirectory, _ body: (Int64, Entry) throws(ArchiveCopyError) -> Void
+    ) throws(ArchiveCopyError) {
+        var reader = ZipChunkReader(source: source, start: directory.start, end: directory.end, path: path)
+        var index: Int64 = 0
+        while reader.position < directory.end {
+            if index >= Int64(limits.maximumEntries) {
+                throw .archive(ArchiveError(.malformed, path: path,
+                                            message: "has more than \(limits.maximumEntries) entries: no copy is written"))
+            }
+            let fixed: [UInt8]?
+            do throws(ArchiveError) { fixed = try reader.take(46) } catch { throw .archive(error) }
+            guard let fixed, LittleEndian.uint32(fixed, at: 0) == 0x0201_4B50 else {
+                throw .archive(directory.damaged("entry \(index + 1) of its central directory is damaged"))
+            }
+            let nameLength = Int(LittleEndian.uint16(fixed, at: 28)), extraLength = Int(LittleEndian.uint16(fixed, at: 30))
+            let commentLength = Int(LittleEndian.uint16(fixed, at: 32))
+            let variable: [UInt8]?
+            do throws(ArchiveError) { variable = try reader.take(nameLength + extraLength + commentLength) } catch {
+                throw .archive(error)
+            }
+            guard let variable else {
+                throw .archive(directory.damaged("entry \(index + 1) of its central directory runs past its end"))
+            }
+            var entry = Entry(fixed: fixed, name: Array(variable.prefix(nameLength)),
+                              extra: Array(variable[nameLength..<nameLength + extraLength]),
+                              comment: Array(variable.suffix(commentLength)))
+            entry.compressed = Int64(LittleEndian.uint32(fixed, at: 20))
+            entry.uncompressed = Int64(LittleEndian.uint32(fixed, at: 24))
+            entry.recordedLocal = Int64(LittleEndian.uint32(fixed, at: 42))
+            if let zip64 = Self.zip64Fields(entry) {
+                if let value = zip64.uncompressed { entry.uncompressed = Int64(clamping: LittleEndian.uint64(entry.extra, at: value)) }
+                if let value = zip64.compressed { entry.compressed = Int64(clamping: LittleEndian.uint64(entry.extra, at: value)) }
+                if let value = zip64.offset { entry.recordedLocal = Int64(clamping: LittleEndian.uint64(entry.extra, at: value)) }
+            }
+            let corrected = entry.recordedLocal.addingReportingOverflow(directory.correction)
+            entry.local = corrected.overflow ? Int64.max : corrected.partialValue
+            try body(index, entry)
+            index += 1
+        }
+    }
+
+    /// Where the zip64 values of an entry lie in its extra field (the fields whose 32-bit value
+    /// is 0xFFFFFFFF, in the order uncompressed size, compressed size, offset), and where the
+    /// zip64 block starts; nil without one.
+    static func zip64Fields(_ entry: Entry) -> (block: Int, uncompressed: Int?, compressed: Int?, offset: Int?)? {
+        guard let (block, size) = extraBlock(0x0001, in: entry.extra) else { return nil }
+        var at = block + 4
+        let end = block + 4 + size
+        var found: [Int?] = [nil, nil, nil]
+        for (slot, fixedAt) in [20 + 4, 20, 42].enumerated() where LittleEndian.uint32(entry.fixed, at: fixedAt) == 0xFFFF_FFFF {
+            // Order in the block: uncompressed (fixed 24), compressed (fixed 20), offset (42).
+            guard at + 8 <= end else { break }
+            found[slot] = at
+            at += 8
+        }
+        return (block, found[0], found[1], found[2])
+    }
+
+    /// The start and data size of the first extra block with `id` (complete blocks only;
+    /// zipalign's padding after them is left alone).
+    private static func extraBlock(_ id: UInt16, in extra: [UInt8]) -> (Int, Int)? {
+        var at = 0
+        while at + 4 <= extra.count {
+            let blockID = LittleEndian.uint16(extra, at: at), size = Int(LittleEndian.uint16(extra, at: at + 2))
+            guard at + 4 + size <= extra.count else { return nil }
+            if blockID == id { return (at, size) }
+            at += 4 + size
+        }
+        return nil
+    }
+
+    /// The extra field without its zip64 block (for a rewritten entry, small enough without).
+    private static func withoutZip64(_ extra: [UInt8]) -> [UInt8] {
+        guard let (block, size) = extraBlock(0x0001, in: extra) else { return extra }
+        return Array(extra[..<block] + extra[(block + 4 + size)...])
+    }
+
+    /// Records the local header offset `offset`: in the zip64 block where the entry had it
+    /// there, else in the 32-bit field when it fits, else in a zip64 block (added or grown).
+    static func setOffset(_ entry: inout Entry, _ offset: Int64) {
+        if let fields = zip64Fields(entry), let at = fields.offset {
+            entry.extra.replaceSubrange(at..<at + 8, with: le(UInt64(offset), 8))
+            return
+        }
+        if offset < 0xFFFF_FFFF {
+            entry.fixed.replaceSubrange(42..<46, with: le(UInt64(offset), 4))
+            return
+        }
+        entry.fixed.replaceSubrange(42..<46, with: le(0xFFFF_FFFF, 4))
+        if let fields = zip64Fields(entry) {
+            // After the sizes it holds (the offset comes third).
+            let size = Int(LittleEndian.uint16(entry.extra, at: fields.block + 2))
+            let insertAt = fields.block + 4 + (fields.uncompressed == nil ? 0 : 8) + (fields.compressed == nil ? 0 : 8)
+            entry.extra.insert(contentsOf: le(UInt64(offset), 8), at: insertAt)
+            entry.extra.replaceSubrange(fields.block + 2..<fields.block + 4, with: le(UInt64(size + 8), 2))
+        } else {
+            entry.extra = le(1, 2) + le(8, 2) + le(UInt64(offset), 8) + entry.extra
+        }
+        entry.fixed.replaceSubrange(30..<32, with: le(UInt64(entry.extra.count), 2))
+    }
+
+    /// The directory entry of a rewritten `._` entry: its new sizes, CRC and method, no data
+    /// descriptor, no zip64 sizes.
+    private static func describe(_ entry: inout Entry, _ rewritten: Rewritten) {
+        entry.extra = withoutZip64(entry.extra)
+        entry.fixed.replaceSubrange(8..<10, with: le(UInt64(entry.flags & ~0x0008), 2))
+        entry.fixed.replaceSubrange(10..<12, with: le(UInt64(rewritten.method), 2))
+        entry.fixed.replaceSubrange(16..<20, with: le(UInt64(rewritten.crc), 4))
+        entry.fixed.replaceSubrange(20..<24, with: le(UInt64(rewritten.data.count), 4))
+        entry.fixed.replaceSubrange(24..<28, with: le(UInt64(rewritten.size), 4))
+        entry.fixed.replaceSubrange(30..<32, with: le(UInt64(entry.extra.count), 2))
+    }
+
+    static func le(_ value: UInt64, _ width: Int) -> [UInt8] {
+        (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
+    }
+
+    // MARK: - AppleDouble entries
+
+    /// What becomes of a `._` entry: nil to copy it as it is.
+    private mutating func clean(_ entry: Entry, index: Int64, directory: ZipDirectory,
+                                work: inout ZipWork) throws(ArchiveCopyError) -> Decision? {
+        let encrypted = entry.flags & 0x41 != 0
+        guard !encrypted, entry.method == 0 || entry.method == 8, entry.uncompressed <= Int64(appleDoubleLimit) else {
+            report.unreadAppleDoubleEntries += 1
+            return nil
+        }
+        let member = ZipMember(local: entry.local, compressed: entry.compressed, uncompressed: entry.uncompressed,
+                               method: entry.method, crc: entry.crc)
+        let bytes: [UInt8]
+        switch member.read(source, directory: directory, entry: (index + 1, entry.name), limit: appleDoubleLimit, work: &work) {
+        case .bytes(let read): bytes = read
+        case .stopped: throw .archive(work.failure ?? directory.damaged("entry \(index + 1) cannot be read"))
+        case .tooLarge, .failed:
+            report.unreadAppleDoubleEntries += 1
+            return nil
+        }
+        switch AppleDoubleCleaning.clean(bytes, filter: filter) {
+        case .keep(let readable):
+            if !readable { report.unreadAppleDoubleEntries += 1 }
+            return nil
+        case .drop(let attributes):
+            report.droppedEntries += 1
+            report.droppedAttributes += attributes
+            return .drop
+        case .replace(let file, let attributes):
+            report.rewrittenEntries += 1
+            report.droppedAttributes += attributes
+            let crc = file.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+            let data = entry.method == 8 ? try deflated(file) : file
+            return .rewrite(Rewritten(data: data, crc: crc, size: file.count, method: UInt16(entry.method)))
+        }
+    }
+
+    /// Raw deflate (as zip stores it) of `bytes`, at the best compression.
+    private func deflated(_ bytes: [UInt8]) throws(ArchiveCopyError) -> [UInt8] {
+        var stream = z_stream()
+        guard deflateInit2_(&stream, 9, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                            Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw .archive(ArchiveError(.unreadable, path: path, message: "zlib could not start: " + String(cString: czlib_load_error())))
+        }
+        defer { deflateEnd(&stream) }
+        var input = bytes
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 64)
+        let code = input.withUnsafeMutableBufferPointer { inBuffer in
+            output.withUnsafeMutableBufferPointer { outBuffer in
+                stream.next_in = inBuffer.baseAddress
+                stream.avail_in = uInt(inBuffer.count)
+                stream.next_out = outBuffer.baseAddress
+                stream.avail_out = uInt(outBuffer.count)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        guard code == Z_STREAM_END else {
+            throw .archive(ArchiveError(.unreadable, path: path, message: "zlib could not compress (code \(code))"))
+        }
+        output.removeLast(Int(stream.avail_out))
+        return output
+    }
+
+    // MARK: - Members
+
+    private func damaged(_ directory: ZipDirectory, _ index: Int64, _ entry: Entry, _ words: String) -> ArchiveCopyError {
+        .archive(directory.damaged("entry \(index + 1) (\(DocumentSourceTreePath(bytes: entry.name).visible)): \(words)"))
+    }
+
+    /// The local header (30 bytes, name and extra) of `entry`, checked to lie before the directory.
+    private func localHeader(_ entry: Entry, index: Int64, directory: ZipDirectory) throws(ArchiveCopyError) -> [UInt8] {
+        guard entry.local >= 0, entry.local <= directory.start - 30 else {
+            throw damaged(directory, index, entry, "its local header is not before the central directory")
+        }
+        let fixed = try bytes(at: entry.local, count: 30)
+        guard fixed.count == 30, LittleEndian.uint32(fixed, at: 0) == 0x0403_4B50 else {
+            throw damaged(directory, index, entry, "its local header is missing or damaged")
+        }
+        let variable = Int(LittleEndian.uint16(fixed, at: 26)) + Int(LittleEndian.uint16(fixed, at: 28))
+        guard entry.local + 30 + Int64(variable) <= directory.start else {
+            throw damaged(directory, index, entry, "its local header runs into the central directory")
+        }
+        return fixed + (variable > 0 ? try bytes(at: entry.local + 30, count: variable) : [])
+    }
+
+    /// Copies a member as it is: local header, data, data descriptor.
+    private func copyMember(_ entry: Entry, index: Int64, directory: ZipDirectory, ranges: inout ZipDataRanges,
+                            to out: inout CopyOutput) throws(ArchiveCopyError) {
+        let header = try localHeader(entry, index: index, directory: directory)
+        let dataStart = entry.local + Int64(header.count)
+        let dataEnd = dataStart.addingReportingOverflow(entry.compressed)
+        guard entry.compressed >= 0, !dataEnd.overflow, dataEnd.partialValue <= directory.start else {
+            throw damaged(directory, index, entry, "its data runs into the central directory")
+        }
+        var end = dataEnd.partialValue
+        if entry.flags & 0x0008 != 0 {
+            end += try descriptorLength(entry, header: header, at: end, directory: directory, index: index)
+        }
+        // Each byte of the archive is copied once at most: the copy is never larger than it.
+        guard ranges.insert(start: entry.local, end: end) else {
+            throw damaged(directory, index, entry, "its data overlaps another entry's")
+        }
+        try copy(from: entry.local, count: end - entry.local, to: &out)
+    }
+
+    /// The length of the data descriptor at `at` (with or without its signature, 32- or 64-bit
+    /// sizes): the form whose CRC and sizes are the directory's, zip64's first when the local
+    /// header has a zip64 block.
+    private func descriptorLength(_ entry: Entry, header: [UInt8], at: Int64, directory: ZipDirectory,
+                                  index: Int64) throws(ArchiveCopyError) -> Int64 {
+        let available = Int(min(24, directory.start - at))
+        let bytes = available > 0 ? try bytes(at: at, count: available) : []
+        let localExtra = Array(header.suffix(Int(LittleEndian.uint16(header, at: 28))))
+        let wideFirst = Self.extraBlock(0x0001, in: localExtra) != nil
+        for wide in wideFirst ? [true, false] : [false, true] {
+            for signed in [true, false] {
+                let start = signed ? 4 : 0, width = wide ? 8 : 4
+                let length = start + 4 + 2 * width
+                guard bytes.count >= length else { continue }
+                if signed && LittleEndian.uint32(bytes, at: 0) != 0x0807_4B50 { continue }
+                let crc = LittleEndian.uint32(bytes, at: start)
+                let compressed = LittleEndian.unsigned(bytes, at: start + 4, width: width)
+                let uncompressed = LittleEndian.unsigned(bytes, at: start + 4 + width, width: width)
+                if crc == entry.crc, compressed == UInt64(entry.compressed), uncompressed == UInt64(entry.uncompressed) {
+                    return Int64(length)
+                }
+            }
+        }
+        throw damaged(directory, index, entry, "its data descriptor does not match its central directory entry")
+    }
+
+    /// Writes a rewritten `._` entry: the old local header's fields with the new sizes, CRC
+    /// and method, without data descriptor or zip64 block, then the new data.
+    private func writeRewritten(_ entry: Entry, _ rewritten: Rewritten, directory: ZipDirectory,
+                                to out: inout CopyOutput) throws(ArchiveCopyError) {
+        let old = try localHeader(entry, index: 0, directory: directory)
+        let nameLength = Int(LittleEndian.uint16(old, at: 26))
+        let name = Array(old[30..<30 + nameLength])
+        let extra = Self.withoutZip64(Array(old[(30 + nameLength)...]))
+        var header = Array(old[0..<6])
+        header += Self.le(UInt64(LittleEndian.uint16(old, at: 6) & ~0x0008), 2)
+        header += Self.le(UInt64(rewritten.method), 2) + Array(old[10..<14])
+        header += Self.le(UInt64(rewritten.crc), 4) + Self.le(UInt64(rewritten.data.count), 4)
+        header += Self.le(UInt64(rewritten.size), 4) + Self.le(UInt64(nameLength), 2) + Self.le(UInt64(extra.count), 2)
+        try out.write(header + name + extra)
+        try out.write(rewritten.data)
+    }
+
+    // MARK: - Bytes
+
+    private func bytes(at offset: Int64, count: Int) throws(ArchiveCopyError) -> [UInt8] {
+        let read: [UInt8]
+        do throws(ArchiveError) { read = try source.bytes(at: offset, count: count, path: path) } catch { throw .archive(error) }
+        guard read.count == count else {
+            throw .archive(ArchiveError(.malformed, path: path, message: "damaged archive (zip): the file ended while it was read"))
+        }
+        return read
+    }
+
+    /// Copies `count` bytes from `offset` of the archive, a MiB at a time.
+    private func copy(from offset: Int64, count: Int64, to out: inout CopyOutput) throws(ArchiveCopyError) {
+        var done: Int64 = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while done < count {
+            let want = Int(min(Int64(buffer.count), count - done))
+            let n = SystemCall.retrying { pread(source.descriptor, buffer.baseAddress!, want, off_t(offset + done)) }
+            if n < 0 {
+                throw .archive(ArchiveError(.unreadable, path: path, message: "cannot read the archive: " + Errno.current.words))
+            }
+            if n == 0 {
+                throw .archive(ArchiveError(.malformed, path: path, message: "damaged archive (zip): the file ended while it was read"))
+            }
+            try out.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            done += Int64(n)
+        }
+    }
+}
+
+/// A zip's end records as they were (the classic one with its comment, the zip64 one when
+/// there is one), written again for the new directory.
+struct ZipEndRecords {
+    /// The classic end record and the comment after it.
+    let classic: [UInt8]
+    /// The zip64 end record (its 56 fixed bytes), when the zip has one.
+    let zip64: [UInt8]?
+
+    static func read(_ source: ArchiveSource, directory: ZipDirectory, path: DocumentSourceTreePath) throws(ArchiveError) -> ZipEndRecords {
+        // The last end record whose comment fits the file (as ZipDirectory.locate finds it).
+        let tailCount = Int(min(source.size, 22 + 65_535))
+        let tailStart = source.size - Int64(tailCount)
+        let tail = try source.bytes(at: tailStart, count: tailCount, path: path)
+        var at = tail.count - 22
+        while at >= 0 {
+            if tail[at] == 0x50, tail[at + 1] == 0x4B, tail[at + 2] == 5, tail[at + 3] == 6,
+               at + 22 + Int(LittleEndian.uint16(tail, at: at + 20)) <= tail.count { break }
+            at -= 1
+        }
+        guard at >= 0 else { throw directory.damaged("no end-of-central-directory record") }
+        let length = 22 + Int(LittleEndian.uint16(tail, at: at + 20))
+        let classic = Array(tail[at..<at + length])
+        var zip64: [UInt8]?
+        if directory.end != tailStart + Int64(at) {
+            let record = try source.bytes(at: directory.end, count: 56, path: path)
+            if record.count == 56, LittleEndian.uint32(record, at: 0) == 0x0606_4B50 { zip64 = record }
+        }
+        return ZipEndRecords(classic: classic, zip64: zip64)
+    }
+
+    /// Writes the end records of a directory of `entries` at `directoryStart` (as recorded)
+    /// of `directorySize` bytes: the zip64 record and locator when the zip had them or a value
+    /// needs them, then the classic record with the old comment; a field saturated in the old
+    /// record stays so when a zip64 record carries the value.
+    func write(entries: Int64, directoryStart: Int64, directorySize: Int64, correction: Int64,
+               to out: inout CopyOutput) throws(ArchiveCopyError) {
+        let le = ZipCopier.le
+        let needs64 = zip64 != nil || entries >= 0xFFFF || directoryStart >= 0xFFFF_FFFF || directorySize >= 0xFFFF_FFFF
+        if needs64 {
+            let recordAt = out.position - correction
+            let versions = zip64.map { Array($0[12..<16]) } ?? le(45, 2) + le(45, 2)
+            var record = le(0x0606_4B50, 4) + le(44, 8) + versions + le(0, 4) + le(0, 4)
+            record += le(UInt64(entries), 8) + le(UInt64(entries), 8)
+            record += le(UInt64(directorySize), 8) + le(UInt64(directoryStart), 8)
+            try out.write(record)
+            try out.write(le(0x0706_4B50, 4) + le(0, 4) + le(UInt64(recordAt), 8) + le(1, 4))
+        }
+        func field(_ value: Int64, at offset: Int, width: Int) -> [UInt8] {
+            let saturated: UInt64 = width == 2 ? 0xFFFF : 0xFFFF_FFFF
+            let old = LittleEndian.unsigned(classic, at: offset, width: width)
+            if UInt64(value) >= saturated || (needs64 && old == saturated) { return le(saturated, width) }
+            return le(UInt64(value), width)
+        }
+        var record = Array(classic[0..<8])
+        record += field(entries, at: 8, width: 2) + field(entries, at: 10, width: 2)
+        record += field(directorySize, at: 12, width: 4) + field(directoryStart, at: 16, width: 4)
+        record += classic[20...]
+        try out.write(record)
+    }
+}

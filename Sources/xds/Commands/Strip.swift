@@ -1,0 +1,181 @@
+import ArgumentParser
+import XDSProvenance
+import XDSSystem
+import XDocSource
+import XDocSourceArchive
+
+extension XDS {
+    /// `xds strip`: removes the marks of where files came from, from every store (SPEC §6).
+    struct Strip: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "strip",
+            abstract: "Remove the marks of where files came from, from every store.",
+            discussion: """
+                Removes every mark xds where shows (all kinds, or those of --only, minus those \
+                of --keep; kinds: \(KindOptions.kindList); comma lists or repeated options) \
+                from every store: native attributes, Samba streams, the entries of AppleDouble \
+                sidecars ._NAME and NAME:Zone.Identifier files. Unlike xds remove, which clears \
+                sidecars only with --sidecar, strip clears every store. A sidecar loses its marks \
+                in one atomic write under the writers' lock, every other entry kept byte for \
+                byte, and is deleted only when nothing else is left in it. Other attributes \
+                (user.mime_type, Finder tags, ...) are kept.
+
+                -n (--dry-run) changes nothing and prints FILE: KIND (STORE) for each mark that \
+                would go. -r walks folders as xds where -r does (same walk, -j N threads); \
+                archives are never rewritten in place: each archive under the folder that holds \
+                marks is named in one line and the walk goes on. Afterwards xds where -r finds \
+                nothing under the folder outside archives.
+
+                strip ARCHIVE -o CLEAN writes a copy of a zip or tar without the marks (-o - to \
+                standard output).
+
+                Status 0 when a mark was removed (or would be, with -n), 1 when none was found, \
+                74 when a store refuses.
+
+                Examples:
+                  xds strip -n report.pdf
+                  xds strip -r --only quarantine,macos-provenance release/
+                  xds strip -r --keep x-document-source share/
+                """
+        )
+
+        @Argument(help: "The files or folders to clear.", completion: .file())
+        var files: [String]
+
+        @Flag(name: [.customShort("r"), .long], help: "Walk folders and strip every file and folder under them.")
+        var recursive = false
+
+        @Flag(name: [.customShort("n"), .long], help: "List the marks that would go (FILE: KIND (STORE)), change nothing.")
+        var dryRun = false
+
+        @OptionGroup var kindOptions: KindOptions
+
+        @Option(name: [.short, .customLong("output")],
+                help: ArgumentHelp("Write a copy of the archive without the marks to CLEAN (- for standard output).",
+                                   valueName: "CLEAN"),
+                completion: .file())
+        var output: String?
+
+        @OptionGroup var jobs: JobsOptions
+
+        @OptionGroup var follow: FollowOptions
+
+        func validate() throws {
+            if output != nil {
+                if recursive { throw ValidationError("-o writes a clean copy of one archive; it cannot go with -r.") }
+                if dryRun { throw ValidationError("-o writes a clean copy of one archive; it cannot go with -n.") }
+                if files.count != 1 { throw ValidationError("-o writes a clean copy of one archive: give one ARCHIVE.") }
+            }
+        }
+
+        func run() throws {
+            let kinds = kindOptions.kinds
+            if output != nil {
+                throw ValidationError("strip ARCHIVE -o CLEAN (a clean copy of an archive) is not in this build yet.")
+            }
+            let diagnostics = recursive
+                ? Self.stripTree(files, kinds: kinds, dryRun: dryRun, jobs: jobs.count)
+                : Self.strip(files, kinds: kinds, dryRun: dryRun, followSymlinks: follow.followSymlinks)
+            try diagnostics.finish()
+        }
+
+        /// `strip FILE...`: each file's marks of `kinds` removed (or, dry, listed).
+        static func strip(_ files: [String], kinds: Swift.Set<ProvenanceKind>, dryRun: Bool,
+                          followSymlinks: Bool) -> Diagnostics {
+            var diagnostics = Diagnostics()
+            for file in files {
+                guard diagnostics.accepts(file) else { continue }
+                let stripped: [ProvenanceMarkLocation]
+                do throws(DocumentSourceFileError) {
+                    stripped = try ProvenanceFile(path: file, followSymlinks: followSymlinks).strip(kinds, dryRun: dryRun)
+                } catch {
+                    diagnostics.fail(file, error)
+                    continue
+                }
+                guard report(stripped, path: DocumentSourceTreePath(file), kinds: kinds, dryRun: dryRun,
+                             diagnostics: &diagnostics) else { break }
+            }
+            return diagnostics
+        }
+
+        /// `strip -r`: walks every folder root and strips (or, dry, lists) every entry with
+        /// marks on the walk's threads; archives are named, never rewritten; a root that is not
+        /// a folder is stripped as by ``strip(_:kinds:dryRun:followSymlinks:)``.
+        static func stripTree(_ roots: [String], kinds: Swift.Set<ProvenanceKind>, dryRun: Bool, jobs: Int,
+                              limits: ArchiveScanner.Limits = ArchiveScanner.Limits()) -> Diagnostics {
+            var diagnostics = Diagnostics()
+            var progress = ProgressLine()
+            for root in roots {
+                guard diagnostics.accepts(root) else { continue }
+                guard Recursive.isFolder(root) else {
+                    diagnostics.record(strip([root], kinds: kinds, dryRun: dryRun, followSymlinks: true).worst)
+                    continue
+                }
+                var stripped = 0
+                var outputFailed = false
+                ProvenanceTree(roots: [root], jobs: jobs).strip(kinds, dryRun: dryRun, archives: { archive in
+                    progress.clear()
+                    noteArchive(archive, kinds: kinds, limits: limits, diagnostics: &diagnostics)
+                    return .proceed
+                }) { event in
+                    switch event {
+                    case .progress(let counts):
+                        progress.update(counts)
+                    case .problem(let problem):
+                        progress.clear()
+                        diagnostics.report(problem)
+                    case .found(let entry):
+                        progress.clear()
+                        guard !entry.locations.isEmpty else { return .proceed }
+                        stripped += 1
+                        guard report(entry.locations, path: entry.path, kinds: kinds, dryRun: dryRun, diagnostics: &diagnostics) else {
+                            outputFailed = true
+                            return .stop
+                        }
+                    }
+                    return .proceed
+                }
+                progress.clear()
+                if outputFailed { break }
+                if stripped == 0 {
+                    diagnostics.fail(root, "no file or folder in it has a mark of "
+                                     + (kinds.count == ProvenanceKind.allCases.count ? "where it came from" : "the kinds asked"), status: .absent)
+                }
+            }
+            return diagnostics
+        }
+
+        /// `strip -r` meets an archive: archives are not rewritten in place, so only say how many
+        /// members carry marks of `kinds` (status unchanged); problems inside are `where`'s to report.
+        static func noteArchive(_ archive: DocumentSourceTreePath, kinds: Swift.Set<ProvenanceKind>, limits: ArchiveScanner.Limits,
+                                diagnostics: inout Diagnostics) {
+            guard let scanner = ProvenanceArchive(path: archive, limits: limits) else { return }
+            var members = 0
+            _ = try? scanner.scan { event in
+                if case .member(let member) = event, member.marks.contains(where: { kinds.contains($0.kind) }) { members += 1 }
+                return .proceed
+            }
+            guard members > 0 else { return }
+            let carry = members == 1 ? "1 member carries marks of where it came from" : "\(members) members carry marks of where they came from"
+            diagnostics.fail(visible: archive.visible,
+                             "\(carry); archives are not rewritten in place (xds strip ARCHIVE -o CLEAN writes a clean copy)",
+                             status: .success)
+        }
+
+        /// What one file lost (or, dry, would lose): with `dryRun` a line `FILE: KIND (STORE)`
+        /// per mark, all in one write; nothing found is status 1. False when standard output
+        /// failed (reported).
+        static func report(_ stripped: [ProvenanceMarkLocation], path: DocumentSourceTreePath, kinds: Swift.Set<ProvenanceKind>,
+                           dryRun: Bool, diagnostics: inout Diagnostics) -> Bool {
+            guard !stripped.isEmpty else {
+                let reason = kinds.count == ProvenanceKind.allCases.count ? "no mark of where it came from" : "no mark of the kinds asked"
+                diagnostics.fail(visible: path.visible, reason, status: .absent)
+                return true
+            }
+            guard dryRun else { return true }
+            let visible = path.visible
+            let text = stripped.map { visible + ": " + MarkRecord.heading(kind: $0.kind, store: $0.store) + "\n" }.joined()
+            return diagnostics.write(text)
+        }
+    }
+}

@@ -1,0 +1,264 @@
+import ArgumentParser
+import XDSProvenance
+import XDSSystem
+import XDocSource
+import XDocSourceArchive
+
+extension XDS {
+    /// `xds where`: every mark of where files came from, decoded (SPEC §6).
+    struct Where: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "where",
+            abstract: "Show where files came from: every download and origin mark, in every store.",
+            discussion: """
+                Reads every mark of where a file came from, decoded, side by side: \
+                x-document-source (as xds show prints it), macOS's com.apple.quarantine \
+                (kind quarantine: flags with their names, the time in UTC, the agent that \
+                downloaded it, the event id), com.apple.metadata:kMDItemWhereFroms (where-froms: \
+                the download URL and the page, or Mail's From, Subject and Message-ID), \
+                kMDItemDownloadedDate (downloaded-date), com.apple.lastuseddate#PS \
+                (last-used-date), com.apple.provenance (macos-provenance, as hex), freedesktop's \
+                user.xdg.origin.url and its companions (xdg: url, referrer, emailSubject, \
+                emailFrom, emailMessageID, publisher, creator; what wget --xattr and curl \
+                --xattr write) and Windows' Zone.Identifier stream (zone-identifier: zone, \
+                zoneName, hostURL, referrerURL).
+
+                Stores: the native attribute whatever its prefix (user., osx., Netatalk's \
+                user.com.apple.*, ntfs-3g's user.Zone.Identifier: store xattr), Samba's \
+                streams (user.DosStream.NAME:$DATA, store samba-stream), an AppleDouble \
+                sidecar ._NAME (appledouble), a NAME:Zone.Identifier file beside NAME, as \
+                Windows Explorer leaves on WSL and NFS folders (zone-file), and inside zip and \
+                tar archives (zip, tar). The same kind in two stores is two marks. Other \
+                attributes (user.mime_type, Finder tags, ...) are not marks and are not shown.
+
+                Human output: the file name, then per mark a line KIND (STORE) and its fields \
+                under it, last the attribute (or file) it was read from. Times are ISO 8601 in \
+                UTC. --json prints JSON Lines, one object per file with a mark: \
+                {"file": ..., "marks": [{"kind": ..., "store": ..., "name": ..., fields...}]} with \
+                the fields flags, flagNames, time, agent, eventID (quarantine), urls \
+                (where-froms), time (downloaded-date, last-used-date), hex (macos-provenance), \
+                url, referrer, emailSubject, emailFrom, emailMessageID, publisher, creator \
+                (xdg), zone, zoneName, hostURL, referrerURL (zone-identifier); an \
+                x-document-source mark has show's keys in "documentSource". Archive members \
+                are named ARCHIVE!/MEMBER, and JSON adds "archive" and "member", as in show.
+
+                URLs are never printed with the credentials they may carry (user:password@ is \
+                written ***@); --redact also drops their query and fragment (signed download \
+                tokens). A value that does not decode is shown as hex with the error, with a \
+                warning on standard error, and the status is 65 at the end; values are bounded \
+                before they are read, and never reach the terminal with control characters in \
+                them.
+
+                -r walks folders as xds show -r does (same walk, -j N threads, archives by \
+                name, --archive-limit); a sidecar ._NAME or a NAME:Zone.Identifier whose NAME is \
+                gone is listed under its own path. --summary (with -r) prints counts instead: \
+                files with a mark, marks per kind and per store, URLs per host, marks per agent \
+                (quarantine agent, xdg publisher and creator), one line COUNT  WHAT  VALUE each, \
+                most first (at most 1000 distinct hosts and agents; the rest are counted as \
+                (other)); with --json, one object.
+
+                Status 0 when every file named has a mark, 1 when one has none (with -r: when \
+                nothing under a folder has one). xds strip removes them.
+
+                Examples:
+                  xds where ~/Downloads/setup.zip
+                  xds where --json --redact report.pdf
+                  xds where -r --summary /srv/share
+                """
+        )
+
+        @Argument(help: "The files or folders to read.", completion: .file())
+        var files: [String]
+
+        @Flag(help: "Print JSON Lines, one object per file.")
+        var json = false
+
+        @Flag(name: [.customShort("r"), .long], help: "Walk folders and list every file and folder that has a mark.")
+        var recursive = false
+
+        @Flag(help: "Drop the query and fragment of URLs (credentials are never shown).")
+        var redact = false
+
+        @Flag(help: "With -r: print counts per kind, store, host and agent instead of records.")
+        var summary = false
+
+        @OptionGroup var jobs: JobsOptions
+
+        @OptionGroup var follow: FollowOptions
+
+        @OptionGroup var archiveLimit: ArchiveLimitOptions
+
+        func validate() throws {
+            if summary && !recursive { throw ValidationError("--summary goes with -r (--recursive).") }
+        }
+
+        func run() throws {
+            var output = WhereOutput(json: json, redact: redact, summary: summary)
+            var diagnostics = recursive
+                ? Self.whereTree(files, output: &output, limits: archiveLimit.limits, jobs: jobs.count)
+                : Self.where(files, followSymlinks: follow.followSymlinks, output: &output, limits: archiveLimit.limits)
+            output.finish(&diagnostics)
+            try diagnostics.finish()
+        }
+
+        /// `where FILE...`: each file's marks, written as soon as they are read; an archive's
+        /// members after its own marks, as `show` lists them.
+        static func `where`(_ files: [String], followSymlinks: Bool, output: inout WhereOutput,
+                            limits: ArchiveScanner.Limits) -> Diagnostics {
+            var diagnostics = Diagnostics()
+            for file in files {
+                guard diagnostics.accepts(file) else { continue }
+                let marks: [ProvenanceMark]
+                do throws(DocumentSourceFileError) {
+                    marks = try ProvenanceFile(path: file, followSymlinks: followSymlinks).read()
+                } catch {
+                    diagnostics.fail(file, error)
+                    continue
+                }
+                let path = DocumentSourceTreePath(file)
+                guard output.emit(MarkRecord(file: path, marks: marks), diagnostics: &diagnostics) else { break }
+                var members = 0
+                let archive = XDS.Show.isArchive(path, followSymlinks: followSymlinks)
+                if archive {
+                    let scanned = whereArchive(path, output: &output, limits: limits, diagnostics: &diagnostics)
+                    if scanned.outputFailed { break }
+                    if scanned.failed { continue }
+                    members = scanned.members
+                }
+                if marks.isEmpty && members == 0 {
+                    diagnostics.fail(file, archive
+                                     ? "no mark of where it came from, on the archive or any member"
+                                     : "no mark of where it came from", status: .absent)
+                }
+            }
+            return diagnostics
+        }
+
+        /// `where -r`: walks every folder root and writes each file, folder, orphan sidecar or
+        /// zone file with marks as soon as it is found, and the members of archives met; a root
+        /// that is not a folder is read as by ``where(_:followSymlinks:output:limits:)``.
+        static func whereTree(_ roots: [String], output: inout WhereOutput, limits: ArchiveScanner.Limits,
+                              jobs: Int) -> Diagnostics {
+            var diagnostics = Diagnostics()
+            var progress = ProgressLine()
+            for root in roots {
+                guard diagnostics.accepts(root) else { continue }
+                guard Recursive.isFolder(root) else {
+                    let single = `where`([root], followSymlinks: true, output: &output, limits: limits)
+                    diagnostics.record(single.worst)
+                    continue
+                }
+                var members = 0
+                var outputFailed = false
+                let counts = ProvenanceTree(roots: [root], jobs: jobs).walk(archives: { archive in
+                    progress.clear()
+                    let scanned = whereArchive(archive, output: &output, limits: limits, diagnostics: &diagnostics)
+                    members += scanned.members
+                    outputFailed = scanned.outputFailed
+                    return outputFailed ? .stop : .proceed
+                }) { event in
+                    switch event {
+                    case .progress(let counts):
+                        progress.update(counts)
+                    case .problem(let problem):
+                        progress.clear()
+                        diagnostics.report(problem)
+                    case .found(let found):
+                        progress.clear()
+                        guard output.emit(MarkRecord(file: found.path, marks: found.marks), diagnostics: &diagnostics) else {
+                            outputFailed = true
+                            return .stop
+                        }
+                        // A store that could not be read beside those that could (a malformed sidecar).
+                        if let problem = found.problem {
+                            diagnostics.fail(visible: found.path.visible, problem.message, status: ExitStatus(problem))
+                        }
+                    }
+                    return .proceed
+                }
+                progress.clear()
+                if outputFailed { break }
+                if counts.tagged == 0 && members == 0 {
+                    diagnostics.fail(root, "no file or folder in it has a mark of where it came from", status: .absent)
+                }
+            }
+            return diagnostics
+        }
+
+        /// Scans `archive` and writes (or counts) each member with marks, named
+        /// `ARCHIVE!/MEMBER`; problems go to standard error as `show`'s do.
+        static func whereArchive(_ archive: DocumentSourceTreePath, output: inout WhereOutput, limits: ArchiveScanner.Limits,
+                                 diagnostics: inout Diagnostics) -> (members: Int, failed: Bool, outputFailed: Bool) {
+            guard let scanner = ProvenanceArchive(path: archive, limits: limits) else { return (0, false, false) }
+            var members = 0, outputFailed = false
+            do throws(ArchiveError) {
+                try scanner.scan { event in
+                    switch event {
+                    case .problem(let problem):
+                        diagnostics.fail(visible: archive.visible, problem.message, status: .dataError)
+                    case .member(let member):
+                        let record = MarkRecord(file: member.path(in: archive),
+                                                member: .init(archive: archive, name: member.name), marks: member.marks)
+                        guard output.emit(record, diagnostics: &diagnostics) else {
+                            outputFailed = true
+                            return .stop
+                        }
+                        members += 1
+                    }
+                    return .proceed
+                }
+            } catch {
+                diagnostics.fail(visible: archive.visible, XDS.Show.message(error), status: ExitStatus(error))
+                return (members, true, outputFailed)
+            }
+            return (members, false, outputFailed)
+        }
+    }
+}
+
+/// Where `xds where` sends each record: standard output as text or JSON Lines (one write per
+/// record), or the ``MarkSummary`` printed at the end; warnings for values that do not decode.
+struct WhereOutput {
+    let json: Bool
+    let redact: Bool
+    private(set) var summary: MarkSummary?
+    /// Records written (for the blank line between human records).
+    private var shown = 0
+
+    init(json: Bool, redact: Bool, summary: Bool) {
+        self.json = json
+        self.redact = redact
+        self.summary = summary ? MarkSummary() : nil
+    }
+
+    /// The text of a URL as printed: never its credentials; with `--redact`, neither its query
+    /// nor its fragment.
+    func urlText(_ url: String) -> String {
+        redact ? ProvenanceURL.redacted(url) : ProvenanceURL.withoutCredentials(url)
+    }
+
+    /// Writes (or counts) one record, then warns about each value that does not decode (status
+    /// 65). A record without marks is neither. False (reported) when standard output failed.
+    mutating func emit(_ record: MarkRecord, diagnostics: inout Diagnostics) -> Bool {
+        guard !record.marks.isEmpty else { return true }
+        if summary != nil {
+            summary!.add(record.marks)
+        } else {
+            let text = json ? record.json(urls: urlText) + "\n" : (shown > 0 ? "\n" : "") + record.text(urls: urlText)
+            guard diagnostics.write(text) else { return false }
+            shown += 1
+        }
+        for (mark, value) in record.undecodable {
+            diagnostics.fail(visible: record.file.visible,
+                             "\(MarkRecord.heading(kind: mark.kind, store: mark.store)) does not decode: \(value.reason)",
+                             status: .dataError)
+        }
+        return true
+    }
+
+    /// Prints the summary, when one was asked for (even of nothing: the counts are the answer).
+    mutating func finish(_ diagnostics: inout Diagnostics) {
+        guard let summary else { return }
+        _ = diagnostics.write(json ? summary.json + "\n" : summary.text)
+    }
+}

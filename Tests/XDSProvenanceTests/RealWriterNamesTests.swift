@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import XDSProvenance
+import XDSTestSupport
+
+/// The one name table against the names the real writers produce on this system (not names
+/// typed from documentation): curl `--xattr` from a loopback server, smbclient through a real
+/// smbd with `catia fruit streams_xattr`, ntfs-3g on an NTFS image, GNU tar and bsdtar pax
+/// records. The values, as each writer stores them, come back from ``ProvenanceNames/storedValue(_:kind:isSambaStream:)``
+/// byte for byte. (`xds where` on the same writers: Tests/xdsTests/WhereRealWritersTests.swift.)
+@Suite("the name table against the real writers' names", .serialized)
+struct RealWriterNamesTests {
+    static let zoneIdentifier = Array("[ZoneTransfer]\r\nZoneId=3\r\nHostUrl=https://example.com/dl/report.pdf\r\n".utf8)
+    static let quarantine = Array("0082;5fad2a2e;Safari;".utf8)
+
+    /// Every attribute of `file` with its value, as getfattr reads them (hex values).
+    static func attributes(_ file: String) throws -> [(name: [UInt8], value: [UInt8])] {
+        let dump = try ProcessRunner.run("/usr/bin/getfattr", ["--absolute-names", "-d", "-m", "-", "-e", "hex", file])
+        #expect(dump.status == 0, "\(dump)")
+        var found: [(name: [UInt8], value: [UInt8])] = []
+        for line in dump.stdoutBytes.split(separator: UInt8(ascii: "\n")) where line.first != UInt8(ascii: "#") {
+            guard let equals = line.lastIndex(of: UInt8(ascii: "=")) else { continue }
+            let hex = Array(line[(equals + 3)...])  // after "=0x"
+            let value = stride(from: 0, to: hex.count - 1, by: 2).map { UInt8(String(decoding: hex[$0...$0 + 1], as: UTF8.self), radix: 16)! }
+            found.append((Array(line[..<equals]), value))
+        }
+        return found
+    }
+
+    /// The marks among `file`'s attributes: name, match and the value without the store's NUL.
+    static func marks(_ file: String) throws -> [(name: String, match: ProvenanceNames.Match, value: [UInt8])] {
+        try attributes(file).compactMap { attribute in
+            ProvenanceNames.match(attributeName: attribute.name).map { match in
+                (String(decoding: attribute.name, as: UTF8.self), match,
+                 Array(ProvenanceNames.storedValue(attribute.value, kind: match.kind, isSambaStream: match.isSambaStream)))
+            }
+        }
+    }
+
+    @Test("curl --xattr: user.xdg.origin.url and user.xdg.referrer.url are the xdg fields, user.mime_type no mark",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed (make setup-test installs it)"),
+          .timeLimit(.minutes(5)))
+    func curl() throws {
+        let server = try TestHTTPServer.start(sharing: "RealWriterNamesTests")
+        defer { server.stop() }
+        try server.write("report.pdf", "%PDF-1.4\n")
+        try server.setRoutes(["headers": ["/report.pdf": ["Content-Type": "application/pdf"]]])  // curl's user.mime_type
+        let folder = TemporaryFolder()
+        let download = try ProcessRunner.run("/usr/bin/curl", ["-sS", "-f", "--xattr", "--referer", server.url("/page"),
+                                                               "-o", "report.pdf", server.url("/report.pdf?t=1")], in: folder.path)
+        #expect(download.status == 0, "\(download)")
+        let all = try Self.attributes(folder.path + "/report.pdf")
+        #expect(all.count == 3, "url, referrer, mime type: \(all.map { String(decoding: $0.name, as: UTF8.self) })")
+        let marks = try Self.marks(folder.path + "/report.pdf")
+        #expect(marks.map(\.name) == ["user.xdg.origin.url", "user.xdg.referrer.url"], "user.mime_type is not a mark")
+        #expect(marks.map(\.match) == [.init(kind: .xdg, field: .url, isSambaStream: false),
+                                       .init(kind: .xdg, field: .referrer, isSambaStream: false)])
+        #expect(marks.map(\.value) == [Array(server.url("/report.pdf?t=1").utf8), Array(server.url("/page").utf8)])
+    }
+
+    @Test("smbd streams_xattr: Zone.Identifier and a Mac's U+F022 WhereFroms and quarantine are samba-stream marks, NUL dropped",
+          .enabled(if: TestSambaServer.unavailable == nil, "\(TestSambaServer.unavailable ?? "")"), .timeLimit(.minutes(5)))
+    func samba() throws {
+        let server = try TestSambaServer()
+        defer { server.stop() }
+        let whereFroms = try ProcessRunner.runOnPath(["python3", "-c", """
+            import plistlib, sys
+            sys.stdout.buffer.write(plistlib.dumps(['https://example.com/dl/report.pdf'], fmt=plistlib.FMT_BINARY))
+            """]).output
+        for (name, bytes) in [("report.pdf", Array("%PDF-1.4\n".utf8)), ("zone.ini", Self.zoneIdentifier),
+                              ("q.bin", Self.quarantine), ("wf.bin", whereFroms)] {
+            try Data(bytes).write(to: URL(fileURLWithPath: server.folder.path + "/" + name))
+        }
+        let put = try server.client("put report.pdf report.pdf; put zone.ini report.pdf:Zone.Identifier; "
+            + "put q.bin report.pdf:com.apple.quarantine; put wf.bin \"report.pdf:com.apple.metadata\u{F022}kMDItemWhereFroms\"")
+        #expect(put.status == 0, "\(put)")
+        let marks = try Self.marks(server.share + "/report.pdf").sorted { $0.match.kind.rawValue < $1.match.kind.rawValue }
+        #expect(marks.map(\.match.kind) == [.quarantine, .whereFroms, .zoneIdentifier], "\(marks.map(\.name))")
+        #expect(marks.allSatisfy { $0.match.isSambaStream })
+        #expect(marks.map(\.value) == [Self.quarantine, whereFroms, Self.zoneIdentifier], "the stored values less Samba's NUL")
+    }
+
+    @Test("ntfs-3g: a Zone.Identifier stream is user.Zone.Identifier, an xattr mark with the raw value",
+          .enabled(if: NTFSMount.unavailable == nil, "\(NTFSMount.unavailable ?? "")"), .timeLimit(.minutes(5)))
+    func ntfs() throws {
+        let ntfs = try NTFSMount()
+        defer { ntfs.unmount() }
+        let file = ntfs.mountPoint + "/report.pdf"
+        try Data("%PDF-1.4\n".utf8).write(to: URL(fileURLWithPath: file))
+        try ntfs.folder.setAttribute(file, Self.zoneIdentifier, name: "user.Zone.Identifier")
+        let marks = try Self.marks(file)
+        #expect(marks.map(\.match) == [.init(kind: .zoneIdentifier, field: nil, isSambaStream: false)])
+        #expect(marks.first?.value == Self.zoneIdentifier)
+    }
+
+    @Test("GNU tar and bsdtar pax keywords of user.com.apple.* and xdg attributes match in both spellings; user.mime_type does not",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/bsdtar"), "bsdtar is not installed (apt-get install libarchive-tools)"),
+          .timeLimit(.minutes(5)))
+    func tar() throws {
+        let folder = TemporaryFolder()
+        let file = folder.file("report.pdf", "%PDF-1.4\n")
+        try folder.setAttribute(file, Self.quarantine, name: "user.com.apple.quarantine")
+        try folder.setAttribute(file, Array("https://example.com/dl/report.pdf".utf8), name: "user.xdg.origin.url")
+        try folder.setAttribute(file, Array("application/pdf".utf8), name: "user.mime_type")
+        for (tool, arguments) in [("/usr/bin/tar", ["--xattrs", "-cf", "gnu.tar", "report.pdf"]),
+                                  ("/usr/bin/bsdtar", ["-cf", "bsd.tar", "report.pdf"])] {
+            let made = try ProcessRunner.run(tool, arguments, in: folder.path)
+            #expect(made.status == 0, "\(made)")
+            let archive = arguments[arguments.count - 2]
+            let listed = try ProcessRunner.runOnPath(["python3", "-c", """
+                import sys, tarfile
+                with tarfile.open(sys.argv[1]) as t:
+                    for k in sorted(t.getmember('report.pdf').pax_headers):
+                        if '.xattr.' in k: print(k)
+                """, archive], in: folder.path)
+            let keywords = listed.stdout.split(separator: "\n").map(String.init)
+            #expect(keywords.count == (archive == "gnu.tar" ? 3 : 6), "\(archive): \(keywords)")
+            for keyword in keywords {
+                let match = ProvenanceNames.match(paxKeyword: Array(keyword.utf8))
+                switch keyword.components(separatedBy: ".xattr.").last ?? "" {
+                case "user.com.apple.quarantine": #expect(match?.kind == .quarantine, "\(keyword)")
+                case "user.xdg.origin.url": #expect(match == .init(kind: .xdg, field: .url, isSambaStream: false), "\(keyword)")
+                default: #expect(match == nil, "\(keyword)")
+                }
+            }
+        }
+    }
+}
