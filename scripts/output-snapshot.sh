@@ -6,8 +6,9 @@
 #   sh scripts/output-snapshot.sh .build/debug/xds /tmp/after
 #   diff -r /tmp/before /tmp/after && echo identical
 #
-# Covers set (every store), show (one file, --json, archives, -r with -j 1 so that the order
-# is fixed), remove -r -n, where and strip (every store here, -r, --summary, -n), icon (local list, no network), mask and appinfo, with their exit
+# Covers set (every store), show (one file, --json, archives, compressed tars by their bytes,
+# -r with -j 1 so that the order is fixed, --help), remove -r -n, where and strip (every store
+# here, -r, --summary, -n), icon (local list, no network), mask and appinfo, with their exit
 # status and standard error; also every kind of other key, wrong-type keys, escapes, names
 # that are not UTF-8, an orphan sidecar, TextBundles (.textbundle, .textpack) and the
 # removal reports of remove FILE and remove -r (python3 writes the property lists). Inputs are made in a temporary folder from the repository's own
@@ -123,6 +124,14 @@ tar --xattrs --xattrs-include='user.*' -cf tree.tar tree/one.txt tree/a/two.pdf 
 run show-tar "$xds" show --json tree.tar
 run show-zip "$xds" show tree.zip
 run show-archives-r "$xds" show -r -j 1 --json tree.tar tree.zip
+# Tars by their bytes, under the names of issue 27: gzip saved as .tar, compress as .tar.Z,
+# lzma as .tlz (before: "unrecognized archive format", and no archives at all).
+gzip -n -c < tree.tar > gzipped.tar
+compress -f -c < tree.tar > tree.tar.Z
+xz --format=lzma -c < tree.tar > tree.tlz
+run show-tars "$xds" show --json gzipped.tar tree.tar.Z tree.tlz
+# What show says about archives (the help text).
+run show-help "$xds" show --help
 
 # Marks of where files came from (where, strip): every kind the tree can carry here, a value
 # that does not decode, escapes, an orphan zone file, a tar member's marks.

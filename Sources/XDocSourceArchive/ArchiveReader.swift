@@ -167,6 +167,13 @@ struct ArchiveReader {
                                message: "not a readable archive (tar): compress data inside compress data (decompressed once only)")
         }
         guard opened == ARCHIVE_OK || opened == ARCHIVE_WARN else { throw notATar(archive, compression) }
+        // A decoder that fails on its first bytes (damaged or cut-short data) leaves its error
+        // and nothing to read, which libarchive's "empty" format takes for an empty archive:
+        // an empty compressed stream is one, a damaged one is not.
+        if compression != .none, source.readFailure == nil, let words = archive_error_string(archive) {
+            throw ArchiveError(.malformed, path: archivePath,
+                               message: "damaged archive (tar, \(compression.rawValue)): \(Self.sentence(String(cString: words)))")
+        }
 
         let compressed = compression != .none
         var entry: OpaquePointer?
@@ -393,9 +400,10 @@ struct ArchiveReader {
             // Values lie within the entry's first 64 KiB (AppleDouble.attributeAreaLimit), so
             // under the value bound: nothing more to check.
             var found: [ArchiveAttribute] = []
+            var seen = Set<[UInt8]>()
             for attribute in double.attributes {
                 let name = Array(attribute.name.utf8)
-                guard isWanted(.appleDouble, name), !found.contains(where: { $0.name == name }) else { continue }
+                guard isWanted(.appleDouble, name), seen.insert(name).inserted else { continue }
                 found.append(ArchiveAttribute(name: name, value: attribute.value))
             }
             reportAttributes(found, member: member, entry: entry, origin: .appleDouble)
@@ -440,9 +448,11 @@ struct ArchiveReader {
         }
         var found: [ArchiveAttribute] = []
         var tooLarge: [([UInt8], Int)] = []
+        // A set, not a search of what was kept: a 1 MiB pax header holds some 40 000 names.
+        var seen = Set<[UInt8]>()
         let limit = scanner.limits.maximumAttributeValueSize
         for (name, value, size) in listed.reversed() {
-            guard !found.contains(where: { $0.name == name }), !tooLarge.contains(where: { $0.0 == name }) else { continue }
+            guard seen.insert(name).inserted else { continue }
             // libarchive holds the header in memory already; the bound keeps it from being
             // copied again and handed on (a WhereFroms of a million URLs is damage, not a mark).
             guard size <= limit else {

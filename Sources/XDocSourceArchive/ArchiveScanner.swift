@@ -18,7 +18,8 @@ import XDocSource
 /// - **zip and `.textpack`**: AppleDouble entries `__MACOSX/DIR/._NAME` (Finder, `ditto -c -k
 ///   --sequesterRsrc`) and `DIR/._NAME` beside the member; the entry is parsed as an AppleDouble
 ///   file and its `x-document-source` attribute decoded. The member is `DIR/NAME`.
-/// - **tar, pax, GNU tar** (plain, gzip, bzip2, xz, zstd, lzma, compress): the entry's extended
+/// - **tar, pax, GNU tar** (plain, gzip, bzip2, xz, lzip, zstd, lz4, compress, lzma; the
+///   compression recognised by its magic bytes, whatever the name says): the entry's extended
 ///   attributes, `user.x-document-source` (GNU tar `--xattrs` writes `SCHILY.xattr.…`, bsdtar
 ///   `LIBARCHIVE.xattr.…`) or `x-document-source` (a tar made on macOS), and `._NAME`
 ///   AppleDouble entries (what macOS bsdtar writes before each member).
@@ -26,10 +27,14 @@ import XDocSource
 /// The archive is hostile input, so everything is bounded and nothing is written:
 /// - a zip is read through its central directory (streamed; members skipped by offset, never
 ///   inflated; a self-extracting zip with bytes in front lists as any other; a zip without its
-///   end record, cut short, is refused; every size and offset it gives is checked, and an
-///   entry read whose data runs into the directory or overlaps another's is damage, not a new
-///   member); a tar's headers are streamed, decompressed with the
-///   one decoder its name calls for, and at most ``Limits/maximumDecompressedSize`` bytes are
+///   end record, cut short, is refused; padding in extra fields, as zipalign writes, is
+///   skipped; a classic end record that is invalid is passed over for a sound zip64 end record;
+///   every size and offset it gives is checked, and an entry read whose data runs into the
+///   directory or overlaps another's is damage, not a new member); a tar's headers are
+///   streamed, decompressed with the one decoder its first bytes call for (gzip, bzip2, xz,
+///   lzip, zstd past skippable frames, lz4, compress, lzma by its header; never one inside
+///   another, and an empty compressed stream is an empty archive), and at most
+///   ``Limits/maximumDecompressedSize`` bytes are
 ///   decompressed in all, as the entries of a zip read are inflated; nothing is kept per
 ///   member but the 16-byte range of each zip entry read (16 MB at most), so memory is flat in
 ///   the member count; at most ``Limits/maximumEntries`` headers are read;
@@ -142,7 +147,7 @@ public struct ArchiveScanner: Sendable {
 
     /// The archive's path, exact bytes.
     public let path: DocumentSourceTreePath
-    /// The format, from the file name.
+    /// The format, from the file name (a tar's compression is not: its bytes tell).
     public let kind: ArchiveKind
     /// Whether `info.json` is captured (a `.textpack`).
     public let isTextPack: Bool

@@ -31,7 +31,9 @@ package enum TarCompression: String, Sendable, CaseIterable {
     ///
     /// In this order: the magic numbers of gzip (`1F 8B`), bzip2 (`BZh`), xz (`FD 37 7A 58 5A
     /// 00`), lzip (`LZIP`), zstd (`28 B5 2F FD`), lz4 (frame `04 22 4D 18`, legacy `02 21 4C
-    /// 18`), compress (`1F 9D`); skippable frames, skipped by their sizes, then zstd or lz4 by
+    /// 18`), compress (`1F 9D`), each with the header checks of libarchive's bidder (a stream
+    /// whose header its decoder would not accept is `.none`: the decoder would read it as an
+    /// empty stream, and bsdtar finds no format for it); skippable frames, skipped by their sizes, then zstd or lz4 by
     /// the next frame's magic (zstd when only skippable frames follow, or something else: libzstd
     /// says what); a valid tar header (its checksum) is a plain tar; then lzma by its 13-byte
     /// header, as libarchive's lzma bidder checks it (properties byte below 225, a dictionary of
@@ -39,7 +41,13 @@ package enum TarCompression: String, Sendable, CaseIterable {
     /// 0x5E and the size unknown); anything else is `.none` (an empty file is an empty tar).
     package static func detect<E: Error>(reading read: (_ offset: Int64, _ count: Int) throws(E) -> [UInt8]) throws(E) -> TarCompression {
         let head = try read(0, headLength)
-        if let found = signature(head) { return found }
+        if let found = signature(head) {
+            // The decoders test a stream's header again as they start, and take one they do
+            // not accept for the end of the data: an empty archive, silently. Such a file is
+            // no archive libarchive bids for (bsdtar: "unrecognized"), so `.none` here, and the
+            // tar reader says so.
+            return try isAccepted(found, head, read) ? found : .none
+        }
         if isSkippable(head) {
             var offset: Int64 = 0
             for _ in 0..<maximumSkippableFrames {
@@ -100,6 +108,64 @@ package enum TarCompression: String, Sendable, CaseIterable {
         if head.starts(with: lz4Frame) || head.starts(with: lz4Legacy) { return .lz4 }
         return nil
     }
+
+    /// Whether libarchive's decoder accepts the stream's header (its bidder's checks,
+    /// archive_read_support_filter_*.c in 3.6.2), so that it decodes rather than stops.
+    private static func isAccepted<E: Error>(_ compression: TarCompression, _ head: [UInt8],
+                                             _ read: (Int64, Int) throws(E) -> [UInt8]) throws(E) -> Bool {
+        switch compression {
+        case .gzip:
+            // Deflate, no reserved flag, and the optional fields whole within the file.
+            guard head.count >= 10, head[2] == 8, head[3] & 0xE0 == 0 else { return false }
+            let flags = head[3]
+            var length: Int64 = 10
+            if flags & 4 != 0 {  // FEXTRA: a 2-byte length, then that many bytes
+                let size = try read(length, 2)
+                guard size.count == 2 else { return false }
+                length += 2 + (Int64(size[0]) | Int64(size[1]) << 8)
+            }
+            for flag: UInt8 in [8, 16] where flags & flag != 0 {  // FNAME, FCOMMENT: up to a NUL
+                var scanned = 0
+                var ended = false
+                while !ended && scanned < maximumGzipTextLength {
+                    let chunk = try read(length, 4096)
+                    guard !chunk.isEmpty else { return false }
+                    if let nul = chunk.firstIndex(of: 0) {
+                        length += Int64(nul) + 1
+                        ended = true
+                    } else {
+                        length += Int64(chunk.count)
+                        scanned += chunk.count
+                    }
+                }
+                guard ended else { return false }
+            }
+            if flags & 2 != 0 { length += 2 }  // FHCRC
+            return try read(length - 1, 1).count == 1
+        case .bzip2:
+            // A block size digit, then a block's or the end-of-stream magic (14 bytes at least).
+            guard head.count >= 14, head[3] >= 0x31, head[3] <= 0x39 else { return false }
+            let next = Array(head[4..<10])
+            return next == [0x31, 0x41, 0x59, 0x26, 0x53, 0x59] || next == [0x17, 0x72, 0x45, 0x38, 0x50, 0x90]
+        case .lzip:
+            // Version 0 or 1, a dictionary of 2^12…2^29 bytes.
+            return head.count >= 6 && head[4] <= 1 && (12...29).contains(head[5] & 0x1F)
+        case .lz4:
+            // A frame: version 01, reserved bits clear, a block size of 64 KiB or more.
+            guard head.starts(with: lz4Frame) else { return head.count >= 11 }
+            return head.count >= 11 && head[4] & 0xC0 == 0x40 && head[4] & 2 == 0 && (head[5] & 0x70) >> 4 >= 4
+                && head[5] & ~0x70 == 0
+        case .compress:
+            // The two reserved bits of the parameter byte clear.
+            return head.count >= 3 && head[2] & 0x60 == 0
+        case .none, .xz, .zstd, .lzma:
+            // xz and zstd fail in words on any bad stream; lzma is recognised by its header.
+            return true
+        }
+    }
+
+    /// How far a gzip header's file name or comment is looked through for its end.
+    private static let maximumGzipTextLength = 65_536
 
     /// A zstd/lz4 skippable frame's magic, 0x184D2A50…0x184D2A5F little-endian.
     private static func isSkippable(_ bytes: [UInt8]) -> Bool {

@@ -16,7 +16,11 @@ import XDocSource
 /// - a self-extracting zip (bytes in front, offsets written for the zip alone) lists like any
 ///   other: the directory is found from the end record, and the offsets corrected by where it
 ///   really starts, as `unzip` does;
-/// - a zip without an end record (cut short, inside its directory or before it) is refused.
+/// - a zip without an end record (cut short, inside its directory or before it) is refused;
+///   where a zip64 locator and record are found, they are the truth and the classic record's
+///   fields are not looked at (an invalid one, libarchive's issue 869, is read as unzip reads it);
+/// - extra fields are walked by their headers, and bytes that are not a whole header (zero
+///   padding, as zipalign writes) end the walk: they are padding, not damage.
 /// Only `._NAME` entries and a `.textpack`'s `info.json` are read, stored or deflated, bounded.
 extension ArchiveReader {
     mutating func runZip() throws(ArchiveError) {

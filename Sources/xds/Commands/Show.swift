@@ -34,7 +34,8 @@ extension XDS {
 
                 Archives are read too, without extracting anything: a regular file named *.zip, \
                 *.textpack, *.tar, *.tgz, *.tar.gz, *.tbz, *.tbz2, *.tar.bz2, *.txz, *.tar.xz, \
-                *.tzst or *.tar.zst (any case) is shown with its own attribute, then every member \
+                *.tzst, *.tar.zst, *.tlz, *.tar.lzma, *.tar.lz, *.taz, *.tar.Z or *.tar.lz4 (any \
+                case) is shown with its own attribute, then every member \
                 that carries a value, each named ARCHIVE!/MEMBER. Zip members carry it in \
                 AppleDouble entries __MACOSX/DIR/._NAME or DIR/._NAME (Finder, ditto), store \
                 "zip"; tar members in extended-attribute headers (GNU tar --xattrs, bsdtar) or \
@@ -46,9 +47,13 @@ extension XDS {
                 through its central directory (members are skipped, never inflated; a \
                 self-extracting zip with bytes in front lists like any other; the ._NAME entries \
                 read are inflated up to the limit below, in all; entries whose data overlap, or \
-                run into the directory, are damage); a compressed tar \
-                is decompressed with the decoder its name says (.tgz, .tar.gz: gzip; .tbz, .tbz2, \
-                .tar.bz2: bzip2; .txz, .tar.xz: xz; .tzst, .tar.zst: zstd; .tar: none), and at \
+                run into the directory, are damage; padding in extra fields, as zipalign writes, \
+                is skipped, and a zip whose classic end record is invalid is read through its \
+                zip64 end record); a tar's compression is recognised by its magic bytes whatever \
+                its name says, as tar and bsdtar do (gzip, bzip2, xz, lzip, zstd past skippable \
+                frames, lz4, compress, lzma by its header, or none), it is decompressed once (one \
+                decoder, never one inside another; an empty compressed stream is an empty \
+                archive), and at \
                 most --archive-limit SIZE bytes of it (default 1G; K, M, G, T are powers of 1024, \
                 e.g. 512M, 2G): reaching the limit is one line naming the archive and the limit, \
                 status 65, and the walk goes on. A ._NAME entry over 1 MiB, encrypted or not \
