@@ -111,6 +111,11 @@ let package = Package(
             dependencies: ["IconMask", "CDeflate"],
             path: "Benchmarks/xds-bench"
         ),
+        .executableTarget(
+            name: "xds-tree-bench",
+            dependencies: ["XDocSource", "XDSProvenance"],
+            path: "Benchmarks/xds-tree-bench"
+        ),
 
         // What the test targets share (Foundation only): the one process runner, temporary
         // folders, the repository root, the `xds` binary and the fixtures in Tests/Fixtures.

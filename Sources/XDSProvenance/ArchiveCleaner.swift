@@ -23,7 +23,7 @@ import XDocSourceArchive
 /// Which marks: the ``kinds`` given (all by default; `--only`/`--keep` narrow them), by the
 /// names ``ProvenanceNames`` knows (``ProvenanceNames/match(plainName:)`` for AppleDouble
 /// entries, ``ProvenanceNames/match(paxKeyword:)`` for pax records). The archive is read
-/// through XDocSourceArchive's ``ArchiveCopy`` (bounded, see there) and never written; the
+/// through XDocSourceArchive's `ArchiveCopy` (bounded, see there) and never written; the
 /// copy is written whole or not at all.
 ///
 /// ```swift
@@ -36,7 +36,7 @@ public struct ArchiveCleaner: Sendable {
     public let archive: DocumentSourceTreePath
     /// The kinds of marks left out.
     public let kinds: Set<ProvenanceKind>
-    /// The bounds of the read (``ArchiveScanner/Limits/maximumDecompressedSize`` is
+    /// The bounds of the read (`ArchiveScanner.Limits.maximumDecompressedSize` is
     /// `--archive-limit`).
     public var limits: ArchiveScanner.Limits
 
@@ -53,7 +53,7 @@ public struct ArchiveCleaner: Sendable {
         self.copy = copy
     }
 
-    /// ``init(archive:kinds:limits:)`` for a path given as text.
+    /// `init(archive:kinds:limits:)` for a path given as text.
     public init?(archive: String, kinds: Set<ProvenanceKind> = Set(ProvenanceKind.allCases),
                  limits: ArchiveScanner.Limits = .init()) {
         self.init(archive: DocumentSourceTreePath(archive), kinds: kinds, limits: limits)
@@ -143,7 +143,7 @@ public enum ArchiveCleanerError: Error, Sendable, Equatable, CustomStringConvert
     /// The output names the archive itself (SPEC §5: a usage error, 64): archives are never
     /// rewritten in place.
     case sameFile(String)
-    /// The archive could not be read to its end (``ArchiveError/kind`` gives the status:
+    /// The archive could not be read to its end (`ArchiveError.kind` gives the status:
     /// missing 66, unreadable 74, damaged or past the archive limit 65).
     case archive(ArchiveError)
     /// The copy could not be written (74): the output's path as given, the words

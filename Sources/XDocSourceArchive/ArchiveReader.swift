@@ -400,9 +400,10 @@ struct ArchiveReader {
             // Values lie within the entry's first 64 KiB (AppleDouble.attributeAreaLimit), so
             // under the value bound: nothing more to check.
             var found: [ArchiveAttribute] = []
+            var seen = Set<[UInt8]>()
             for attribute in double.attributes {
                 let name = Array(attribute.name.utf8)
-                guard isWanted(.appleDouble, name), !found.contains(where: { $0.name == name }) else { continue }
+                guard isWanted(.appleDouble, name), seen.insert(name).inserted else { continue }
                 found.append(ArchiveAttribute(name: name, value: attribute.value))
             }
             reportAttributes(found, member: member, entry: entry, origin: .appleDouble)
@@ -447,9 +448,11 @@ struct ArchiveReader {
         }
         var found: [ArchiveAttribute] = []
         var tooLarge: [([UInt8], Int)] = []
+        // A set, not a search of what was kept: a 1 MiB pax header holds some 40 000 names.
+        var seen = Set<[UInt8]>()
         let limit = scanner.limits.maximumAttributeValueSize
         for (name, value, size) in listed.reversed() {
-            guard !found.contains(where: { $0.name == name }), !tooLarge.contains(where: { $0.0 == name }) else { continue }
+            guard seen.insert(name).inserted else { continue }
             // libarchive holds the header in memory already; the bound keeps it from being
             // copied again and handed on (a WhereFroms of a million URLs is damage, not a mark).
             guard size <= limit else {

@@ -43,6 +43,10 @@ final class TarStreamReader {
         guard archive_read_open_fd(archive, source.descriptor, 65_536) == ARCHIVE_OK else {
             throw failure("not a readable archive")
         }
+        // The formats are bid for in the open: the empty format also wins when the decoder
+        // failed before its first byte (a gzip stream cut short, decoded in one buffer), and
+        // only the error the decoder left says so.
+        let decoderFailure = archive_error_string(archive) != nil ? failure("damaged archive") : nil
         if compression == .compress, archive_filter_count(archive) > 2 {
             throw ArchiveError(.malformed, path: path,
                                message: "not a readable archive (tar): compress data inside compress data (decompressed once only)")
@@ -53,7 +57,12 @@ final class TarStreamReader {
         guard status == ARCHIVE_OK || status == ARCHIVE_WARN || status == ARCHIVE_EOF else {
             throw failure("not a readable archive")
         }
-        if status == ARCHIVE_EOF { archive_read_free(archive); self.archive = nil; finished = true }
+        if status == ARCHIVE_EOF {
+            if let decoderFailure { throw decoderFailure }
+            archive_read_free(archive)
+            self.archive = nil
+            finished = true
+        }
     }
 
     private var finished = false

@@ -10,7 +10,7 @@ import XDocSourceArchive
 /// attributes and AppleDouble `._` files; each copy is checked with `unzip -t`, `bsdtar -t`,
 /// Python's zipfile/tarfile, the bytes of every other member before and after, and the bytes
 /// of the copy for any mark left.
-@Suite("ArchiveCleaner: clean copies of zips and tars", .timeLimit(.minutes(5)))
+@Suite("ArchiveCleaner: clean copies of zips and tars", .timeLimit(.minutes(10)))
 struct ArchiveCleanerTests {
     static let quarantine = Array("0081;5f000000;Safari;".utf8)
     /// A Finder tag list (not a mark: kept).

@@ -39,6 +39,43 @@ func setfattr(_ path: String, _ name: String, _ value: String) throws {
     guard run.status == 0 else { throw ArchiveTestFailure(description: "setfattr: \(run)") }
 }
 
+/// A pax tar written from the documented layout (POSIX pax, ustar headers): per member an
+/// extended header (type `x`) of `LENGTH KEYWORD=VALUE\n` records, then the member's header
+/// and data, each padded to 512 bytes; two zero blocks at the end.
+func paxTar(_ members: [(name: String, records: [(String, [UInt8])], data: [UInt8])]) -> [UInt8] {
+    func padded(_ bytes: [UInt8]) -> [UInt8] { bytes + [UInt8](repeating: 0, count: (512 - bytes.count % 512) % 512) }
+    func header(_ name: String, type: UInt8, size: Int) -> [UInt8] {
+        func field(_ text: String, _ width: Int) -> [UInt8] {
+            let bytes = Array(text.utf8)
+            return bytes + [UInt8](repeating: 0, count: width - bytes.count)
+        }
+        func octal(_ value: Int, _ width: Int) -> [UInt8] {
+            let digits = String(value, radix: 8)
+            return field(String(repeating: "0", count: width - 1 - digits.count) + digits, width)
+        }
+        var block = field(name, 100) + octal(0o644, 8) + octal(0, 8) + octal(0, 8) + octal(size, 12) + octal(0, 12)
+        block += [UInt8](repeating: 0x20, count: 8) + [type] + field("", 100) + Array("ustar\u{0}00".utf8)
+        block += field("", 32 + 32 + 8 + 8 + 155)
+        block = padded(block)
+        let sum = String(block.reduce(0) { $0 + Int($1) }, radix: 8)
+        block.replaceSubrange(148..<156, with: Array((String(repeating: "0", count: 6 - sum.count) + sum).utf8) + [0, 0x20])
+        return block
+    }
+    var out: [UInt8] = []
+    for member in members {
+        var records: [UInt8] = []
+        for (key, value) in member.records {
+            let base = key.utf8.count + value.count + 3  // " ", "=", "\n"
+            var length = base + 1
+            while String(length).count + base != length { length = base + String(length).count }
+            records += Array("\(length) \(key)=".utf8) + value + [0x0A]
+        }
+        out += header("PaxHeaders/" + member.name, type: UInt8(ascii: "x"), size: records.count) + padded(records)
+        out += header(member.name, type: UInt8(ascii: "0"), size: member.data.count) + padded(member.data)
+    }
+    return out + [UInt8](repeating: 0, count: 1024)
+}
+
 @Suite("ArchiveScanner.scanAttributes: members' attributes by name, raw, without extracting")
 struct ArchiveAttributeScanTests {
     static let quarantine = "0082;5fad2a2e;Safari;"
@@ -193,6 +230,25 @@ struct ArchiveAttributeScanTests {
         #expect(result.problems.first?.message == "the attribute user.xdg.origin.url of a.txt is 320 bytes, more than the 256 bytes read: skipped")
         #expect(result.values(of: "a.txt") == ["user.com.apple.quarantine": Self.quarantine])
         #expect(result.values(of: "b.txt") == ["user.com.apple.quarantine": Self.quarantine])
+    }
+
+    /// A pax header as wide as libarchive reads (1 MiB: 40 000 names) is reported whole, in
+    /// the header's order, each name once, without work that grows with the square of the
+    /// names (it took 269 s in a debug build when each name was searched for among those kept;
+    /// 0.3 s with a set).
+    @Test func widePaxHeader() throws {
+        let tmp = TemporaryFolder()
+        let tar = tmp.write("wide.tar", bytes: paxTar([
+            ("a.txt", (0..<40_000).map { ("SCHILY.xattr.\($0)", []) }, [UInt8(ascii: "a")]),
+        ]))
+        var names: [[UInt8]] = []
+        let summary = try ArchiveScanner(path: tar)!.scanAttributes(named: { _, _ in true }) { event in
+            if case .attributes(let record) = event { names += record.attributes.map(\.name) }
+            return .proceed
+        }
+        #expect(names.count == 40_000)
+        #expect(names == (0..<40_000).map { Array(String($0).utf8) })
+        #expect(summary.tagged == 1 && summary.problems == 0)
     }
 
     /// The bounds of show's scan hold: a `._NAME` entry that is not AppleDouble is a problem and

@@ -269,7 +269,9 @@ struct TreeInspectorTests {
             let byPath = Dictionary(uniqueKeysWithValues: outcome.problems.map { ($0.path.lossyString, $0) })
             #expect(byPath[root + "/bad"]?.kind == .failed)
             #expect(byPath[root + "/bad"]?.message == "refused by the test")
-            #expect(byPath[root + "/bad"]?.entry?.path.lossyString == root + "/bad")
+            #expect(byPath[root + "/bad"]?.error?.kind == .malformedValue)
+            // Not an x-document-source value that remove -r would clear.
+            #expect(byPath[root + "/bad"]?.isRemovableValue == false)
             // Unlinked through the folder descriptor before its value was read: vanished.
             #expect(byPath[root + "/gone"]?.kind == .vanished)
             #expect(outcome.counts.problems == 2)
@@ -316,6 +318,36 @@ struct TreeInspectorTests {
                 return records == 3 ? .stop : .proceed
             }
             #expect(records == 3)
+        }
+    }
+
+    @Test func deepTreesPastTheWindowOfOpenFolders() throws {
+        // 100 levels: folders past the walk's window of 32 open ones are closed and opened
+        // again; every level's file is inspected with its folder open (its zone file and
+        // sidecar read relative to it).
+        let tmp = TemporaryFolder()
+        var relative = "deep"
+        _ = tmp.folder(relative)
+        for level in 0..<100 {
+            relative += "/l\(level)"
+            _ = tmp.folder(relative)
+            tmp.write(relative + "/f:Zone.Identifier", bytes: Array("ZoneId=\(level)".utf8))
+            tmp.write(relative + "/._f", bytes: appleDoubleBytes(attributes: [("com.apple.quarantine", [UInt8(level)])]))
+            try setRawAttribute("user.xdg.origin.url", [UInt8(level)], on: tmp.file(relative + "/f"))
+        }
+        for jobs in [1, 2] {
+            let outcome = walk([tmp.path + "/deep"], jobs: jobs)
+            #expect(outcome.problems.isEmpty, "\(outcome.problems)")
+            #expect(outcome.seen.count == 100)
+            var path = tmp.path + "/deep"
+            for level in 0..<100 {
+                path += "/l\(level)"
+                let seen = outcome.seen[path + "/f"]
+                #expect(seen?.zoneBytes == Array("ZoneId=\(level)".utf8))
+                #expect(seen?.sidecarAttributes == ["com.apple.quarantine"])
+                #expect(seen?.values["user.xdg.origin.url"] == [UInt8(level)])
+            }
+            #expect(outcome.counts.files == 100 && outcome.counts.folders == 101)
         }
     }
 

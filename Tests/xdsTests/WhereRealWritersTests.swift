@@ -108,7 +108,7 @@ struct WhereRealWritersTests {
 
     /// A file downloaded from a loopback server by curl or wget, in a folder of its own.
     struct Download {
-        let folder = TemporaryFolder()
+        let folder: TemporaryFolder
         let server: TestHTTPServer
         let name: String
         /// The URL as given to the downloader: with credentials, a signed query (and for curl a fragment).
@@ -122,7 +122,8 @@ struct WhereRealWritersTests {
         var file: String { folder.path + "/" + name }
 
         /// Serves report.pdf as application/pdf and downloads it with `tool` (curl or wget) `--xattr`.
-        init(with tool: String, referrer withReferrer: Bool = true, name: String = "report.pdf") throws {
+        init(with tool: String, referrer withReferrer: Bool = true, name: String = "report.pdf", in folder: TemporaryFolder = TemporaryFolder()) throws {
+            self.folder = folder
             server = try TestHTTPServer.start(sharing: "WhereRealWritersTests")
             try server.write("dl/report.pdf", "%PDF-1.4 not really\n")
             try server.setRoutes(["headers": ["/dl/report.pdf": ["Content-Type": "application/pdf"]]])
@@ -173,8 +174,7 @@ struct WhereRealWritersTests {
         #expect(try download.folder.attribute(download.file, name: "user.xdg.origin.url") == Data(download.stored.utf8))
     }
 
-    @Test("where: curl's download is one xdg (xattr) mark with url and referrer, user.mime_type not shown; --redact drops the query; strip keeps user.mime_type",
-          .disabled("needs xds where and xds strip"),
+    @Test("where: curl's download is one xdg (xattr) mark with url and referrer, user.mime_type not shown; --redact drops the query; strip keeps user.mime_type", 
           .enabled(if: curlMissing == nil, "\(curlMissing ?? "")"), .timeLimit(.minutes(5)))
     func whereCurl() throws {
         let download = try Download(with: "curl")
@@ -217,8 +217,7 @@ struct WhereRealWritersTests {
         #expect(try xds("strip", name, in: folder).status == 1, "nothing left to strip")
     }
 
-    @Test("where: wget's download is one xdg (xattr) mark with url only; strip leaves no attribute",
-          .disabled("needs xds where and xds strip"),
+    @Test("where: wget's download is one xdg (xattr) mark with url only; strip leaves no attribute", 
           .enabled(if: wgetMissing == nil, "\(wgetMissing ?? "")"), .timeLimit(.minutes(5)))
     func whereWget() throws {
         let download = try Download(with: "wget")
@@ -277,8 +276,7 @@ struct WhereRealWritersTests {
         #expect(try Self.attributeNames(file).filter { $0.contains("metadata:") }.isEmpty)
     }
 
-    @Test("where on the smbd's disk: zone-identifier, quarantine and where-froms marks in samba-stream, decoded; strip removes the streams the client sees",
-          .disabled("needs xds where and xds strip"),
+    @Test("where on the smbd's disk: zone-identifier, quarantine and where-froms marks in samba-stream, decoded; strip removes the streams the client sees", 
           .enabled(if: TestSambaServer.unavailable == nil, "\(TestSambaServer.unavailable ?? "")"), .timeLimit(.minutes(5)))
     func whereSamba() throws {
         let server = try TestSambaServer()
@@ -338,8 +336,7 @@ struct WhereRealWritersTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: ntfs.mountPoint) == ["report.pdf"])
     }
 
-    @Test("where on an ntfs-3g mount: user.Zone.Identifier is a zone-identifier (xattr) mark; strip deletes the stream",
-          .disabled("needs xds where and xds strip"),
+    @Test("where on an ntfs-3g mount: user.Zone.Identifier is a zone-identifier (xattr) mark; strip deletes the stream", 
           .enabled(if: NTFSMount.unavailable == nil, "\(NTFSMount.unavailable ?? "")"), .timeLimit(.minutes(5)))
     func whereNTFS() throws {
         let ntfs = try NTFSMount()
@@ -414,8 +411,7 @@ struct WhereRealWritersTests {
         }
     }
 
-    @Test("where ARCHIVE: GNU tar's and bsdtar's members show quarantine, where-froms and xdg marks in store tar, one per kind",
-          .disabled("needs xds where ARCHIVE (archive members' marks)"),
+    @Test("where ARCHIVE: GNU tar's and bsdtar's members show quarantine, where-froms and xdg marks in store tar, one per kind", 
           .enabled(if: bsdtarMissing == nil, "\(bsdtarMissing ?? "")"), .timeLimit(.minutes(5)))
     func whereTar() throws {
         let folder = TemporaryFolder()
@@ -440,7 +436,7 @@ struct WhereRealWritersTests {
     // MARK: - Where no writer runs here: Netatalk, AppleDouble, WSL's zone files
 
     @Test("where: Netatalk-style user.com.apple.* attributes are quarantine and where-froms (xattr) marks; strip keeps Finder tags",
-          .disabled("needs xds where and xds strip"), .timeLimit(.minutes(5)))
+          .timeLimit(.minutes(5)))
     func whereNetatalk() throws {
         let folder = TemporaryFolder()
         let file = folder.file("report.pdf", "%PDF-1.4 not really\n")
@@ -460,7 +456,7 @@ struct WhereRealWritersTests {
     }
 
     @Test("where: an AppleDouble ._NAME with quarantine and WhereFroms gives appledouble marks; strip deletes a sidecar left empty and keeps one with tags",
-          .disabled("needs xds where and xds strip"), .timeLimit(.minutes(5)))
+          .timeLimit(.minutes(5)))
     func whereAppleDouble() throws {
         let folder = TemporaryFolder()
         let marks: [(String, [UInt8])] = [("com.apple.quarantine", Array(Self.quarantine.utf8)),
@@ -495,7 +491,7 @@ struct WhereRealWritersTests {
     }
 
     @Test("where: a NAME:Zone.Identifier file beside NAME (as WSL leaves) is a zone-identifier (zone-file) mark; strip deletes that file only",
-          .disabled("needs xds where and xds strip"), .timeLimit(.minutes(5)))
+          .timeLimit(.minutes(5)))
     func whereZoneFile() throws {
         let folder = TemporaryFolder()
         let file = folder.file("report.pdf", "%PDF-1.4 not really\n")
@@ -515,5 +511,56 @@ struct WhereRealWritersTests {
         #expect(!FileManager.default.fileExists(atPath: zoneFile))
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("%PDF-1.4 not really\n".utf8))
         #expect(try xds("where", "report.pdf", in: folder.path).status == 1)
+    }
+
+    // MARK: - All of them in one tree
+
+    @Test("where -r over a tree of every writer's marks lists each file once (an orphan zone file under its own path); strip -r -n changes nothing; strip -r leaves where -r with nothing, other attributes kept", 
+          .enabled(if: curlMissing == nil && wgetMissing == nil, "\(curlMissing ?? wgetMissing ?? "")"), .timeLimit(.minutes(5)))
+    func whereAndStripTree() throws {
+        let folder = TemporaryFolder()
+        let tree = folder.folder("tree")
+        let curl = try Download(with: "curl", name: "tree/curl.pdf", in: folder)
+        defer { curl.server.stop() }
+        let wget = try Download(with: "wget", name: "tree/wget.pdf", in: folder)
+        defer { wget.server.stop() }
+        folder.folder("tree/sub")
+        let netatalk = folder.file("tree/sub/netatalk.pdf", "%PDF-1.4 not really\n")
+        try folder.setAttribute(netatalk, Array(Self.quarantine.utf8), name: "user.com.apple.quarantine")
+        try folder.setAttribute(netatalk, try Self.whereFroms(), name: "user.com.apple.metadata:kMDItemWhereFroms")
+        try folder.setAttribute(netatalk, Array("Red".utf8), name: "user.xdg.tags")
+        folder.file("tree/sub/sidecar.pdf", "%PDF-1.4 not really\n")
+        folder.write("tree/sub/._sidecar.pdf", bytes: appleDoubleBytes(attributes: [("com.apple.quarantine", Array(Self.quarantine.utf8))]))
+        folder.file("tree/sub/wsl.pdf", "%PDF-1.4 not really\n")
+        folder.file("tree/sub/wsl.pdf:Zone.Identifier", Self.zoneIdentifier)
+        folder.file("tree/sub/gone.pdf:Zone.Identifier", Self.zoneIdentifier)
+        folder.file("tree/sub/plain.pdf", "%PDF-1.4 not really\n")
+        try folder.setAttribute(tree + "/sub/plain.pdf", Array("application/pdf".utf8), name: "user.mime_type")
+
+        let (json, records) = try Self.whereJSON(["-r", "tree"], in: folder.path)
+        #expect(json.status == 0, "\(json)")
+        let files = records.compactMap { $0["file"] as? String }.sorted()
+        #expect(files == ["tree/curl.pdf", "tree/sub/gone.pdf:Zone.Identifier", "tree/sub/netatalk.pdf", "tree/sub/sidecar.pdf",
+                          "tree/sub/wsl.pdf", "tree/wget.pdf"], "\(json.stdout)")
+        let kinds = records.flatMap { Self.marks($0).map { "\($0["kind"] as? String ?? "")(\($0["store"] as? String ?? ""))" } }.sorted()
+        #expect(kinds == ["quarantine(appledouble)", "quarantine(xattr)", "where-froms(xattr)", "xdg(xattr)", "xdg(xattr)",
+                          "zone-identifier(zone-file)", "zone-identifier(zone-file)"], "\(kinds)")
+
+        let before = try ["curl.pdf", "wget.pdf", "sub/netatalk.pdf", "sub/plain.pdf"].map { try Self.attributeNames(tree + "/" + $0) }
+        let dryRun = try xds("strip", "-r", "-n", "tree", in: folder.path)
+        #expect(dryRun.status == 0 && dryRun.stdout.split(separator: "\n").count == 7, "one line per mark: \(dryRun)")
+        #expect(try ["curl.pdf", "wget.pdf", "sub/netatalk.pdf", "sub/plain.pdf"].map { try Self.attributeNames(tree + "/" + $0) } == before)
+        #expect(FileManager.default.fileExists(atPath: tree + "/sub/._sidecar.pdf") && FileManager.default.fileExists(atPath: tree + "/sub/gone.pdf:Zone.Identifier"))
+
+        let strip = try xds("strip", "-r", "tree", in: folder.path)
+        #expect(strip.status == 0, "\(strip)")
+        let after = try xds("where", "-r", "tree", in: folder.path)
+        #expect(after.status == 1 && after.stdout.isEmpty, "nothing left: \(after)")
+        #expect(try Self.attributeNames(tree + "/curl.pdf") == ["user.mime_type"])
+        #expect(try Self.attributeNames(tree + "/wget.pdf").isEmpty)
+        #expect(try Self.attributeNames(tree + "/sub/netatalk.pdf") == ["user.xdg.tags"], "not a mark: kept")
+        #expect(try Self.attributeNames(tree + "/sub/plain.pdf") == ["user.mime_type"])
+        let left = try FileManager.default.contentsOfDirectory(atPath: tree + "/sub").sorted()
+        #expect(left == ["netatalk.pdf", "plain.pdf", "sidecar.pdf", "wsl.pdf"], "sidecar and zone files gone, no temporary file: \(left)")
     }
 }

@@ -111,11 +111,13 @@ extension DocumentSourceTree {
 
     /// How much of the tree has been seen.
     public struct Counts: Sendable, Equatable {
-        /// Regular files examined (AppleDouble `._NAME` files and `.DS_Store` are not counted).
+        /// Regular files examined (AppleDouble `._NAME` files and `.DS_Store` are not counted,
+        /// nor, in a walk whose inspector knows them, `NAME:Zone.Identifier` files).
         public var files = 0
         /// Folders walked, the roots included.
         public var folders = 0
-        /// Files and folders found carrying the attribute.
+        /// Files and folders found carrying the attribute (in a walk with an inspector,
+        /// ``DocumentSourceTree/walk(inspecting:_:)``: the records it returned).
         public var tagged = 0
         /// Problems reported.
         public var problems = 0

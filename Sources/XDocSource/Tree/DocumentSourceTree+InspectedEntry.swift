@@ -79,14 +79,6 @@ extension DocumentSourceTree {
             self.nameStart = nameStart
         }
 
-        /// What removing a value from this entry needs (``Found/remove(sidecar:)``), and what a
-        /// ``Problem/entry`` names.
-        public var entry: Found.Entry {
-            Found.Entry(
-                path: path, isFolder: isFolder, sidecar: sidecar,
-                isOrphanSidecar: isOrphan && sidecar != nil && zoneFile == nil)
-        }
-
         /// The value of the attribute `attributeName` (exact bytes, as listed), read relative to
         /// ``folderDescriptor`` where the kernel can (`getxattrat`, Linux 6.13), else by path,
         /// never following a symbolic link below a root; nil when it is not set (any more).
@@ -94,9 +86,11 @@ extension DocumentSourceTree {
         /// - Throws: ``DocumentSourceFileError``: ``DocumentSourceFileError/Kind/notFound``
         ///   when the entry is gone, ``DocumentSourceFileError/Kind/malformedValue`` for a
         ///   value over 64 KiB, else the read's failure in words.
-        public func value(ofAttribute attributeName: some Collection<UInt8>) throws(DocumentSourceFileError) -> [UInt8]? {
-            var cName = attributeName.map { CChar(bitPattern: $0) }
-            cName.append(0)
+        public func value(ofAttribute attributeName: ArraySlice<UInt8>) throws(DocumentSourceFileError) -> [UInt8]? {
+            var cName = [CChar](repeating: 0, count: attributeName.count + 1)
+            cName.withUnsafeMutableBytes { out in
+                attributeName.withUnsafeBytes { out.copyMemory(from: $0) }
+            }
             if let nameStart, !follow {
                 do {
                     return try ExtendedAttributes.value(
@@ -114,7 +108,17 @@ extension DocumentSourceTree {
             }
         }
 
-        private func readError(_ failure: ExtendedAttributeFailure, _ name: some Collection<UInt8>) -> DocumentSourceFileError {
+        /// ``value(ofAttribute:)-(ArraySlice<UInt8>)`` for a name as an array.
+        public func value(ofAttribute attributeName: [UInt8]) throws(DocumentSourceFileError) -> [UInt8]? {
+            try value(ofAttribute: attributeName[...])
+        }
+
+        /// ``value(ofAttribute:)-(ArraySlice<UInt8>)`` for a name as text (its UTF-8 bytes).
+        public func value(ofAttribute attributeName: String) throws(DocumentSourceFileError) -> [UInt8]? {
+            try value(ofAttribute: Array(attributeName.utf8)[...])
+        }
+
+        private func readError(_ failure: ExtendedAttributeFailure, _ name: ArraySlice<UInt8>) -> DocumentSourceFileError {
             let shown = DocumentSourceTreePath(bytes: Array(name)).visible
             switch failure.code {
             case E2BIG:

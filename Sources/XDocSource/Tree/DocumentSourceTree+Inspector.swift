@@ -52,8 +52,8 @@ public protocol DocumentSourceTreeInspector: Sendable {
     ///
     /// - Throws: a ``DocumentSourceFileError``, reported as a
     ///   ``DocumentSourceTree/Problem`` (``DocumentSourceTree/Problem/Kind/vanished`` for
-    ///   ``DocumentSourceFileError/Kind/notFound``, else ``DocumentSourceTree/Problem/Kind/failed``);
-    ///   the walk goes on.
+    ///   ``DocumentSourceFileError/Kind/notFound``, else ``DocumentSourceTree/Problem/Kind/failed``
+    ///   with the error, and no ``DocumentSourceTree/Problem/entry``); the walk goes on.
     func inspect(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> Record?
 }
 
@@ -142,10 +142,32 @@ extension DocumentSourceTree {
         /// Whether there is no name.
         public var isEmpty: Bool { bytes.isEmpty }
 
-        /// Whether `name` is one of the names.
-        public func contains(_ name: some Collection<UInt8>) -> Bool {
-            contains { $0.elementsEqual(name) }
+        /// Whether `name` (exact bytes) is one of the names.
+        public func contains(_ name: ArraySlice<UInt8>) -> Bool {
+            // Concrete and by memcmp: a generic comparison across the module boundary cost
+            // more than the attribute read itself (callgrind, issue 26).
+            name.withUnsafeBufferPointer { wanted in
+                bytes.withUnsafeBufferPointer { all in
+                    var start = 0
+                    while start < all.count {
+                        let end = all[start...].firstIndex(of: 0) ?? all.count
+                        if end - start == wanted.count
+                            && (wanted.isEmpty || memcmp(all.baseAddress! + start, wanted.baseAddress!, wanted.count) == 0)
+                        {
+                            return true
+                        }
+                        start = end + 1
+                    }
+                    return false
+                }
+            }
         }
+
+        /// Whether `name` (exact bytes) is one of the names.
+        public func contains(_ name: [UInt8]) -> Bool { contains(name[...]) }
+
+        /// Whether `name` (its UTF-8 bytes) is one of the names.
+        public func contains(_ name: String) -> Bool { contains(Array(name.utf8)[...]) }
 
         /// The names in list order.
         public func makeIterator() -> Iterator { Iterator(bytes: bytes) }

@@ -53,6 +53,11 @@ import Darwin
 /// - A root that is not a folder is read like ``DocumentSourceFile/read()``; a root folder's
 ///   own attribute is reported first (its sidecar, in its parent folder, included).
 ///
+/// - **Other attributes**: ``walk(inspecting:_:)`` walks the same way but hands each entry
+///   with a wanted attribute name, a sidecar or a zone file to a caller's
+///   ``DocumentSourceTreeInspector`` on the worker threads instead of reading
+///   `x-document-source` (what `xds where -r` and `xds strip -r` walk with).
+///
 /// Paths are the root as given joined with the names below it, as exact bytes
 /// (``DocumentSourceTreePath``: names need not be UTF-8).
 public struct DocumentSourceTree: Sendable {

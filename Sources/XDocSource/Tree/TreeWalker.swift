@@ -661,7 +661,9 @@ struct TreeWalker {
             if error.kind == .notFound {
                 problem(entry.path, .vanished, "vanished during the walk")
             } else {
-                failed(entry.path, error, entry: entry.entry)
+                // No entry: Problem.removeValue() removes `x-document-source`, which is not
+                // what an inspector's failure is about.
+                failed(entry.path, error)
             }
         }
     }

@@ -62,6 +62,8 @@ extension XDS {
                 completion: .file())
         var output: String?
 
+        @OptionGroup var archiveLimit: ArchiveLimitOptions
+
         @OptionGroup var jobs: JobsOptions
 
         @OptionGroup var follow: FollowOptions
@@ -78,11 +80,11 @@ extension XDS {
         func run() throws {
             let kinds = kindOptions.kinds
             if let output, let archive = files.first {
-                try StripArchive.run(archive: archive, output: output, kinds: kinds).finish()
+                try StripArchive.run(archive: archive, output: output, kinds: kinds, limits: archiveLimit.limits).finish()
                 return
             }
             let diagnostics = recursive
-                ? Self.stripTree(files, kinds: kinds, dryRun: dryRun, jobs: jobs.count)
+                ? Self.stripTree(files, kinds: kinds, dryRun: dryRun, jobs: jobs.count, limits: archiveLimit.limits)
                 : Self.strip(files, kinds: kinds, dryRun: dryRun, followSymlinks: follow.followSymlinks)
             try diagnostics.finish()
         }

@@ -6,7 +6,8 @@ import XDocSourceArchive
 
 /// `xds strip ARCHIVE -o CLEAN|-` (SPEC §6): a clean copy of one zip or tar, written by
 /// XDSProvenance's `ArchiveCleaner`; `strip`'s `-o` branch calls ``validate(output:)`` from its
-/// `validate()` and ``run(archive:output:kinds:limits:)`` from its `run()`.
+/// `validate()` and ``run(archive:output:kinds:limits:)`` from its `run()` (`--archive-limit`
+/// bounds the decompression as for `show`).
 enum StripArchive {
     /// The usage checks before any work (64): an empty `-o`, and standard output (`-o -`) or a
     /// file that is a terminal (the copy is binary data).
@@ -25,7 +26,7 @@ enum StripArchive {
     /// (missing, unreadable, damaged or past the archive limit: one line, and nothing is left at
     /// `output`); 74 when the copy cannot be written.
     static func run(archive: String, output: String, kinds: Swift.Set<ProvenanceKind>,
-                    limits: ArchiveScanner.Limits = .init()) -> Diagnostics {
+                    limits: ArchiveScanner.Limits) -> Diagnostics {
         var diagnostics = Diagnostics()
         guard diagnostics.accepts(archive) else { return diagnostics }
         if output != "-", let problem = FileArguments.problem(output) {
@@ -50,7 +51,7 @@ enum StripArchive {
                 diagnostics.fail(output, "is the archive itself; archives are never rewritten in place (give another -o)",
                                  status: .usage)
             case .archive(let archiveError):
-                diagnostics.fail(visible: archiveError.path.visible, archiveError.message, status: ExitStatus(archiveError))
+                diagnostics.fail(visible: archiveError.path.visible, XDS.Show.message(archiveError), status: ExitStatus(archiveError))
             case .output(let path, let message, _):
                 diagnostics.fail(path, message, status: .ioError)
             }

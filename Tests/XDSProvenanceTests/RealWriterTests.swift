@@ -7,11 +7,23 @@ import XDSTestSupport
 /// typed from documentation): curl `--xattr` from a loopback server, smbclient through a real
 /// smbd with `catia fruit streams_xattr`, ntfs-3g on an NTFS image, GNU tar and bsdtar pax
 /// records. The values, as each writer stores them, come back from ``ProvenanceNames/storedValue(_:kind:isSambaStream:)``
-/// byte for byte. (`xds where` on the same writers: Tests/xdsTests/WhereRealWritersTests.swift.)
-@Suite("the name table against the real writers' names", .serialized)
-struct RealWriterNamesTests {
+/// byte for byte; ``ProvenanceFile`` reads them decoded and strips them (what the writer's
+/// reader would then see checked with getfattr, smbclient, ntfs-3g's Windows view).
+/// (`xds where` on the same writers: Tests/xdsTests/WhereRealWritersTests.swift.)
+@Suite("the name table and ProvenanceFile against the real writers", .serialized)
+struct RealWriterTests {
     static let zoneIdentifier = Array("[ZoneTransfer]\r\nZoneId=3\r\nHostUrl=https://example.com/dl/report.pdf\r\n".utf8)
     static let quarantine = Array("0082;5fad2a2e;Safari;".utf8)
+    /// The zone identifier above, decoded.
+    static let zone = ZoneIdentifier(zone: 3, hostURL: "https://example.com/dl/report.pdf", referrerURL: nil)
+    /// The quarantine above, decoded: set by Safari at 2020-11-12 12:27:26 UTC.
+    static let safari = Quarantine(flags: "0082", flagBits: 0x82, time: ProvenanceTime(seconds: 0x5fad2a2e), agent: "Safari", eventID: nil)
+    static let every = Set(ProvenanceKind.allCases)
+
+    /// The names of `file`'s attributes, as text.
+    static func names(_ file: String) throws -> [String] {
+        try attributes(file).map { String(decoding: $0.name, as: UTF8.self) }
+    }
 
     /// Every attribute of `file` with its value, as getfattr reads them (hex values).
     static func attributes(_ file: String) throws -> [(name: [UInt8], value: [UInt8])] {
@@ -37,11 +49,11 @@ struct RealWriterNamesTests {
         }
     }
 
-    @Test("curl --xattr: user.xdg.origin.url and user.xdg.referrer.url are the xdg fields, user.mime_type no mark",
+    @Test("curl --xattr: origin and referrer make one xdg mark, read and stripped; user.mime_type is no mark and stays",
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed (make setup-test installs it)"),
           .timeLimit(.minutes(5)))
     func curl() throws {
-        let server = try TestHTTPServer.start(sharing: "RealWriterNamesTests")
+        let server = try TestHTTPServer.start(sharing: "RealWriterTests")
         defer { server.stop() }
         try server.write("report.pdf", "%PDF-1.4\n")
         try server.setRoutes(["headers": ["/report.pdf": ["Content-Type": "application/pdf"]]])  // curl's user.mime_type
@@ -56,9 +68,18 @@ struct RealWriterNamesTests {
         #expect(marks.map(\.match) == [.init(kind: .xdg, field: .url, isSambaStream: false),
                                        .init(kind: .xdg, field: .referrer, isSambaStream: false)])
         #expect(marks.map(\.value) == [Array(server.url("/report.pdf?t=1").utf8), Array(server.url("/page").utf8)])
+
+        let file = ProvenanceFile(path: folder.path + "/report.pdf")
+        var origin = XDGOrigin()
+        origin.url = server.url("/report.pdf?t=1")
+        origin.referrer = server.url("/page")
+        #expect(try file.read() == [ProvenanceMark(kind: .xdg, store: .xattr, names: ["user.xdg.origin.url", "user.xdg.referrer.url"],
+                                                   content: .xdg(origin))])
+        #expect(try file.strip(Self.every, dryRun: false) == [.init(kind: .xdg, store: .xattr, names: ["user.xdg.origin.url", "user.xdg.referrer.url"])])
+        #expect(try Self.names(folder.path + "/report.pdf") == ["user.mime_type"])
     }
 
-    @Test("smbd streams_xattr: Zone.Identifier and a Mac's U+F022 WhereFroms and quarantine are samba-stream marks, NUL dropped",
+    @Test("smbd streams_xattr: Zone.Identifier and a Mac's U+F022 WhereFroms and quarantine are samba-stream marks, NUL dropped, decoded; stripped, the client sees no stream",
           .enabled(if: TestSambaServer.unavailable == nil, "\(TestSambaServer.unavailable ?? "")"), .timeLimit(.minutes(5)))
     func samba() throws {
         let server = try TestSambaServer()
@@ -78,9 +99,22 @@ struct RealWriterNamesTests {
         #expect(marks.map(\.match.kind) == [.quarantine, .whereFroms, .zoneIdentifier], "\(marks.map(\.name))")
         #expect(marks.allSatisfy { $0.match.isSambaStream })
         #expect(marks.map(\.value) == [Self.quarantine, whereFroms, Self.zoneIdentifier], "the stored values less Samba's NUL")
+
+        let file = ProvenanceFile(path: server.share + "/report.pdf")
+        #expect(try file.read() == [
+            ProvenanceMark(kind: .quarantine, store: .sambaStream, names: ["user.DosStream.com.apple.quarantine:$DATA"], content: .quarantine(Self.safari)),
+            ProvenanceMark(kind: .whereFroms, store: .sambaStream, names: ["user.DosStream.com.apple.metadata\u{F022}kMDItemWhereFroms:$DATA"],
+                           content: .whereFroms(["https://example.com/dl/report.pdf"])),
+            ProvenanceMark(kind: .zoneIdentifier, store: .sambaStream, names: ["user.DosStream.Zone.Identifier:$DATA"], content: .zoneIdentifier(Self.zone)),
+        ])
+        #expect(try file.strip(Self.every, dryRun: false).map(\.kind) == [.quarantine, .whereFroms, .zoneIdentifier])
+        #expect(try Self.names(server.share + "/report.pdf").filter { $0.hasPrefix("user.DosStream.") }.isEmpty)
+        let info = try server.client("allinfo report.pdf")
+        #expect(info.status == 0 && info.stdout.contains("stream: [::$DATA], 9 bytes"), "\(info)")
+        #expect(!info.stdout.contains("Zone.Identifier") && !info.stdout.contains("com.apple"), "the client sees no stream left: \(info)")
     }
 
-    @Test("ntfs-3g: a Zone.Identifier stream is user.Zone.Identifier, an xattr mark with the raw value",
+    @Test("ntfs-3g: a Zone.Identifier stream is user.Zone.Identifier, an xattr mark with the raw value, decoded; stripped, the stream is gone",
           .enabled(if: NTFSMount.unavailable == nil, "\(NTFSMount.unavailable ?? "")"), .timeLimit(.minutes(5)))
     func ntfs() throws {
         let ntfs = try NTFSMount()
@@ -91,6 +125,16 @@ struct RealWriterNamesTests {
         let marks = try Self.marks(file)
         #expect(marks.map(\.match) == [.init(kind: .zoneIdentifier, field: nil, isSambaStream: false)])
         #expect(marks.first?.value == Self.zoneIdentifier)
+
+        let provenance = ProvenanceFile(path: file)
+        #expect(try provenance.read() == [ProvenanceMark(kind: .zoneIdentifier, store: .xattr, names: ["user.Zone.Identifier"],
+                                                         content: .zoneIdentifier(Self.zone))])
+        #expect(try provenance.strip(Self.every, dryRun: true).count == 1)
+        #expect(try provenance.strip(Self.every, dryRun: false) == [.init(kind: .zoneIdentifier, store: .xattr, names: ["user.Zone.Identifier"])])
+        #expect(try Self.names(file).isEmpty)
+        try ntfs.remount(options: "ro,streams_interface=windows")
+        #expect(!FileManager.default.fileExists(atPath: file + ":Zone.Identifier"), "the stream itself is gone")
+        #expect(FileManager.default.contents(atPath: file) == Data("%PDF-1.4\n".utf8))
     }
 
     @Test("GNU tar and bsdtar pax keywords of user.com.apple.* and xdg attributes match in both spellings; user.mime_type does not",
