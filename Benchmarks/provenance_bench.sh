@@ -2,6 +2,8 @@
 # `xds where -r` beside `xds show -r`, and `xds strip -r` beside `xds remove -r`, on the same
 # tree and the same -j, in one run (part of make bench; also runs alone). Issue 26's targets:
 # where -r within 1.2x of show -r, strip -r within 1.2x of remove -r, memory flat.
+#   0. like for like: where -r vs show -r on the tree before add_marks.py (x-document-source
+#      only: both find the same files and write one record each), interleaved;
 #   1. correctness: `where -r --json` lists exactly the files add_marks.py counted;
 #   2. where -r --json vs show -r --json, -j 1 and -j 2, interleaved round by round
 #      (Benchmarks/tools/interleave.c; warm page cache);
@@ -37,7 +39,6 @@ trap 'rm -rf "$WORK"' EXIT INT TERM
 TREE=$WORK/tree
 SMALL=$WORK/small
 "$PY" "$B/make_tree.py" "$TREE" -n "$FILES" >/dev/null
-EXPECTED=$("$PY" "$B/add_marks.py" "$TREE")
 "$PY" "$B/make_tree.py" "$SMALL" -n "$((FILES / 10))" >/dev/null
 "$PY" "$B/add_marks.py" "$SMALL" >/dev/null
 REPORT=$OUT/provenance.txt
@@ -46,13 +47,21 @@ say() { echo "$@" | tee -a "$REPORT"; }
 
 say "== provenance: where -r vs show -r, strip -r vs remove -r over $FILES files; xds: $XDS"
 say "   machine: $(nproc) cores, $(uname -sr); $(date -u "+%Y-%m-%d %H:%M UTC"); load$(uptime | sed "s/.*load//")"
+cc -O2 -o "$OUT/interleave" "$B/interleave.c"
+ROUNDS=$((RUNS * 3))
+# Like for like first: on the tree as make_tree.py made it (x-document-source only), where -r
+# and show -r find the same files and write one record each.
+say "== 0/4 where -r vs show -r on the same files (x-document-source only), interleaved, $ROUNDS rounds: median s, ratio to show -j 1"
+"$OUT/interleave" -w 1 "$ROUNDS" "show-j1=$XDS show -r --json -j 1 $TREE" "where-j1=$XDS where -r --json -j 1 $TREE" \
+  "show-j2=$XDS show -r --json -j 2 $TREE" "where-j2=$XDS where -r --json -j 2 $TREE" > "$OUT/provenance-plain.txt"
+awk 'NR > 1 { printf "   %-9s %7.3f  %.2f\n", $1, $2 / 1000, $5 }' "$OUT/provenance-plain.txt" | tee -a "$REPORT"
+cp -a "$TREE" "$WORK/plain"
+EXPECTED=$("$PY" "$B/add_marks.py" "$TREE")
 say "== 1/4 correctness"
 found=$("$XDS" where -r --json "$TREE" | wc -l)
 say "   files with a mark: add_marks.py $EXPECTED, where -r $found"
 [ "$found" -eq "$EXPECTED" ] || { say "   MISMATCH"; SAME=no; }
 
-cc -O2 -o "$OUT/interleave" "$B/interleave.c"
-ROUNDS=$((RUNS * 3))
 say "== 2/4 where -r vs show -r (--json, warm cache), interleaved, $ROUNDS rounds: median s, ratio to show at the same -j"
 for j in 1 2; do
   "$OUT/interleave" -w 1 "$ROUNDS" "show-j$j=$XDS show -r --json -j $j $TREE" "where-j$j=$XDS where -r --json -j $j $TREE" \
@@ -60,10 +69,12 @@ for j in 1 2; do
   awk 'NR > 1 { printf "   %-9s %7.3f  %.2f\n", $1, $2 / 1000, $5 }' "$OUT/provenance-where-j$j.txt" | tee -a "$REPORT"
 done
 
-say "== 3/4 strip -r vs remove -r (-j 2), a fresh copy of the tree per run, $RUNS runs each, alternating"
-"$PY" - "$XDS" "$TREE" "$WORK/copy" "$RUNS" <<'PYEOF' | tee -a "$REPORT"
+say "== 3/4 strip -r vs remove -r (-j 2), a fresh copy of the tree per run, $RUNS runs each, alternating: the x-document-source tree (the same files), then the tree with marks"
+strip_vs_remove() {
+"$PY" - "$XDS" "$1" "$WORK/copy" "$RUNS" "$2" <<'PYEOF' | tee -a "$REPORT"
 import statistics, subprocess, sys, time
-xds, tree, copy, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+xds, tree, copy, runs, label = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+print(f"   {label}:")
 times = {"remove": [], "strip": []}
 for r in range(runs):
     order = ["remove", "strip"] if r % 2 == 0 else ["strip", "remove"]
@@ -84,6 +95,10 @@ for k in ["remove", "strip"]:
     print(f"   {k:<9} {m[k]:7.3f}  ({min(times[k]):.3f}-{max(times[k]):.3f})")
 print(f"   strip/remove {m['strip'] / m['remove']:.2f} (target <= 1.2)")
 PYEOF
+}
+strip_vs_remove "$WORK/plain" "x-document-source only"
+rm -rf "$WORK/plain"
+strip_vs_remove "$TREE" "with marks (add_marks.py)"
 
 say "== 4/4 memory: peak RSS (KiB), default threads"
 rss() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
