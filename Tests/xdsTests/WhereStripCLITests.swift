@@ -334,6 +334,35 @@ struct StripNonUTF8NameTests {
     }
 }
 
+/// `where NAME` and `where -r` agree on zone files: `NAME:Zone.Identifier` exactly, as Explorer
+/// writes it. Before, the walk also took `NAME:zone.identifier` (any case), which `where NAME`
+/// did not see: `where -r` listed a mark that `where NAME` said was not there.
+@Suite("zone files: one spelling for where NAME and where -r", .timeLimit(.minutes(3)))
+struct ZoneFileSpellingTests {
+    @Test func whereAndWhereRAgree() throws {
+        let folder = TemporaryFolder()
+        folder.folder("t")
+        folder.file("t/a.txt")
+        folder.file("t/b.txt")
+        let zone = Array("[ZoneTransfer]\r\nZoneId=3\r\n".utf8)
+        folder.write("t/a.txt:zone.identifier", bytes: zone)
+        folder.write("t/b.txt:Zone.Identifier", bytes: zone)
+        folder.write("t/gone.txt:ZONE.IDENTIFIER", bytes: zone)
+        let one = try xds("where", "t/a.txt", "t/b.txt", in: folder.path)
+        #expect(one.status == 1, "\(one)")
+        #expect(one.stdout.hasPrefix("t/b.txt\n  zone-identifier (zone-file)\n"), "\(one)")
+        #expect(!one.stdout.contains("t/a.txt\n"))
+        let walked = try xds("where", "-r", "--json", "t", in: folder.path)
+        #expect(walked.status == 0, "\(walked)")
+        let paths = try walked.jsonLines().compactMap { $0["file"] as? String }
+        #expect(paths == ["t/b.txt"], "\(walked)")
+        // strip -r removes the one it lists and leaves the others, which are no zone files.
+        #expect(try xds("strip", "-r", "t", in: folder.path).status == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/t").sorted()
+        #expect(names == ["a.txt", "a.txt:zone.identifier", "b.txt", "gone.txt:ZONE.IDENTIFIER"])
+    }
+}
+
 /// Runs `/bin/sh -c command` with positional arguments (`$0`, `$1`, …).
 private func sh(_ command: String, arguments: [String], in folder: String) throws -> Run {
     try run("/bin/sh", ["-c", command] + arguments, in: folder)
