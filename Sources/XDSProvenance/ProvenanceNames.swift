@@ -125,15 +125,18 @@ public enum ProvenanceNames {
         return nil
     }
 
-    /// For a file named `NAME:Zone.Identifier` (any ASCII case after the colon), NAME; else nil.
-    /// NAME is never empty.
+    /// For a file named `NAME:Zone.Identifier`, NAME; else nil. NAME is never empty.
+    ///
+    /// The spelling is exact, as ``zoneFileName(for:)`` makes it: Explorer writes exactly
+    /// `:Zone.Identifier`, and a file name (unlike an NTFS stream name) is case-sensitive here,
+    /// so `where NAME` (which opens `NAME:Zone.Identifier`), `where -r` and `strip` all see
+    /// the same files; `NAME:zone.identifier` is some other file. (Stream and attribute names,
+    /// `user.Zone.Identifier` from ntfs-3g, stay matched in any case: NTFS keeps one stream
+    /// whatever the case it is asked for.)
     public static func zoneFileOwner(_ fileName: some Collection<UInt8>) -> [UInt8]? {
         let bytes = Array(fileName)
         let suffix = zoneFileSuffix
-        guard bytes.count > suffix.count else { return nil }
-        let tail = bytes.suffix(suffix.count)
-        guard tail.first == UInt8(ascii: ":"),
-              match(plainName: tail.dropFirst())?.kind == .zoneIdentifier else { return nil }
+        guard bytes.count > suffix.count, bytes.suffix(suffix.count).elementsEqual(suffix) else { return nil }
         return Array(bytes.prefix(bytes.count - suffix.count))
     }
 

@@ -214,12 +214,62 @@ extension ProvenanceTree {
             let locations: [ProvenanceMarkLocation]
             if entry.isOrphan {
                 locations = try stripOrphan(entry)
+            } else if entry.path.string == nil {
+                locations = try stripByBytes(entry)
             } else {
                 // The entry's own path (a root named through a link is its target's: followed).
                 locations = try ProvenanceFile(path: entry.path.lossyString).strip(kinds, dryRun: dryRun)
             }
             guard !locations.isEmpty else { return nil }
             return Stripped(path: entry.path, isFolder: entry.isFolder, locations: locations, isOrphan: entry.isOrphan)
+        }
+
+        /// An entry whose path is not UTF-8 (ProvenanceFile takes a `String`, which cannot
+        /// name it): its attributes are removed and its zone file deleted through the exact
+        /// bytes the walk gives. Its sidecar is not rewritten (the sidecar writer takes a
+        /// `String` path too, as `remove -r` says): when it holds marks of `kinds`, that is the
+        /// entry's problem and nothing is changed.
+        private func stripByBytes(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> [ProvenanceMarkLocation] {
+            let label = entry.path.lossyString
+            if let double = try entry.readSidecar(),
+               double.attributes.contains(where: { ProvenanceNames.match(plainName: Array($0.name.utf8)).map { kinds.contains($0.kind) } ?? false }) {
+                throw DocumentSourceFileError(.ioError, path: label, message: "its name is not UTF-8, so its sidecar is not rewritten",
+                                              errorNumber: EILSEQ)
+            }
+            // One location per kind and store, stores in order and kinds in table order, as ProvenanceFile gives them.
+            var found: [(match: ProvenanceNames.Match, store: ProvenanceStore, names: [String])] = []
+            for rawName in entry.attributeNames {
+                guard let match = ProvenanceNames.match(attributeName: rawName), kinds.contains(match.kind) else { continue }
+                let store: ProvenanceStore = match.isSambaStream ? .sambaStream : .xattr
+                let name = String(decoding: rawName, as: UTF8.self)
+                if let index = found.firstIndex(where: { $0.match.kind == match.kind && $0.store == store }) {
+                    found[index].names.append(name)
+                } else {
+                    found.append((match, store, [name]))
+                }
+            }
+            found.sort { a, b in
+                a.store != b.store ? a.store == .xattr : ProvenanceDecoder.tableOrder(a.match) < ProvenanceDecoder.tableOrder(b.match)
+            }
+            var locations = found.map { ProvenanceMarkLocation(kind: $0.match.kind, store: $0.store, names: $0.names) }
+            if !dryRun {
+                let removed = Set(try entry.removeAttributesLocked(found.flatMap(\.names)))
+                locations = locations.compactMap { location in
+                    let names = location.names.filter { removed.contains($0) }
+                    return names.isEmpty ? nil : ProvenanceMarkLocation(kind: location.kind, store: location.store, names: names)
+                }
+            }
+            if kinds.contains(.zoneIdentifier), entry.zoneFile != nil, let zoneName = entry.zoneFileName {
+                if !dryRun {
+                    let cName = zoneName.map { CChar(bitPattern: $0) } + [0]
+                    if SystemCall.retrying({ unlinkat(entry.folderDescriptor, cName, 0) }) != 0 && errno != ENOENT {
+                        throw DocumentSourceFileError(errno: errno, path: label, context: "cannot remove the zone file: ")
+                    }
+                }
+                locations.append(ProvenanceMarkLocation(kind: .zoneIdentifier, store: .zoneFile,
+                                                        names: [String(decoding: zoneName, as: UTF8.self)]))
+            }
+            return locations
         }
 
         /// An orphan `._NAME` loses its marks' entries (the file deleted when nothing else is

@@ -13,7 +13,8 @@ import XDocSource
 /// What is left out:
 /// - AppleDouble entries (`._NAME` beside a member, `__MACOSX/DIR/._NAME` in a zip) whose
 ///   attributes the filter drops: an entry that holds nothing else (no other attribute, Finder
-///   info all zero, no resource fork or an empty one, no other entry) is left out whole, one
+///   info all zero, no resource fork or an empty one as `AppleDouble.isEmptyResourceFork` says,
+///   no other entry but empty ones: `AppleDouble.edited`'s `.delete`) is left out whole, one
 ///   that does is rewritten without them (the rest of it byte-exact, as XDocSource's
 ///   `AppleDouble.edited` keeps it); a `__MACOSX/` folder entry left empty goes too. A `._`
 ///   entry that is not AppleDouble, is encrypted or compressed otherwise than stored or
@@ -242,32 +243,13 @@ enum AppleDoubleCleaning: Equatable {
             if !names.contains(attribute.name) { names.append(attribute.name) }
         }
         guard !names.isEmpty else { return .keep(readable: true) }
+        // `AppleDouble.edited` says when nothing else is left (its `.delete`): the one rule for
+        // sidecars and archive entries, the blank resource map Finder writes counting as empty.
         switch try? AppleDouble.edited(bytes, removing: Set(names)) {
-        case .replace(let file)?:
-            return holdsNothing(file) ? .drop(attributes: count) : .replace(file, attributes: count)
+        case .replace(let file)?: return .replace(file, attributes: count)
         case .delete?: return .drop(attributes: count)
         case .unchanged?: return .keep(readable: true)
         case nil: return .keep(readable: false)  // a file the writer does not rewrite
         }
-    }
-
-    /// Whether an AppleDouble file holds nothing: no attribute, Finder info all zero, and no
-    /// entry but the Finder info and an empty resource fork, of length 0 or the empty resource
-    /// map macOS writes ("This resource fork intentionally left blank": no data, a map of 30
-    /// bytes or less). `AppleDouble.edited` deletes only the first form.
-    static func holdsNothing(_ file: [UInt8]) -> Bool {
-        guard let parsed = try? AppleDouble(bytes: file), parsed.attributes.isEmpty,
-              (parsed.finderInfo ?? []).allSatisfy({ $0 == 0 }), file.count >= 26 else { return false }
-        let count = Int(BigEndian.uint16(file, at: 24))
-        for index in 0..<count {
-            let at = 26 + 12 * index
-            let id = BigEndian.uint32(file, at: at)
-            let offset = Int(BigEndian.uint32(file, at: at + 4)), length = Int(BigEndian.uint32(file, at: at + 8))
-            if id == 9 || length == 0 { continue }
-            guard id == 2, length >= 16, length <= 512, offset + length <= file.count else { return false }
-            let dataLength = BigEndian.uint32(file, at: offset + 8), mapLength = BigEndian.uint32(file, at: offset + 12)
-            guard dataLength == 0, mapLength <= 30 else { return false }
-        }
-        return true
     }
 }

@@ -169,7 +169,8 @@ struct ArchiveReader {
         guard opened == ARCHIVE_OK || opened == ARCHIVE_WARN else { throw notATar(archive, compression) }
         // A decoder that fails on its first bytes (damaged or cut-short data) leaves its error
         // and nothing to read, which libarchive's "empty" format takes for an empty archive:
-        // an empty compressed stream is one, a damaged one is not.
+        // an empty compressed stream is one, a damaged one is not (gzip's decoder, which can
+        // fail without words: EmptyStreamCheck, after the first header).
         if compression != .none, source.readFailure == nil, let words = archive_error_string(archive) {
             throw ArchiveError(.malformed, path: archivePath,
                                message: "damaged archive (tar, \(compression.rawValue)): \(Self.sentence(String(cString: words)))")
@@ -186,7 +187,14 @@ struct ArchiveReader {
             }
             if compressed { try checkDecompressed(archive) }
             let status = archive_read_next_header(archive, &entry)
-            if status == ARCHIVE_EOF { break }
+            if status == ARCHIVE_EOF {
+                if summary.entries == 0,
+                   let words = try EmptyStreamCheck.damage(archive, compression: compression, source: source, path: archivePath) {
+                    throw ArchiveError(.malformed, path: archivePath,
+                                       message: "damaged archive (tar, \(compression.rawValue)): \(Self.sentence(words))")
+                }
+                break
+            }
             if status == ARCHIVE_RETRY {
                 summary.entries += 1
                 continue

@@ -45,7 +45,7 @@ final class TarStreamReader {
         }
         // The formats are bid for in the open: the empty format also wins when the decoder
         // failed before its first byte (a gzip stream cut short, decoded in one buffer), and
-        // only the error the decoder left says so.
+        // only the error the decoder left says so (or, gzip's trailer cut, EmptyStreamCheck).
         let decoderFailure = archive_error_string(archive) != nil ? failure("damaged archive") : nil
         if compression == .compress, archive_filter_count(archive) > 2 {
             throw ArchiveError(.malformed, path: path,
@@ -59,6 +59,10 @@ final class TarStreamReader {
         }
         if status == ARCHIVE_EOF {
             if let decoderFailure { throw decoderFailure }
+            if let words = try EmptyStreamCheck.damage(archive, compression: compression, source: source, path: path) {
+                throw ArchiveError(.malformed, path: path,
+                                   message: "damaged archive (tar, \(compression.rawValue)): \(ArchiveReader.sentence(words))")
+            }
             archive_read_free(archive)
             self.archive = nil
             finished = true

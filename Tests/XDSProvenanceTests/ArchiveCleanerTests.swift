@@ -270,6 +270,38 @@ print(json.dumps(out))
         #expect(try Self.zipAppleDoubleNames(tmp.path + "/clean.zip", "t/docs/._report.txt") == ["com.apple.quarantine"])
     }
 
+    /// `._` entries as Finder makes them (the 286-byte blank resource map) that hold only marks
+    /// are left out, in a zip's `__MACOSX/` and beside a tar's members alike; one whose resource
+    /// fork holds a resource is rewritten, its fork kept byte-exact. The rule is XDocSource's
+    /// `AppleDouble.isEmptyResourceFork`, the one `xds strip` uses on sidecars.
+    @Test("Finder's blank resource fork counts as empty, a fork with a resource does not", arguments: ["zip", "tar"])
+    func appleDoubleEntryWithFinderBlankFork(kind: String) throws {
+        let tmp = TemporaryFolder()
+        try Self.makeTree(in: tmp.path, appleDouble: false)
+        let blank = appleDoubleBytes(attributes: [("com.apple.quarantine", Self.quarantine)], resourceFork: finderBlankResourceFork)
+        let resource = appleDoubleBytes(attributes: [("com.apple.quarantine", Self.quarantine)], resourceFork: oneResourceFork)
+        let folder = kind == "zip" ? "/__MACOSX/t" : "/t"
+        try FileManager.default.createDirectory(atPath: tmp.path + folder + "/docs", withIntermediateDirectories: true)
+        try Data(blank).write(to: URL(fileURLWithPath: tmp.path + folder + "/docs/._report.txt"))
+        try Data(resource).write(to: URL(fileURLWithPath: tmp.path + folder + "/._notes.md"))
+        let name = kind == "zip" ? "a.zip" : "a.tar"
+        try Self.shell(kind == "zip" ? "zip -q -r a.zip t __MACOSX" : "tar -cf a.tar t", in: tmp.path)
+        let report = try ArchiveCleaner(archive: tmp.path + "/" + name)!.write(to: tmp.path + "/clean." + kind)
+        #expect(report.rewrittenEntries == 1)
+        #expect(report.droppedAttributes == 2)
+        let original = try Self.describe(tmp.path + "/" + name, tar: kind == "tar")
+        let clean = try Self.describe(tmp.path + "/clean." + kind, tar: kind == "tar")
+        let prefix = kind == "zip" ? "__MACOSX/t" : "t"
+        // The zip's folder entry __MACOSX/t/docs/ goes with the only entry in it.
+        let dropped: Set<String> = Self.names(original).contains("__MACOSX/t/docs/")
+            ? ["__MACOSX/t/docs/._report.txt", "__MACOSX/t/docs/"] : [prefix + "/docs/._report.txt"]
+        Self.expectClean(original: original, clean: clean, dropped: dropped, rewritten: [prefix + "/._notes.md": []])
+        let copied = try ProcessRunner.runOnPath(kind == "zip" ? ["unzip", "-p", tmp.path + "/clean.zip", prefix + "/._notes.md"]
+                                                                  : ["tar", "-xOf", tmp.path + "/clean.tar", prefix + "/._notes.md"])
+        #expect(Array(copied.output.suffix(oneResourceFork.count)) == oneResourceFork)
+        #expect(try AppleDouble(bytes: copied.output).attributes.isEmpty)
+    }
+
     // MARK: - Tars
 
     /// The command that decompresses a tar of `compression` to standard output.

@@ -224,4 +224,25 @@ import XDSTestSupport
         #expect(kept[50] == 0x54)
         #expect(try AppleDouble(bytes: kept).attributes.isEmpty)
     }
+
+    /// A sidecar as Finder makes it (the 286-byte blank resource map, "This resource fork
+    /// intentionally left blank") holding only marks is deleted, as the archive cleaner drops
+    /// such a `._` entry; one whose resource fork holds a resource is kept, the fork
+    /// byte-exact. Before: the blank map kept the sidecar, with nothing in it.
+    @Test func sidecarWithFinderBlankResourceForkIsDeleted() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file("a.txt")
+        folder.write("._a.txt", bytes: appleDoubleBytes(attributes: [("com.apple.quarantine", MarkBytes.exiftoolQuarantine)],
+                                                        resourceFork: finderBlankResourceFork))
+        let removed = try ProvenanceFile(path: path).strip([.quarantine], dryRun: false)
+        #expect(removed == [ProvenanceMarkLocation(kind: .quarantine, store: .appleDouble, names: ["com.apple.quarantine"])])
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/._a.txt"))
+        #expect(try ProvenanceFile(path: path).read().isEmpty)
+        folder.write("._a.txt", bytes: appleDoubleBytes(attributes: [("com.apple.quarantine", MarkBytes.exiftoolQuarantine)],
+                                                        resourceFork: oneResourceFork))
+        try ProvenanceFile(path: path).strip([.quarantine], dryRun: false)
+        let kept = try #require(contents(folder.path + "/._a.txt"))
+        #expect(Array(kept.suffix(oneResourceFork.count)) == oneResourceFork)
+        #expect(try AppleDouble(bytes: kept).attributes.isEmpty)
+    }
 }

@@ -179,6 +179,39 @@ struct TarCompressionTests {
         #expect(throws: ArchiveError.self) { try scanArchive(junk) }
     }
 
+    /// A gzip stream cut in its 8-byte trailer (or just before it) is damaged, never an empty
+    /// archive: libarchive's gzip decoder fails there without words and drops the bytes it
+    /// decoded, so its "empty" format won the bid (before: a small `.tar.gz` cut in its last
+    /// bytes listed no entry, and cleaned into an empty copy). An empty member before the cut
+    /// one changes nothing; empty members, and bytes after them that start no member, stay an
+    /// empty archive (as bsdtar reads them).
+    @Test func gzipCutInItsTrailerIsDamaged() throws {
+        let tmp = TemporaryFolder()
+        let plain = tmp.path + "/plain.tar"
+        try makeTaggedTar(tmp, plain)
+        let whole = try output("gzip -c < '\(plain)' | od -An -v -tx1").split(whereSeparator: { $0 == " " || $0 == "\n" })
+            .map { UInt8($0, radix: 16)! }
+        let empty = try output("printf '' | gzip -c | od -An -v -tx1").split(whereSeparator: { $0 == " " || $0 == "\n" })
+            .map { UInt8($0, radix: 16)! }
+        #expect(try scanArchive(tmp.write("whole.tar.gz", bytes: whole)).members.count == 2)
+        for cut in 1...8 {
+            for (name, bytes) in [("cut", Array(whole.dropLast(cut))), ("after-empty", empty + whole.dropLast(cut))] {
+                let path = tmp.write("\(name)-\(cut).tar.gz", bytes: bytes)
+                do {
+                    let result = try scanArchive(path)
+                    Issue.record("\(name) cut \(cut) bytes short: listed \(result.summary.entries) entries")
+                } catch {
+                    #expect(error.kind == .malformed)
+                    #expect(error.message == "damaged archive (tar, gzip): truncated gzip input", "\(name) \(cut)")
+                }
+            }
+        }
+        for (name, bytes) in [("two-empty", empty + empty), ("empty-then-text", empty + Array("trailing text\n".utf8))] {
+            let result = try scanArchive(tmp.write("\(name).tar.gz", bytes: bytes))
+            #expect(result.summary.entries == 0 && result.problems.isEmpty, "\(name)")
+        }
+    }
+
     /// One decoder at most: compress data inside compress data is refused (the other nestings
     /// decode once and find no tar: ArchiveHardeningTests.nestedGzipIsDecodedOnce).
     @Test func nestedCompressIsRefused() throws {

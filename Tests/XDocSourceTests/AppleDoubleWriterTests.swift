@@ -170,6 +170,33 @@ struct AppleDoubleWriterTests {
         guard case .replace = try edit(withFork.bytes(), nil) else { Issue.record(); return }
     }
 
+    /// The blank resource map Finder writes into every `._` file counts as an empty resource
+    /// fork, as no fork does: a sidecar left with only it is deleted, by `strip` (removing
+    /// names) and by `remove` alike. Before, only a fork of length 0 was empty, and the archive
+    /// cleaner had its own rule that took the blank map for empty too. A fork holding a
+    /// resource, or one too long to be the blank map, keeps the sidecar, byte-exact.
+    @Test func finderBlankResourceForkIsEmpty() throws {
+        #expect(finderBlankResourceFork.count == 286)
+        #expect(AppleDouble.isEmptyResourceFork([]))
+        #expect(AppleDouble.isEmptyResourceFork(finderBlankResourceFork[...]))
+        #expect(!AppleDouble.isEmptyResourceFork(oneResourceFork[...]))
+        #expect(!AppleDouble.isEmptyResourceFork([1]))
+        #expect(!AppleDouble.isEmptyResourceFork((finderBlankResourceFork + [UInt8](repeating: 0, count: 300))[...]))
+        let blank = appleDoubleBytes(attributes: [("com.apple.quarantine", Array("0081;5f000000;Safari;".utf8))],
+                                     resourceFork: finderBlankResourceFork)
+        #expect(try AppleDouble.edited(blank, removing: ["com.apple.quarantine"]) == .delete)
+        let onlySource = appleDoubleBytes(attributes: [("x-document-source", Self.value("N"))], resourceFork: finderBlankResourceFork)
+        #expect(try edit(onlySource, nil) == .delete)
+        let resource = appleDoubleBytes(attributes: [("com.apple.quarantine", Array("0081;5f000000;Safari;".utf8))],
+                                        resourceFork: oneResourceFork)
+        guard case .replace(let kept) = try AppleDouble.edited(resource, removing: ["com.apple.quarantine"]) else {
+            Issue.record("a resource fork holding a resource was not kept")
+            return
+        }
+        #expect(Array(kept.suffix(oneResourceFork.count)) == oneResourceFork)
+        #expect(try AppleDouble(bytes: kept).attributes.isEmpty)
+    }
+
     @Test func duplicateNamesAreAllReplaced() throws {
         let parts = SidecarParts(
             finderInfo: Self.finderInfo,

@@ -72,4 +72,36 @@ struct ArchiveMagicCLITests {
             "xds: empty.tar: no x-document-source attribute, and no member of the archive carries one",
         ])
     }
+
+    /// A small `.tar.gz` cut in its last bytes (its gzip trailer) is one line "damaged archive",
+    /// 65, for show, where (alone and in a walk) and a clean copy, and no copy is written.
+    /// Before: status 1, listed as an empty archive, and `strip -o` wrote an empty copy.
+    @Test func gzipCutShortIsDamagedNotEmpty() throws {
+        let folder = TemporaryFolder()
+        let tree = folder.folder("tree")
+        _ = folder.file("tree/a.txt", "a\n")
+        #expect(try sh("setfattr -n user.com.apple.quarantine -v '0082;5fad2a2e;Safari;' a.txt", in: tree).status == 0)
+        let made = try sh("tar --xattrs --xattrs-include='user.*' -czf ../whole.tar.gz a.txt", in: tree)
+        #expect(made.status == 0, "\(made)")
+        #expect(try xds("where", "whole.tar.gz", in: folder.path).status == 0)
+        _ = folder.folder("share")
+        for cut in [1, 4, 8, 40] {
+            let name = "cut-\(cut).tar.gz"
+            #expect(try sh("head -c $(($(stat -c %s whole.tar.gz) - \(cut))) whole.tar.gz > share/\(name)", in: folder.path).status == 0)
+            let line = "xds: share/\(name): damaged archive (tar, gzip): truncated gzip input"
+            for command in [["show"], ["where"], ["where", "--json"]] {
+                let result = try xds(command + ["share/" + name], in: folder.path)
+                #expect(result.status == 65, "\(command) \(name): \(result)")
+                #expect(result.stdout == "")
+                #expect(result.errorLines == [line], "\(command) \(name)")
+            }
+            let copy = try xds("strip", "share/" + name, "-o", "clean.tar.gz", in: folder.path)
+            #expect(copy.status == 65, "\(name): \(copy)")
+            #expect(copy.errorLines == [line], "\(name)")
+            #expect(!FileManager.default.fileExists(atPath: folder.path + "/clean.tar.gz"))
+        }
+        let walked = try xds("where", "-r", "share", in: folder.path)
+        #expect(walked.status == 65, "\(walked)")
+        #expect(walked.errorLines.filter { $0.contains("damaged archive (tar, gzip): truncated gzip input") }.count == 4, "\(walked)")
+    }
 }

@@ -372,6 +372,73 @@ struct WhereStripCLITests {
     }
 }
 
+/// A name that is not UTF-8 (byte 0xFF) is stripped by its exact bytes: before, `strip -r`
+/// found it through a text path that named no file ("vanished during the walk", status 1)
+/// and left its marks. Set with Python's `os.setxattr` on a bytes path.
+@Suite("strip -r on a name that is not UTF-8", .timeLimit(.minutes(3)))
+struct StripNonUTF8NameTests {
+    @Test func stripRemovesTheMarksOfANameThatIsNotUTF8() throws {
+        let folder = TemporaryFolder()
+        folder.folder("t")
+        let made = try python("""
+            import os
+            p = b"t/bad\\xffname.txt"
+            open(p, "wb").write(b"x")
+            os.setxattr(p, b"user.com.apple.quarantine", b"0082;5fad2a2e;Safari;")
+            os.setxattr(p, b"user.mime_type", b"text/plain")
+            open(p + b":Zone.Identifier", "wb").write(b"[ZoneTransfer]\\r\\nZoneId=3\\r\\n")
+            """, in: folder.path)
+        #expect(made.status == 0, "\(made)")
+        let found = try xds("where", "-r", "t", in: folder.path)
+        #expect(found.status == 0, "\(found)")
+        #expect(found.stdout.hasPrefix("t/bad\\x{ff}name.txt\n  quarantine (xattr)\n"), "\(found)")
+        #expect(found.stdout.contains("zone-identifier (zone-file)"))
+        let listed = try xds("strip", "-r", "-n", "t", in: folder.path)
+        #expect(listed.status == 0, "\(listed)")
+        #expect(listed.stdout == "t/bad\\x{ff}name.txt: quarantine (xattr)\nt/bad\\x{ff}name.txt: zone-identifier (zone-file)\n")
+        let stripped = try xds("strip", "-r", "t", in: folder.path)
+        #expect(stripped.status == 0, "\(stripped)")
+        #expect(stripped.stderr == "")
+        let after = try xds("where", "-r", "t", in: folder.path)
+        #expect(after.status == 1, "\(after)")
+        // The other attribute stays; the zone file is gone.
+        let left = try python("""
+            import os
+            print(sorted(os.listxattr(b"t/bad\\xffname.txt")), sorted(os.listdir(b"t")))
+            """, in: folder.path)
+        #expect(left.stdout == "['user.mime_type'] [b'bad\\xffname.txt']\n", "\(left)")
+    }
+}
+
+/// `where NAME` and `where -r` agree on zone files: `NAME:Zone.Identifier` exactly, as Explorer
+/// writes it. Before, the walk also took `NAME:zone.identifier` (any case), which `where NAME`
+/// did not see: `where -r` listed a mark that `where NAME` said was not there.
+@Suite("zone files: one spelling for where NAME and where -r", .timeLimit(.minutes(3)))
+struct ZoneFileSpellingTests {
+    @Test func whereAndWhereRAgree() throws {
+        let folder = TemporaryFolder()
+        folder.folder("t")
+        folder.file("t/a.txt")
+        folder.file("t/b.txt")
+        let zone = Array("[ZoneTransfer]\r\nZoneId=3\r\n".utf8)
+        folder.write("t/a.txt:zone.identifier", bytes: zone)
+        folder.write("t/b.txt:Zone.Identifier", bytes: zone)
+        folder.write("t/gone.txt:ZONE.IDENTIFIER", bytes: zone)
+        let one = try xds("where", "t/a.txt", "t/b.txt", in: folder.path)
+        #expect(one.status == 1, "\(one)")
+        #expect(one.stdout.hasPrefix("t/b.txt\n  zone-identifier (zone-file)\n"), "\(one)")
+        #expect(!one.stdout.contains("t/a.txt\n"))
+        let walked = try xds("where", "-r", "--json", "t", in: folder.path)
+        #expect(walked.status == 0, "\(walked)")
+        let paths = try walked.jsonLines().compactMap { $0["file"] as? String }
+        #expect(paths == ["t/b.txt"], "\(walked)")
+        // strip -r removes the one it lists and leaves the others, which are no zone files.
+        #expect(try xds("strip", "-r", "t", in: folder.path).status == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/t").sorted()
+        #expect(names == ["a.txt", "a.txt:zone.identifier", "b.txt", "gone.txt:ZONE.IDENTIFIER"])
+    }
+}
+
 /// Runs `/bin/sh -c command` with positional arguments (`$0`, `$1`, …).
 private func sh(_ command: String, arguments: [String], in folder: String) throws -> Run {
     try run("/bin/sh", ["-c", command] + arguments, in: folder)

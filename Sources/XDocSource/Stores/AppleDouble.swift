@@ -104,6 +104,21 @@ public struct AppleDouble: Sendable {
         attributes.first { $0.name == name }?.value
     }
 
+    /// Whether a resource fork (the bytes of entry 2) holds nothing: none at all, or the empty
+    /// resource map macOS writes into every `._` file Finder makes ("This resource fork
+    /// intentionally left blank": a 256-byte header saying no data, then a 30-byte map with no
+    /// type, 286 bytes; xnu's `init_empty_resource_fork`, Samba's `empty_resourcefork`). Read
+    /// by its header, not by the tag: no resource data and a map too short for a type list (30
+    /// bytes or less) hold no resource, whatever else is in the fork's first 512 bytes.
+    /// The one definition for stripping a sidecar (``edited(_:removing:)``) and for cleaning an
+    /// archive's `._` entry (`xds strip ARCHIVE -o CLEAN`).
+    public static func isEmptyResourceFork(_ fork: ArraySlice<UInt8>) -> Bool {
+        if fork.isEmpty { return true }
+        guard (16...512).contains(fork.count) else { return false }
+        let header = Array(fork.prefix(16))  // data offset, map offset, data length, map length
+        return BigEndian.uint32(header, at: 8) == 0 && BigEndian.uint32(header, at: 12) <= 30
+    }
+
     private static func parseAttributes(
         _ reader: BigEndianReader, entry: (offset: Int, length: Int), available: Int
     ) throws(AppleDoubleError) -> [Attribute] {

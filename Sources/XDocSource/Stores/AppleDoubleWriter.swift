@@ -17,8 +17,9 @@ extension AppleDouble {
         /// The new file, whole.
         case replace([UInt8])
         /// After the removal the file holds nothing: no attributes, no Finder info (all
-        /// zero), no resource fork (or an empty one) and no other entry. Deleting it loses
-        /// nothing, which is what macOS does with such a `._` file.
+        /// zero), no resource fork or an empty one (``AppleDouble/isEmptyResourceFork(_:)``:
+        /// the blank map Finder writes counts as empty), no other entry but empty ones.
+        /// Deleting it loses nothing, which is what macOS does with such a `._` file.
         case delete
     }
 
@@ -82,7 +83,8 @@ extension AppleDouble {
     /// one edit), everything else kept as ``edited(_:setting:to:)`` keeps it: what
     /// `xds strip` does to a sidecar. ``Edit/unchanged`` when it holds none of them,
     /// ``Edit/delete`` when nothing else is left in it (no other attribute, Finder info all
-    /// zero, no resource fork or an empty one, no other entry).
+    /// zero, no resource fork or an empty one, as ``isEmptyResourceFork(_:)`` says, no other
+    /// entry but empty ones).
     ///
     /// - Throws: ``AppleDoubleError`` as ``edited(_:setting:to:)`` does.
     public static func edited(_ file: [UInt8], removing names: Set<String>) throws(AppleDoubleError) -> Edit {
@@ -138,7 +140,11 @@ extension AppleDouble {
         guard change(&info.records) else { return .unchanged }
         if removal {
             let emptyInfo = info.finderInfo.allSatisfy { $0 == 0 }
-            let othersEmpty = table.allSatisfy { $0.id == finderInfoID || ($0.id == 2 && $0.length == 0) }
+            // Every other entry empty: of length 0, or a resource fork that holds nothing.
+            let othersEmpty = table.allSatisfy { entry in
+                entry.id == finderInfoID || entry.length == 0
+                    || (entry.id == 2 && isEmptyResourceFork(file[entry.offset..<entry.offset + entry.length]))
+            }
             if info.records.isEmpty && emptyInfo && othersEmpty { return .delete }
         }
 
