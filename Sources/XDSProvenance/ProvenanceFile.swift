@@ -199,18 +199,8 @@ public struct ProvenanceFile: Sendable {
         }
 
         for store in [ProvenanceStore.xattr, .sambaStream, .appleDouble, .zoneFile] {
-            let values = found.values.filter { $0.store == store }.map(\.value)
-                .enumerated().sorted { (ProvenanceDecoder.tableOrder($0.element.match), $0.offset) < (ProvenanceDecoder.tableOrder($1.element.match), $1.offset) }
-                .map(\.element)
-            var byKind: [(kind: ProvenanceKind, names: [String])] = []
-            for value in values {
-                if let index = byKind.firstIndex(where: { $0.kind == value.match.kind }) {
-                    byKind[index].names.append(value.name)
-                } else {
-                    byKind.append((value.match.kind, [value.name]))
-                }
-            }
-            found.locations += byKind.map { ProvenanceMarkLocation(kind: $0.kind, store: store, names: $0.names) }
+            let values = found.values.filter { $0.store == store }.map { ($0.value.name, $0.value.match) }
+            found.locations += ProvenanceMarkLocation.grouped(store: store, values)
         }
         return found
     }

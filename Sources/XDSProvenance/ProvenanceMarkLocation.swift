@@ -16,3 +16,23 @@ public struct ProvenanceMarkLocation: Sendable, Equatable {
         self.names = names
     }
 }
+
+extension ProvenanceMarkLocation {
+    /// The locations of one store's marks, one per kind: kinds in ``ProvenanceNames/table``
+    /// order, names in that order and then as found (what ``ProvenanceFile/strip(_:dryRun:)``
+    /// and `ProvenanceTree`'s strip report alike).
+    static func grouped(store: ProvenanceStore, _ found: [(name: String, match: ProvenanceNames.Match)]) -> [ProvenanceMarkLocation] {
+        let ordered = found.enumerated()
+            .sorted { (ProvenanceDecoder.tableOrder($0.element.match), $0.offset) < (ProvenanceDecoder.tableOrder($1.element.match), $1.offset) }
+            .map(\.element)
+        var byKind: [(kind: ProvenanceKind, names: [String])] = []
+        for value in ordered {
+            if let index = byKind.firstIndex(where: { $0.kind == value.match.kind }) {
+                byKind[index].names.append(value.name)
+            } else {
+                byKind.append((value.match.kind, [value.name]))
+            }
+        }
+        return byKind.map { ProvenanceMarkLocation(kind: $0.kind, store: store, names: $0.names) }
+    }
+}

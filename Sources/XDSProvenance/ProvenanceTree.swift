@@ -211,108 +211,105 @@ extension ProvenanceTree {
         func zoneFileName(for name: [UInt8]) -> [UInt8]? { ProvenanceNames.zoneFileName(for: name) }
 
         func inspect(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> Stripped? {
-            let locations: [ProvenanceMarkLocation]
-            if entry.isOrphan {
-                locations = try stripOrphan(entry)
-            } else if entry.path.string == nil {
-                locations = try stripByBytes(entry)
-            } else {
-                // The entry's own path (a root named through a link is its target's: followed).
-                locations = try ProvenanceFile(path: entry.path.lossyString).strip(kinds, dryRun: dryRun)
+            // The marks' names from the walk's one listing (exact bytes): no second listxattr.
+            var attributes: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)] = []
+            for raw in entry.attributeNames {
+                guard let match = ProvenanceNames.match(attributeName: raw), kinds.contains(match.kind) else { continue }
+                attributes.append((raw, String(decoding: raw, as: UTF8.self), match))
             }
+            let zone = kinds.contains(.zoneIdentifier) ? entry.zoneFileName : nil
+            let locations = dryRun
+                ? try wouldGo(entry, attributes, zone: zone)
+                : try remove(entry, attributes, zone: zone)
             guard !locations.isEmpty else { return nil }
             return Stripped(path: entry.path, isFolder: entry.isFolder, locations: locations, isOrphan: entry.isOrphan)
         }
 
-        /// An entry whose path is not UTF-8 (ProvenanceFile takes a `String`, which cannot
-        /// name it): its attributes are removed and its zone file deleted through the exact
-        /// bytes the walk gives. Its sidecar is not rewritten (the sidecar writer takes a
-        /// `String` path too, as `remove -r` says): when it holds marks of `kinds`, that is the
-        /// entry's problem and nothing is changed.
-        private func stripByBytes(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> [ProvenanceMarkLocation] {
-            let label = entry.path.lossyString
-            if let double = try entry.readSidecar(),
-               double.attributes.contains(where: { ProvenanceNames.match(plainName: Array($0.name.utf8)).map { kinds.contains($0.kind) } ?? false }) {
-                throw DocumentSourceFileError(.ioError, path: label, message: "its name is not UTF-8, so its sidecar is not rewritten",
-                                              errorNumber: EILSEQ)
-            }
-            // One location per kind and store, stores in order and kinds in table order, as ProvenanceFile gives them.
-            var found: [(match: ProvenanceNames.Match, store: ProvenanceStore, names: [String])] = []
-            for rawName in entry.attributeNames {
-                guard let match = ProvenanceNames.match(attributeName: rawName), kinds.contains(match.kind) else { continue }
-                let store: ProvenanceStore = match.isSambaStream ? .sambaStream : .xattr
-                let name = String(decoding: rawName, as: UTF8.self)
-                if let index = found.firstIndex(where: { $0.match.kind == match.kind && $0.store == store }) {
-                    found[index].names.append(name)
-                } else {
-                    found.append((match, store, [name]))
-                }
-            }
-            found.sort { a, b in
-                a.store != b.store ? a.store == .xattr : ProvenanceDecoder.tableOrder(a.match) < ProvenanceDecoder.tableOrder(b.match)
-            }
-            var locations = found.map { ProvenanceMarkLocation(kind: $0.match.kind, store: $0.store, names: $0.names) }
-            if !dryRun {
-                let removed = Set(try entry.removeAttributesLocked(found.flatMap(\.names)))
-                locations = locations.compactMap { location in
-                    let names = location.names.filter { removed.contains($0) }
-                    return names.isEmpty ? nil : ProvenanceMarkLocation(kind: location.kind, store: location.store, names: names)
-                }
-            }
-            if kinds.contains(.zoneIdentifier), entry.zoneFile != nil, let zoneName = entry.zoneFileName {
-                if !dryRun {
-                    let cName = zoneName.map { CChar(bitPattern: $0) } + [0]
-                    if SystemCall.retrying({ unlinkat(entry.folderDescriptor, cName, 0) }) != 0 && errno != ENOENT {
-                        throw DocumentSourceFileError(errno: errno, path: label, context: "cannot remove the zone file: ")
+        /// What would go (`-n`): the listed names, the sidecar's entries (its start, as read),
+        /// the zone file when it is a regular file. Nothing is opened for writing.
+        private func wouldGo(
+            _ entry: DocumentSourceTree.InspectedEntry, _ attributes: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
+            zone: [UInt8]?
+        ) throws(DocumentSourceFileError) -> [ProvenanceMarkLocation] {
+            var sidecarMarks: [(name: String, match: ProvenanceNames.Match)] = []
+            if let double = try entry.readSidecar() { sidecarMarks = marks(of: double) }
+            return Self.locations(attributes, sidecar: sidecarMarks, zone: zone != nil && entry.hasZoneFile ? zone : nil)
+        }
+
+        /// Removes the marks under the entry's writers' lock, as `remove -r` removes a value:
+        /// the entry opened relative to its folder, attributes removed through its descriptor,
+        /// the sidecar edited (one atomic write) and the zone file deleted relative to the
+        /// folder. The sidecar goes first, so a malformed one stops before anything changed (it
+        /// is left as it was); any other failure leaves the other stores tried, the first
+        /// failure thrown.
+        private func remove(
+            _ entry: DocumentSourceTree.InspectedEntry, _ attributes: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
+            zone: [UInt8]?
+        ) throws(DocumentSourceFileError) -> [ProvenanceMarkLocation] {
+            guard !attributes.isEmpty || entry.sidecarName != nil || zone != nil else { return [] }
+            return try entry.withWriterLock { (writer) throws(DocumentSourceFileError) -> [ProvenanceMarkLocation] in
+                var firstFailure: DocumentSourceFileError?
+                var sidecarMarks: [(name: String, match: ProvenanceNames.Match)] = []
+                if entry.sidecarName != nil {
+                    do throws(DocumentSourceFileError) {
+                        // Decided on the whole sidecar as read under the lock.
+                        let changed = try writer.editSidecar { (current) throws(AppleDoubleError) -> AppleDouble.Edit in
+                            sidecarMarks = marks(of: try AppleDouble(bytes: current, fileSize: current.count))
+                            guard !sidecarMarks.isEmpty else { return .unchanged }
+                            return try AppleDouble.edited(current, removing: Set(sidecarMarks.map(\.name)))
+                        }
+                        if !changed { sidecarMarks = [] }
+                    } catch {
+                        if error.kind == .malformedSidecar { throw error }
+                        firstFailure = error
+                        sidecarMarks = []
                     }
                 }
-                locations.append(ProvenanceMarkLocation(kind: .zoneIdentifier, store: .zoneFile,
-                                                        names: [String(decoding: zoneName, as: UTF8.self)]))
+                var removed: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)] = []
+                for attribute in attributes {
+                    do throws(DocumentSourceFileError) {
+                        if try writer.removeAttribute(named: attribute.raw) { removed.append(attribute) }
+                    } catch {
+                        if firstFailure == nil { firstFailure = error }
+                    }
+                }
+                var zoneRemoved = false
+                if zone != nil {
+                    do throws(DocumentSourceFileError) {
+                        zoneRemoved = try writer.removeZoneFile()
+                    } catch {
+                        if firstFailure == nil { firstFailure = error }
+                    }
+                }
+                if let firstFailure { throw firstFailure }
+                return Self.locations(removed, sidecar: sidecarMarks, zone: zoneRemoved ? zone : nil)
+            }
+        }
+
+        /// The sidecar entries that are marks of ``kinds``.
+        private func marks(of double: AppleDouble) -> [(name: String, match: ProvenanceNames.Match)] {
+            double.attributes.compactMap { attribute in
+                guard let match = ProvenanceNames.match(plainName: Array(attribute.name.utf8)), kinds.contains(match.kind)
+                else { return nil }
+                return (attribute.name, match)
+            }
+        }
+
+        /// One location per kind and store, in ``ProvenanceFile/strip(_:dryRun:)``'s order.
+        private static func locations(
+            _ attributes: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
+            sidecar: [(name: String, match: ProvenanceNames.Match)], zone: [UInt8]?
+        ) -> [ProvenanceMarkLocation] {
+            var locations = ProvenanceMarkLocation.grouped(
+                store: .xattr, attributes.filter { !$0.match.isSambaStream }.map { ($0.name, $0.match) })
+            locations += ProvenanceMarkLocation.grouped(
+                store: .sambaStream, attributes.filter { $0.match.isSambaStream }.map { ($0.name, $0.match) })
+            locations += ProvenanceMarkLocation.grouped(store: .appleDouble, sidecar)
+            if let zone {
+                locations.append(ProvenanceMarkLocation(
+                    kind: .zoneIdentifier, store: .zoneFile, names: [String(decoding: zone, as: UTF8.self)]))
             }
             return locations
-        }
-
-        /// An orphan `._NAME` loses its marks' entries (the file deleted when nothing else is
-        /// left in it); an orphan `NAME:Zone.Identifier` is deleted.
-        private func stripOrphan(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> [ProvenanceMarkLocation] {
-            let path = entry.path.lossyString
-            if entry.zoneFile != nil {
-                guard kinds.contains(.zoneIdentifier), let zoneName = entry.zoneFileName else { return [] }
-                let name = String(decoding: zoneName, as: UTF8.self)
-                if !dryRun {
-                    let cName = zoneName.map { CChar(bitPattern: $0) } + [0]
-                    if SystemCall.retrying({ unlinkat(entry.folderDescriptor, cName, 0) }) != 0 && errno != ENOENT {
-                        throw DocumentSourceFileError(errno: errno, path: path, context: "cannot remove the zone file: ")
-                    }
-                }
-                return [ProvenanceMarkLocation(kind: .zoneIdentifier, store: .zoneFile, names: [name])]
-            }
-            guard let double = try entry.readSidecar() else { return [] }
-            var byKind: [(kind: ProvenanceKind, names: [String])] = []
-            for attribute in double.attributes {
-                guard let match = ProvenanceNames.match(plainName: Array(attribute.name.utf8)), kinds.contains(match.kind)
-                else { continue }
-                if let index = byKind.firstIndex(where: { $0.kind == match.kind }) {
-                    byKind[index].names.append(attribute.name)
-                } else {
-                    byKind.append((match.kind, [attribute.name]))
-                }
-            }
-            byKind.sort { ProvenanceDecoder.tableOrder(.init(kind: $0.kind, field: nil, isSambaStream: false)) < ProvenanceDecoder.tableOrder(.init(kind: $1.kind, field: nil, isSambaStream: false)) }
-            guard !byKind.isEmpty else { return [] }
-            if !dryRun {
-                // The sidecar's owner path: DIR/NAME for DIR/._NAME (NAME is gone: no lock to take on it).
-                let owner = Self.ownerPath(of: path)
-                try DocumentSourceFile(path: owner, followSymlinks: false)
-                    .removeSidecarEntriesLocked(Set(byKind.flatMap(\.names)), orphan: true)
-            }
-            return byKind.map { ProvenanceMarkLocation(kind: $0.kind, store: .appleDouble, names: $0.names) }
-        }
-
-        /// `DIR/NAME` for the sidecar path `DIR/._NAME`.
-        static func ownerPath(of sidecar: String) -> String {
-            guard let slash = sidecar.lastIndex(of: "/") else { return String(sidecar.dropFirst(2)) }
-            return String(sidecar[...slash]) + String(sidecar[sidecar.index(after: slash)...].dropFirst(2))
         }
     }
 }

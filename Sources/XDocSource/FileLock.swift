@@ -110,6 +110,33 @@ enum FileLock {
         return .unlocked
     }
 
+    /// How a walk's writers (`remove -r`, `strip -r`) open an entry to lock it: for reading,
+    /// never following a symbolic link (one swapped in since the listing is refused, never
+    /// followed out of the tree), never waiting on a FIFO or taking a terminal.
+    static func entryFlags(isFolder: Bool) -> Int32 {
+        O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (isFolder ? O_DIRECTORY : 0)
+    }
+
+    /// Takes the writers' lock on `fd`, what a walk's writer opened with ``entryFlags(isFolder:)``
+    /// (-1 with `errno` set when the open failed), waiting as ``wait(for:seconds:)`` does.
+    /// Returns the descriptor to act through and close (-1: the file cannot be opened for
+    /// reading, EACCES, and is changed by path without the lock, as `DocumentSourceFile` does;
+    /// a filesystem that refuses `flock` is changed through `fd` without it).
+    /// - Throws: the open's failure (a link swapped in, ELOOP, reads as gone), or the lock
+    ///   still held by another program after ``patience`` (`fd` is then closed).
+    static func lockEntry(opened fd: Int32, label: String) throws(DocumentSourceFileError) -> Int32 {
+        if fd < 0 {
+            let code = errno
+            if code == EACCES { return -1 }
+            throw DocumentSourceFileError(errno: code == ELOOP ? ENOENT : code, path: label)
+        }
+        if case .busy = wait(for: fd) {
+            SystemCall.close(fd)
+            throw busy(label)
+        }
+        return fd
+    }
+
     /// The one lock wait (a file's writers and the tree's removal): polls a non-blocking
     /// `flock` on `fd` (a blocking one cannot time out), sleeping 0.5 ms at first and up to
     /// 20 ms between tries, so a lock held for milliseconds costs about as much. `fd` stays

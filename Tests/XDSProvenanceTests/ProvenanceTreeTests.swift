@@ -125,6 +125,91 @@ import XDSTestSupport
         #expect(try listing() == before.filter { !$0.hasSuffix(":Zone.Identifier") && $0 != "._gone.txt" })
     }
 
+    /// The attribute `name` of the exact path `path` (not followed), or nil when it is not set.
+    func rawAttribute(_ name: String, bytes path: [UInt8]) -> [UInt8]? {
+        try? ExtendedAttributes.value(
+            cName: Array(name.utf8CString), atCPath: path.map { CChar(bitPattern: $0) } + [0], follow: false)
+    }
+
+    func exists(bytes path: [UInt8]) -> Bool {
+        var info = stat()
+        return TreeWalker.withCName(path) { lstat($0, &info) } == 0
+    }
+
+    @Test func namesThatAreNotUTF8AreStrippedByTheirBytes() throws {
+        let folder = TemporaryFolder()
+        let root = folder.folder("odd")
+        let odd: [UInt8] = [0x62, 0x61, 0x64, 0xFF, 0xFE]
+        let rootBytes = Array((root + "/").utf8)
+        // Marked under UTF-8 names, then renamed to bytes that are not UTF-8.
+        let plain = folder.file("odd/plain")
+        set(plain, "user.com.apple.quarantine", MarkBytes.exiftoolQuarantine)
+        set(plain, "user.mime_type", Array("x/y".utf8))
+        folder.write("odd/plain:Zone.Identifier", bytes: MarkBytes.zoneIdentifier)
+        set(folder.folder("odd/dir"), "user.xdg.origin.url", Array("https://example.com/".utf8))
+        for (from, to) in [("plain", odd), ("plain:Zone.Identifier", odd + Array(":Zone.Identifier".utf8)), ("dir", odd + Array("-dir".utf8))] {
+            #expect(TreeWalker.withCName(rootBytes + to) { rename(root + "/" + from, $0) } == 0)
+        }
+        let file = rootBytes + odd, zone = rootBytes + odd + Array(":Zone.Identifier".utf8), dir = rootBytes + odd + Array("-dir".utf8)
+
+        func strip(dryRun: Bool) -> (records: [String], problems: [String]) {
+            var records: [String] = [], problems: [String] = []
+            ProvenanceTree(roots: [root], jobs: 2).strip(Set(ProvenanceKind.allCases), dryRun: dryRun) { event in
+                if case .found(let stripped) = event {
+                    records.append("\(stripped.path.visible): " + stripped.locations.map { "\($0.kind) (\($0.store))" }.joined(separator: ", "))
+                }
+                if case .problem(let problem) = event { problems.append(problem.message) }
+                return .proceed
+            }
+            return (records.sorted(), problems)
+        }
+        let expected = [
+            "\(root)/bad\\x{ff}\\x{fe}-dir: xdg (xattr)",
+            "\(root)/bad\\x{ff}\\x{fe}: quarantine (xattr), zone-identifier (zone-file)",
+        ]
+        let wouldGo = strip(dryRun: true)
+        #expect(wouldGo.problems.isEmpty)
+        #expect(wouldGo.records == expected)
+        #expect(exists(bytes: zone) && rawAttribute("user.com.apple.quarantine", bytes: file) != nil)
+
+        let went = strip(dryRun: false)
+        #expect(went.problems.isEmpty)
+        #expect(went.records == expected)
+        #expect(found(root, jobs: 1).isEmpty)
+        // The marks went from the very files; the other attribute stays.
+        #expect(rawAttribute("user.com.apple.quarantine", bytes: file) == nil)
+        #expect(rawAttribute("user.xdg.origin.url", bytes: dir) == nil)
+        #expect(rawAttribute("user.mime_type", bytes: file) == Array("x/y".utf8))
+        #expect(exists(bytes: file) && !exists(bytes: zone))
+    }
+
+    @Test(.timeLimit(.minutes(1))) func stripWaitsForTheWritersLock() throws {
+        let folder = TemporaryFolder()
+        let root = folder.folder("locked")
+        let file = folder.file("locked/a.dmg")
+        set(file, "user.com.apple.quarantine", MarkBytes.exiftoolQuarantine)
+        // Another writer (xds set, remove) holds the file's lock.
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        try #require(fd >= 0 && flock(fd, LOCK_EX) == 0)
+        let done = DispatchSemaphore(value: 0)
+        final class Count: @unchecked Sendable { var value = 0 }  // read after `done`
+        let stripped = Count()
+        Thread.detachNewThread {
+            ProvenanceTree(roots: [root]).strip([.quarantine], dryRun: false) { event in
+                if case .found = event { stripped.value += 1 }
+                return .proceed
+            }
+            done.signal()
+        }
+        // While it is held, strip -r waits: the mark is still there.
+        #expect(done.wait(timeout: .now() + 0.5) == .timedOut)
+        #expect(try rawAttribute("user.com.apple.quarantine", file) != nil)
+        close(fd)
+        done.wait()
+        #expect(stripped.value == 1)
+        #expect(try rawAttribute("user.com.apple.quarantine", file) == nil)
+    }
+
     func rawAttribute(_ name: String, _ path: String) throws -> [UInt8]? {
         try ExtendedAttributes.value(named: name, atPath: path, followSymlinks: true)
     }

@@ -69,8 +69,37 @@ extension DocumentSourceFile {
             throw noSidecarPlace()
         }
         defer { SystemCall.close(folder.descriptor) }
-        let name = "._" + folder.name
-        func location() -> String { sidecarPath ?? folder.display + name }
+        return try changeSidecarLocked(
+            inFolder: folder.descriptor, ownerName: folder.name,
+            location: { sidecarPath ?? folder.display + "._" + folder.name },
+            writing: writing, orphan: orphan, create: create, edit: makeEdit)
+    }
+
+    /// Edits the AppleDouble sidecar `._OWNERNAME` in the open folder `folder` (a walk's
+    /// folder: nothing is looked up by path) as ``removeSidecarEntriesLocked(_:orphan:)`` does,
+    /// with `edit` deciding the change from the whole current file; `location` names the
+    /// sidecar in messages. The caller holds the writers' lock of the file (not needed with
+    /// `orphan`: the file need not exist). A malformed sidecar is left as it was and reported.
+    /// - Returns: whether the sidecar changed.
+    package func editSidecarLocked(
+        inFolder folder: Int32, ownerName: String, location: String, orphan: Bool,
+        edit makeEdit: ([UInt8]) throws(AppleDoubleError) -> AppleDouble.Edit
+    ) throws(DocumentSourceFileError) -> Bool {
+        try changeSidecarLocked(
+            inFolder: folder, ownerName: ownerName, location: { location }, writing: false, orphan: orphan,
+            create: { () throws(AppleDoubleError) -> [UInt8]? in nil }, edit: makeEdit)
+    }
+
+    /// The one sidecar change, relative to the open folder that holds the file `ownerName`.
+    private func changeSidecarLocked(
+        inFolder descriptor: Int32, ownerName: String, location sidecarLocation: () -> String,
+        writing: Bool, orphan: Bool,
+        create: () throws(AppleDoubleError) -> [UInt8]?,
+        edit makeEdit: ([UInt8]) throws(AppleDoubleError) -> AppleDouble.Edit
+    ) throws(DocumentSourceFileError) -> Bool {
+        let folder = (descriptor: descriptor, name: ownerName)
+        let name = "._" + ownerName
+        func location() -> String { sidecarLocation() }
         func failure(_ code: Int32, _ doing: String) -> DocumentSourceFileError {
             DocumentSourceFileError(
                 errno: code, path: path, context: "cannot \(doing) the AppleDouble sidecar \(location()): ")
@@ -82,7 +111,7 @@ extension DocumentSourceFile {
         {
             throw DocumentSourceFileError(errno: errno, path: path)
         }
-        guard let current = try readWholeSidecar(folder.descriptor, name, writing: writing, failure: failure) else {
+        guard let current = try readWholeSidecar(folder.descriptor, name, location: sidecarLocation, writing: writing, failure: failure) else {
             let bytes: [UInt8]?
             do {
                 bytes = try create()
@@ -136,7 +165,7 @@ extension DocumentSourceFile {
     /// file under that name is never opened: when `writing`, it is refused (writing over it,
     /// or through it, is never right); for a removal it holds no value (as for the reader).
     private func readWholeSidecar(
-        _ folder: Int32, _ name: String, writing: Bool, failure: (Int32, String) -> DocumentSourceFileError
+        _ folder: Int32, _ name: String, location: () -> String, writing: Bool, failure: (Int32, String) -> DocumentSourceFileError
     ) throws(DocumentSourceFileError) -> [UInt8]? {
         for _ in 0..<3 {
             var before = stat()
@@ -163,7 +192,7 @@ extension DocumentSourceFile {
             guard size <= AppleDouble.maximumFileSize else {
                 throw DocumentSourceFileError(
                     .tooLarge, path: path,
-                    message: "the AppleDouble sidecar \(sidecarPath ?? name) is \(size) bytes, more than the \(AppleDouble.maximumFileSize >> 20) MiB this library rewrites")
+                    message: "the AppleDouble sidecar \(location()) is \(size) bytes, more than the \(AppleDouble.maximumFileSize >> 20) MiB this library rewrites")
             }
             // One byte more than the size: a file that grew since the fstat is read again.
             let bytes: [UInt8]
@@ -172,7 +201,7 @@ extension DocumentSourceFile {
             return bytes
         }
         throw DocumentSourceFileError(
-            .ioError, path: path, message: "the AppleDouble sidecar \(sidecarPath ?? name) kept changing while it was read; try again")
+            .ioError, path: path, message: "the AppleDouble sidecar \(location()) kept changing while it was read; try again")
     }
 
     /// Writes `bytes` whole over `name` in the folder: XDocSource's ``AtomicFile`` (a new file

@@ -103,15 +103,30 @@ extension DocumentSourceFile {
         else { return false }
         defer { SystemCall.close(folder.descriptor) }
         let besideName = name(folder.name)
+        do throws(Errno) {
+            return try Self.removeRegularFile(besideName.utf8CString.map { $0 }, inFolder: folder.descriptor)
+        } catch {
+            throw DocumentSourceFileError(
+                errno: error.rawValue, path: path, context: "cannot remove \(folder.display + besideName): ")
+        }
+    }
+
+    /// Deletes `name` (NUL-ended, exact bytes) in the open folder `folder` when it is a regular
+    /// file; false when there is none (or it went away). A link, folder or anything else of
+    /// that name is left alone. Throws the errno of a failed check or removal.
+    static func removeRegularFile(_ name: [CChar], inFolder folder: Int32) throws(Errno) -> Bool {
         var info = stat()
-        if SystemCall.retrying({ fstatat(folder.descriptor, besideName, &info, AT_SYMLINK_NOFOLLOW) }) != 0 {
+        let found = name.withUnsafeBufferPointer { n in
+            SystemCall.retrying { fstatat(folder, n.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) }
+        }
+        if found != 0 {
             if errno == ENOENT || errno == ENOTDIR { return false }
-            throw DocumentSourceFileError(errno: errno, path: path, context: "cannot remove \(folder.display + besideName): ")
+            throw Errno.current
         }
         guard info.st_mode & S_IFMT == S_IFREG else { return false }
-        if SystemCall.retrying({ unlinkat(folder.descriptor, besideName, 0) }) != 0 {
+        if name.withUnsafeBufferPointer({ n in SystemCall.retrying { unlinkat(folder, n.baseAddress!, 0) } }) != 0 {
             if errno == ENOENT { return false }
-            throw DocumentSourceFileError(errno: errno, path: path, context: "cannot remove \(folder.display + besideName): ")
+            throw Errno.current
         }
         return true
     }

@@ -364,6 +364,38 @@ extension ExtendedAttributes {
         return try removed(result)
     }
 
+    /// ``removeValue(named:descriptor:)`` for a name as exact bytes (NUL-ended C string).
+    static func removeValue(cName name: [CChar], descriptor fd: Int32) throws(ExtendedAttributeFailure) -> Bool {
+        let result = name.withUnsafeBufferPointer { n in
+            SystemCall.retrying {
+                #if canImport(Darwin)
+                fremovexattr(fd, n.baseAddress!, 0)
+                #else
+                fremovexattr(fd, n.baseAddress!)
+                #endif
+            }
+        }
+        return try removed(result)
+    }
+
+    /// Removes the attribute `name` (exact bytes, NUL-ended) from the C path `path`, following
+    /// a symbolic link only when `follow`; false when it was not set. For files that cannot be
+    /// opened to be locked.
+    static func removeValue(cName name: [CChar], atCPath path: [CChar], follow: Bool) throws(ExtendedAttributeFailure) -> Bool {
+        let result = path.withUnsafeBufferPointer { p in
+            name.withUnsafeBufferPointer { n in
+                SystemCall.retrying {
+                    #if canImport(Darwin)
+                    removexattr(p.baseAddress!, n.baseAddress!, follow ? 0 : XATTR_NOFOLLOW)
+                    #else
+                    follow ? removexattr(p.baseAddress!, n.baseAddress!) : lremovexattr(p.baseAddress!, n.baseAddress!)
+                    #endif
+                }
+            }
+        }
+        return try removed(result)
+    }
+
     /// Removes `name` from the C path `path` (not following a symbolic link); false when it
     /// was not set. For files that cannot be opened to be locked.
     static func removeValue(named name: String, atCPath path: [CChar]) throws(ExtendedAttributeFailure) -> Bool {

@@ -72,19 +72,16 @@ extension DocumentSourceTree.Found {
         let label = path.lossyString
         var cPath = path.bytes.map { CChar(bitPattern: $0) }
         cPath.append(0)
-        let flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (isFolder ? O_DIRECTORY : 0)
-        var fd = cPath.withUnsafeBufferPointer { p in SystemCall.retrying { open(p.baseAddress!, flags) } }
-        if fd < 0 && errno == ENAMETOOLONG {
+        let flags = FileLock.entryFlags(isFolder: isFolder)
+        var opened = cPath.withUnsafeBufferPointer { p in SystemCall.retrying { open(p.baseAddress!, flags) } }
+        if opened < 0 && errno == ENAMETOOLONG {
             // Deeper than PATH_MAX (a walk goes there): opened piece by piece.
-            fd = LongPath.open(path.bytes, flags: flags)
+            opened = LongPath.open(path.bytes, flags: flags)
         }
-        if fd < 0 && errno != EACCES {
-            throw DocumentSourceFileError(errno: errno == ELOOP ? ENOENT : errno, path: label)
-        }
+        // The writers' lock and wait (FileLock); a file that cannot be opened for reading, or
+        // a filesystem that refuses `flock`, is cleared without it.
+        let fd = try FileLock.lockEntry(opened: opened, label: label)
         defer { if fd >= 0 { SystemCall.close(fd) } }
-        // The writers' lock and wait (FileLock); a filesystem that refuses `flock` is cleared
-        // without it.
-        if fd >= 0, case .busy = FileLock.wait(for: fd) { throw FileLock.busy(label) }
         func remove(_ name: String) throws(ExtendedAttributeFailure) -> Bool {
             fd >= 0
                 ? try ExtendedAttributes.removeValue(named: name, descriptor: fd)

@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+internal import XDSSystem
+
+extension DocumentSourceTree.InspectedEntry {
+    /// Runs `body` holding the writers' lock of the entry, for an inspector that changes what
+    /// it found (`xds strip -r`), as `remove -r` changes an entry: the entry is opened relative
+    /// to ``folderDescriptor`` (no path walk) without following a symbolic link (one swapped in
+    /// since the listing is refused, never followed out of the tree) or waiting on a FIFO,
+    /// locked with the writers' `flock` (`FileLock`) and changed through its descriptor. A file
+    /// that cannot be opened for reading is changed by path without the lock, as
+    /// `DocumentSourceFile` does. An orphan (``isOrphan``) has no file to lock: `body` runs
+    /// without it, and only the sidecar and zone file can be changed.
+    /// - Throws: ``DocumentSourceFileError``: ``DocumentSourceFileError/Kind/notFound`` when the
+    ///   entry is gone (or is now a link), the lock still held after 10 s, or what `body` throws.
+    package func withWriterLock<T>(
+        _ body: (DocumentSourceTree.EntryWriter) throws(DocumentSourceFileError) -> T
+    ) throws(DocumentSourceFileError) -> T {
+        guard !isOrphan else { return try body(DocumentSourceTree.EntryWriter(entry: self, descriptor: -1)) }
+        var cName = name.map { CChar(bitPattern: $0) }
+        cName.append(0)
+        // A root whose folder could not be opened is named by its path, followed (named on purpose).
+        let relative = folderDescriptor != AT_FDCWD
+        var flags = FileLock.entryFlags(isFolder: isFolder)
+        if !relative { flags &= ~O_NOFOLLOW }
+        let opened = (relative ? cName : access).withUnsafeBufferPointer { p in
+            SystemCall.retrying { openat(folderDescriptor, p.baseAddress!, flags) }
+        }
+        let fd = try FileLock.lockEntry(opened: opened, label: path.lossyString)
+        defer { if fd >= 0 { SystemCall.close(fd) } }
+        return try body(DocumentSourceTree.EntryWriter(entry: self, descriptor: fd))
+    }
+}
+
+extension DocumentSourceTree {
+    /// What an inspector may change of an entry while it holds its writers' lock
+    /// (``InspectedEntry/withWriterLock(_:)``): attributes removed through the open
+    /// descriptor, the sidecar edited and the zone file deleted relative to the walk's open
+    /// folder. Valid only inside that call.
+    package struct EntryWriter {
+        let entry: InspectedEntry
+        /// The entry opened and locked; -1 when it could not be opened for reading (by path,
+        /// unlocked) or for an orphan.
+        let descriptor: Int32
+
+        /// Removes the attribute `name` (exact bytes, as listed); false when it was not set
+        /// (any more). An orphan has no attributes: false.
+        package func removeAttribute(named name: ArraySlice<UInt8>) throws(DocumentSourceFileError) -> Bool {
+            guard !entry.isOrphan else { return false }
+            var cName = name.map { CChar(bitPattern: $0) }
+            cName.append(0)
+            do {
+                return descriptor >= 0
+                    ? try ExtendedAttributes.removeValue(cName: cName, descriptor: descriptor)
+                    : try ExtendedAttributes.removeValue(cName: cName, atCPath: entry.access, follow: entry.follow)
+            } catch {
+                throw DocumentSourceFile(path: entry.path.lossyString, followSymlinks: false).writeError(error)
+            }
+        }
+
+        /// Edits the sidecar ``InspectedEntry/sidecarName`` in one atomic write as
+        /// `DocumentSourceFile`'s sidecar writer does (read whole, `edit` decides from the
+        /// whole file, every other entry byte-exact, deleted when `edit` says so; a malformed
+        /// one left as it was, ``DocumentSourceFileError/Kind/malformedSidecar``); false when
+        /// there is none (or it is no regular file) or nothing changed. Its name is rewritten
+        /// through a name as text, so an entry whose name is not UTF-8 has its sidecar refused.
+        package func editSidecar(
+            _ edit: ([UInt8]) throws(AppleDoubleError) -> AppleDouble.Edit
+        ) throws(DocumentSourceFileError) -> Bool {
+            guard let sidecarName = entry.sidecarName, let sidecar = entry.sidecar else { return false }
+            let label = entry.path.lossyString
+            let ownerBytes = entry.isOrphan ? Array(sidecarName.dropFirst(2)) : entry.name
+            guard let owner = String(validating: ownerBytes, as: UTF8.self) else {
+                throw DocumentSourceFileError(
+                    .ioError, path: label, message: "its name is not UTF-8, so its sidecar is not rewritten",
+                    errorNumber: EILSEQ)
+            }
+            return try DocumentSourceFile(path: label, followSymlinks: false).editSidecarLocked(
+                inFolder: entry.folderDescriptor, ownerName: owner, location: sidecar.lossyString,
+                orphan: entry.isOrphan, edit: edit)
+        }
+
+        /// Deletes the zone file ``InspectedEntry/zoneFileName`` when it is (still) a regular
+        /// file; false when there is none.
+        package func removeZoneFile() throws(DocumentSourceFileError) -> Bool {
+            guard let zoneFileName = entry.zoneFileName, let zoneFile = entry.zoneFile else { return false }
+            var cName = zoneFileName.map { CChar(bitPattern: $0) }
+            cName.append(0)
+            do throws(Errno) {
+                return try DocumentSourceFile.removeRegularFile(cName, inFolder: entry.folderDescriptor)
+            } catch {
+                throw DocumentSourceFileError(
+                    errno: error.rawValue, path: entry.path.lossyString, context: "cannot remove the zone file \(zoneFile.lossyString): ")
+            }
+        }
+    }
+}
+
+extension DocumentSourceTree.InspectedEntry {
+    /// Whether the zone file ``zoneFileName`` is (still) a regular file, without opening it
+    /// (what `strip -r -n` reports).
+    package var hasZoneFile: Bool {
+        guard let zoneFileName else { return false }
+        var cName = zoneFileName.map { CChar(bitPattern: $0) }
+        cName.append(0)
+        var info = stat()
+        let found = cName.withUnsafeBufferPointer { fstatat(folderDescriptor, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) }
+        return found == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+}
