@@ -186,34 +186,3 @@ extension DocumentSourceTree {
         }
     }
 }
-
-extension DocumentSourceTree.InspectedEntry {
-    /// Removes the attributes `names` from the entry itself under the writers' lock (the one
-    /// `xds set` and `remove` take), reaching it by the exact bytes of its path, so a name that
-    /// is not UTF-8 is stripped too (a `String` path cannot name it). Returns the names that
-    /// were there. A symbolic link below a root carries no `user.` attribute: nothing to do.
-    package func removeAttributesLocked(_ names: [String]) throws(DocumentSourceFileError) -> [String] {
-        guard !names.isEmpty else { return [] }
-        let label = path.lossyString
-        let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (follow ? 0 : O_NOFOLLOW) | (isFolder ? O_DIRECTORY : 0)
-        var fd = access.withUnsafeBufferPointer { p in SystemCall.retrying { open(p.baseAddress!, flags) } }
-        if fd < 0 && errno == ENAMETOOLONG {
-            fd = LongPath.open(path.bytes, flags: flags)  // deeper than PATH_MAX, as a walk goes
-        }
-        if fd < 0 {
-            if errno == ELOOP { return [] }
-            throw DocumentSourceFileError(errno: errno, path: label)
-        }
-        defer { SystemCall.close(fd) }
-        if case .busy = FileLock.wait(for: fd) { throw FileLock.busy(label) }
-        var removed: [String] = []
-        for name in names {
-            do throws(ExtendedAttributeFailure) {
-                if try ExtendedAttributes.removeValue(named: name, descriptor: fd) { removed.append(name) }
-            } catch {
-                throw DocumentSourceFileError(errno: error.code, path: label, context: "cannot remove the attribute \(name): ")
-            }
-        }
-        return removed
-    }
-}
