@@ -18,7 +18,7 @@ import XDSTestSupport
         let root = folder.folder("root")
         folder.folder("root/sub/deeper")
         set(folder.file("root/a.dmg"), "user.com.apple.quarantine", MarkBytes.exiftoolQuarantine)
-        set(folder.path + "/root/a.dmg", "user.mime_type", Array("x/y".utf8))
+        set(root + "/a.dmg", "user.mime_type", Array("x/y".utf8))
         set(folder.file("root/sub/b.txt"), "user.xdg.origin.url", Array("https://example.com/b.txt".utf8))
         set(root + "/sub", "user.xdg.referrer.url", Array("https://example.com/".utf8))
         folder.file("root/sub/deeper/c.pdf")
@@ -31,7 +31,7 @@ import XDSTestSupport
         folder.write("root/gone.zip:Zone.Identifier", bytes: MarkBytes.zoneIdentifier)
         folder.file("root/plain.txt")
         folder.file("root/pack.zip", "not really a zip")
-        try! FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: folder.path + "/root/a.dmg")
+        try! FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: root + "/a.dmg")
         return root
     }
 
