@@ -75,7 +75,9 @@ func checkWriter(_ bytes: [UInt8], _ parsed: AppleDouble) {
     case .unchanged: preconditionFailure("removal found nothing")
     case .delete:
         precondition(others.isEmpty && (reread.finderInfo ?? []).allSatisfy { $0 == 0 })
-        precondition(after.allSatisfy { $0.id == 9 || ($0.id == 2 && $0.bytes.isEmpty) })
+        // Deleted only when every other entry holds nothing: length 0, or a resource fork that
+        // is empty by the library's one rule (none, or Finder's blank map).
+        precondition(after.allSatisfy { $0.id == 9 || $0.bytes.isEmpty || ($0.id == 2 && AppleDouble.isEmptyResourceFork($0.bytes)) })
     case .replace(let cleared):
         guard let again = try? AppleDouble(bytes: cleared) else { preconditionFailure("cleared file does not parse") }
         precondition(again.value(named: name) == nil && again.attributes == others, "removal changed others")
