@@ -576,13 +576,7 @@ struct TreeWalker {
                     try ExtendedAttributes.listNames(atPath: pointer.baseAddress!, follow: follow, buffer: &nameList)
                 }
             } catch {
-                let path = makePath()
-                if error.rawValue == ENOENT || error.rawValue == ENOTDIR {
-                    problem(path, .vanished, "vanished during the walk")
-                } else {
-                    failed(path, DocumentSourceFileError(
-                        errno: error.rawValue, path: path.lossyString, context: "cannot list the extended attributes: "))
-                }
+                listingFailed(error, makePath())
                 return
             }
         }
@@ -725,13 +719,7 @@ struct TreeWalker {
                 try ExtendedAttributes.storeNames(atPath: pointer.baseAddress!, follow: follow, buffer: &listBuffer)
             }
         } catch {
-            let path = makePath()
-            if error.rawValue == ENOENT || error.rawValue == ENOTDIR {
-                problem(path, .vanished, "vanished during the walk")
-            } else {
-                failed(path, DocumentSourceFileError(
-                    errno: error.rawValue, path: path.lossyString, context: "cannot list the extended attributes: "))
-            }
+            listingFailed(error, makePath())
             return
         }
         guard names.any || parent != nil else { return }
@@ -757,6 +745,17 @@ struct TreeWalker {
             } else {
                 failed(path, error, entry: .init(path: path, isFolder: folder, sidecar: sidecarPath))
             }
+        }
+    }
+
+    /// Reports an entry whose attributes could not be listed: gone since the listing
+    /// (vanished), or the failure in words.
+    private mutating func listingFailed(_ error: Errno, _ path: DocumentSourceTreePath) {
+        if error.rawValue == ENOENT || error.rawValue == ENOTDIR {
+            problem(path, .vanished, "vanished during the walk")
+        } else {
+            failed(path, DocumentSourceFileError(
+                errno: error.rawValue, path: path.lossyString, context: "cannot list the extended attributes: "))
         }
     }
 
