@@ -183,7 +183,7 @@ import XDSTestSupport
         #expect(exists(bytes: file) && !exists(bytes: zone))
     }
 
-    @Test(.timeLimit(.minutes(1))) func stripWaitsForTheWritersLock() throws {
+    @Test(.timeLimit(.minutes(5))) func stripWaitsForTheWritersLock() throws {
         let folder = TemporaryFolder()
         let root = folder.folder("locked")
         let file = folder.file("locked/a.dmg")
