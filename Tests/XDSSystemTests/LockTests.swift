@@ -7,7 +7,7 @@ import XDSSystem
 struct LockTests {
     /// 8 threads each add 1 to the guarded value 20 000 times: none of the additions is lost
     /// (without the lock, the read-modify-write races lose some).
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func guardedCounterLosesNoIncrement() {
         let counter = Lock(0)
         let finished = Lock(0)
@@ -23,7 +23,7 @@ struct LockTests {
 
     /// A one-slot channel built on a `Lock<Void>` and two conditions (as TreeWorkPool does):
     /// the consumer gets the producer's 10 000 values in order, each once.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func conditionsHandOverEveryValueInOrder() {
         final class Channel: @unchecked Sendable {
             let lock = Lock()
