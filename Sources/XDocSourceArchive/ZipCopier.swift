@@ -20,13 +20,17 @@ struct ZipCopier {
     let path: DocumentSourceTreePath
     let limits: ArchiveScanner.Limits
     let filter: ArchiveCopy.Filter
+    /// Told what is left out, as it is decided.
+    let observe: (ArchiveCopy.Event) -> Void
     var report = ArchiveCopy.Report()
 
-    init(source: ArchiveSource, path: DocumentSourceTreePath, limits: ArchiveScanner.Limits, filter: ArchiveCopy.Filter) {
+    init(source: ArchiveSource, path: DocumentSourceTreePath, limits: ArchiveScanner.Limits, filter: ArchiveCopy.Filter,
+         observe: @escaping (ArchiveCopy.Event) -> Void = { _ in }) {
         self.source = source
         self.path = path
         self.limits = limits
         self.filter = filter
+        self.observe = observe
     }
 
     /// One central-directory entry as stored, with its zip64 values resolved.
@@ -382,8 +386,16 @@ struct ZipCopier {
         return read
     }
 
-    /// Copies `count` bytes from `offset` of the archive, a MiB at a time.
+    /// Copies `count` bytes from `offset` of the archive, a MiB at a time (a dry run only checks
+    /// that they lie inside the file).
     private func copy(from offset: Int64, count: Int64, to out: inout CopyOutput) throws(ArchiveCopyError) {
+        if out.discarding {
+            guard offset >= 0, count >= 0, count <= source.size - offset else {
+                throw .archive(ArchiveError(.malformed, path: path, message: "damaged archive (zip): the file ended while it was read"))
+            }
+            out.skip(count)
+            return
+        }
         var done: Int64 = 0
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
