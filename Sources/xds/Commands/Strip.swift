@@ -21,10 +21,14 @@ extension XDS {
                 (user.mime_type, Finder tags, ...) are kept.
 
                 -n (--dry-run) changes nothing and prints FILE: KIND (STORE) for each mark that \
-                would go. -r walks folders as xds where -r does (same walk, -j N threads); \
-                archives are never rewritten in place: each archive under the folder that holds \
-                marks is named in one line and the walk goes on. Afterwards xds where -r finds \
-                nothing under the folder outside archives.
+                would go; an archive (named, or met by -r) is read as -o reads it, with a line \
+                ARCHIVE!/MEMBER: KIND (STORE) per mark a clean copy would drop and \
+                ARCHIVE!/ENTRY: cannot be read (REASON): would be dropped per entry it would \
+                drop unread; without -o, -n ends as the command without it does. -r walks \
+                folders as xds where -r does (same walk, -j N threads); archives are never \
+                rewritten in place: each archive under the folder that holds marks is named in \
+                one line and the walk goes on. Afterwards xds where -r finds nothing under the \
+                folder outside archives.
 
                 strip ARCHIVE -o CLEAN writes a copy of a zip or tar without the marks (-o - to \
                 standard output, refused on a terminal), whether or not it held any (status 0): \
@@ -32,8 +36,12 @@ extension XDS {
                 something else is rewritten without them, pax records of marks are dropped in \
                 both spellings (SCHILY.xattr., LIBARCHIVE.xattr.); every other member is kept as \
                 it was (a zip's members copied compressed as they are, a tar's blocks copied, \
-                the same compression). ARCHIVE is never written (CLEAN naming it is 64); CLEAN \
-                is replaced atomically.
+                the same compression). A ._ entry that cannot be read (compression method N, \
+                encrypted, damaged, over 64 MiB) is not copied, with one line on standard error \
+                (status 0). ARCHIVE is never written (CLEAN naming it is 64); CLEAN is replaced \
+                atomically, a symbolic link there replaced, never followed. --archive-limit \
+                reached is 65, a library that cannot be loaded (zlib, libarchive) 74: no copy \
+                then.
 
                 Status 0 when a mark was removed (or would be, with -n), 1 when none was found, \
                 74 when a store refuses.
