@@ -127,6 +127,21 @@ open(out, "wb").write(data)
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/clean.zip"))
     }
 
+    @Test("libarchive missing: strip -o and strip -n of a tar.gz are 74 with one line; no copy",
+          .enabled(if: HiddenLibraries.isSupported, "needs root, unshare --mount and overlay mounts"))
+    func libarchiveMissing() throws {
+        let folder = try Self.folder()
+        try Self.shell("cd z && tar -czf ../a.tar.gz doc.txt ._doc.txt", in: folder.path)
+        for arguments in [["strip", "a.tar.gz", "-o", "clean.tar.gz"], ["strip", "-n", "a.tar.gz"]] {
+            let result = try HiddenLibraries.run(hiding: ["libarchive.so"], HiddenLibraries.quoted([xdsPath] + arguments),
+                                                 in: folder.path)
+            #expect(result.status == 74, "\(arguments): \(result)")
+            #expect(result.stderr == "xds: a.tar.gz: libarchive is not installed (tried libarchive.so.13, libarchive.so)\n",
+                    "\(arguments): \(result)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/clean.tar.gz"))
+    }
+
     @Test("-o LINK: the link is replaced by the copy, its target left as it was; a dangling one too")
     func outputLink() throws {
         let folder = try Self.folder()
