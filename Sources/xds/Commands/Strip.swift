@@ -118,7 +118,7 @@ extension XDS {
                                              diagnostics: &diagnostics) else { break }
                     continue
                 }
-                guard report(stripped, path: DocumentSourceTreePath(file), kinds: kinds, dryRun: dryRun,
+                guard report(stripped, path: path, kinds: kinds, dryRun: dryRun,
                              diagnostics: &diagnostics) else { break }
             }
             return diagnostics
