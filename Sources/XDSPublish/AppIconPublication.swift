@@ -73,8 +73,8 @@ public struct AppIconPublication: Sendable {
         for rendition in try set.renditions(pixelSizes: unique) {
             let png: [UInt8]
             do { png = try PNGEncoder.encode(rendition.image) } catch {
-                throw AppIconPublishError(.bundle(.malformedIcon), file: rendition.source.subject,
-                                          message: "the \(rendition.pixelSize) px image could not be encoded: \(error.message)")
+                throw AppIconPublishError.png(error, file: rendition.source.subject,
+                                              message: "the \(rendition.pixelSize) px image could not be encoded: \(error.message)")
             }
             icons.append(Icon(pixelSize: rendition.pixelSize,
                               relativePath: "\(Self.imageFolder)/\(Self.fileName(pixelSize: rendition.pixelSize))",

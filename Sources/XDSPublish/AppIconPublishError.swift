@@ -1,3 +1,4 @@
+import IconMask
 
 /// Why an app's icons could not be published.
 ///
@@ -17,6 +18,9 @@ public struct AppIconPublishError: Error, CustomStringConvertible, Sendable, Equ
         /// The output's `img` is a symbolic link, which ``AppIconPublication/write(into:)``
         /// does not write through.
         case imageFolderIsSymbolicLink
+        /// A C library the PNG codec needs (zlib, libdeflate) cannot be loaded: the system's
+        /// fault, not the icon's (`xds`: 74).
+        case libraryUnavailable
     }
 
     /// The group of the failure.
@@ -36,6 +40,14 @@ public struct AppIconPublishError: Error, CustomStringConvertible, Sendable, Equ
     /// Wraps a bundle error, keeping its kind, file and message.
     public init(_ error: AppBundleError) {
         self.init(.bundle(error.kind), file: error.file, message: error.message)
+    }
+
+    /// A malformed-icon error about `file` for a PNG that did not decode or encode, or
+    /// ``Kind/libraryUnavailable`` when the reason is a library that cannot be loaded.
+    static func png(_ error: PNGError, file: String, message: String) -> AppIconPublishError {
+        error.kind == .libraryUnavailable
+            ? AppIconPublishError(.libraryUnavailable, file: file, message: error.message)
+            : AppIconPublishError(.bundle(.malformedIcon), file: file, message: message)
     }
 
     /// `FILE: message`, or the message alone when no file is named.

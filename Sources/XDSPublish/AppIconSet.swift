@@ -66,7 +66,7 @@ public struct AppIconSet: Sendable {
         do {
             header = try PNGDecoder.header(bytes)
         } catch {
-            throw AppIconPublishError(.bundle(.malformedIcon), file: subject, message: "not a valid PNG: \(error.message)")
+            throw .png(error, file: subject, message: "not a valid PNG: \(error.message)")
         }
         guard max(header.width, header.height) <= maximumSourcePixels else {
             throw AppIconPublishError(.bundle(.malformedIcon), file: subject,
@@ -144,7 +144,7 @@ public struct AppIconSet: Sendable {
         do {
             return try PNGDecoder.decode(bytes, maxDimension: Self.maximumSourcePixels)
         } catch {
-            throw AppIconPublishError(.bundle(.malformedIcon), file: source.subject, message: "not a valid PNG: \(error.message)")
+            throw .png(error, file: source.subject, message: "not a valid PNG: \(error.message)")
         }
     }
 }

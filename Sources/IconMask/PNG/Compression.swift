@@ -21,10 +21,10 @@ public enum Inflater: Sendable, CaseIterable {
 /// PNG decoded or encoded needs both (CRCs and whole-buffer inflate, streaming inflate).
 func requireCompressionLibraries() throws(PNGError) {
     if cdeflate_available() == 0 {
-        throw PNGError(message: String(cString: cdeflate_load_error()))
+        throw PNGError(.libraryUnavailable, String(cString: cdeflate_load_error()))
     }
     if czlib_available() == 0 {
-        throw PNGError(message: String(cString: czlib_load_error()))
+        throw PNGError(.libraryUnavailable, String(cString: czlib_load_error()))
     }
 }
 

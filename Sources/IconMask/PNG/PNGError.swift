@@ -20,6 +20,9 @@ public struct PNGError: Error, CustomStringConvertible, Sendable, Equatable {
         case filter
         /// The image is larger than the caller's limit (checked before allocating).
         case tooLarge
+        /// A C library the codec needs (zlib, libdeflate) cannot be loaded: a fault of the
+        /// system, not of the image (SPEC §5: 74, not 65).
+        case libraryUnavailable
         /// Anything else, e.g. errors raised by the encoder.
         case other
     }

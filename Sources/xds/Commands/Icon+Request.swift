@@ -51,6 +51,9 @@ extension XDS.Icon {
                 let image = try PNGDecoder.decode(icon.bytes, maxDimension: XDS.Mask.maxInputPixels)
                 return try PNGEncoder.encode(try IconMasker.mask(image, options: options))
             } catch {
+                if let png = error as? PNGError, png.kind == .libraryUnavailable {
+                    throw BinaryFileError(path: icon.url, reason: png.message, status: .ioError)
+                }
                 throw BinaryFileError(path: icon.url, reason: "the icon is not a usable PNG: \(error)", status: .dataError)
             }
         }

@@ -84,7 +84,7 @@ extension XDS {
             } catch let error as MaskOptionsError {
                 throw BinaryFileError(path: name, reason: IconOptions.words(error), status: .usage)
             } catch {
-                throw BinaryFileError(path: name, reason: "\(error)", status: .dataError)
+                throw BinaryFileError(path: name, reason: "\(error)", status: ExitStatus(png: error))
             }
         }
 
@@ -99,7 +99,7 @@ extension XDS {
                     }
                     return min(header.largestPlausibleFileSize, Self.inputLimit)
                 } catch {
-                    throw BinaryFileError(path: name, reason: error.description, status: .dataError)
+                    throw BinaryFileError(path: name, reason: error.description, status: ExitStatus(png: error))
                 }
             }
             return try PNGDecoder.decode(bytes, maxDimension: Self.maxInputPixels)

@@ -17,7 +17,7 @@ extension ExitStatus {
         switch error.kind {
         case .bundle(let kind): self.init(kind)
         case .invalidPixelSize: self = .usage
-        case .writeFailed, .imageFolderIsSymbolicLink: self = .ioError
+        case .writeFailed, .imageFolderIsSymbolicLink, .libraryUnavailable: self = .ioError
         }
     }
 }

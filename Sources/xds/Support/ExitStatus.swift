@@ -1,4 +1,5 @@
 import ArgumentParser
+import IconMask
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -23,6 +24,12 @@ enum ExitStatus: Int32, Comparable {
     case ioError = 74
 
     static func < (a: ExitStatus, b: ExitStatus) -> Bool { a.rawValue < b.rawValue }
+
+    /// The status for a PNG that could not be decoded or encoded: 65 for the image's fault,
+    /// 74 when zlib or libdeflate cannot be loaded (SPEC §5).
+    init(png error: any Error) {
+        self = (error as? PNGError)?.kind == .libraryUnavailable ? .ioError : .dataError
+    }
 
     /// The `ExitCode` to throw from `run()` once messages are printed.
     var exitCode: ExitCode { ExitCode(rawValue) }
