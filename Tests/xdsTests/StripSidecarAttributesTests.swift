@@ -168,6 +168,59 @@ struct StripSidecarAttributesTests {
     }
 }
 
+/// `strip FILE` rewrites a sidecar in one edit and one write, however many kinds of mark it
+/// holds (SPEC §6; it wrote once per kind): the renames into the folder counted with inotify(7)
+/// (Python's ctypes, no module to install), while xds runs. Inode numbers could not tell: a
+/// freed inode may be given to the next new file.
+@Suite("strip rewrites a sidecar once", .timeLimit(.minutes(2)))
+struct StripSidecarOneWriteTests {
+    /// Runs `arguments` in `folder` and prints, after its status, the name of every file
+    /// renamed into the folder meanwhile (IN_MOVED_TO), one a line.
+    static let renames = """
+        import ctypes, os, struct, subprocess, sys
+        libc = ctypes.CDLL(None, use_errno=True)
+        fd = libc.inotify_init1(os.O_NONBLOCK)
+        # IN_MOVED_TO, and IN_CREATE between them: the kernel merges identical events in a row.
+        if fd < 0 or libc.inotify_add_watch(fd, b".", 0x180) < 0:
+            sys.exit("inotify: " + os.strerror(ctypes.get_errno()))
+        run = subprocess.run(sys.argv[1:], capture_output=True)
+        print(run.returncode)
+        sys.stderr.write(run.stderr.decode())
+        while True:
+            try:
+                data = os.read(fd, 65536)
+            except BlockingIOError:
+                break
+            at = 0
+            while at < len(data):
+                _, mask, _, length = struct.unpack_from("iIII", data, at)
+                if mask & 0x80:
+                    print(data[at + 16:at + 16 + length].rstrip(b"\\0").decode())
+                at += 16 + length
+        """
+
+    @Test("strip FILE and strip -r: a sidecar with three kinds of mark is renamed into place once", arguments: [false, true])
+    func oneRename(recursive: Bool) throws {
+        let folder = TemporaryFolder()
+        folder.file("s")
+        let lastUsed: [UInt8] = [0x4e, 0xae, 0x12, 0x5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        folder.write("._s", bytes: appleDoubleBytes(attributes: [
+            ("com.apple.quarantine", StripSidecarAttributesTests.quarantine), ("com.apple.lastuseddate#PS", lastUsed),
+            ("com.apple.provenance", [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]), StripSidecarAttributesTests.tags,
+        ]))
+        let dry = try xds("strip", "-n", "s", in: folder.path)
+        #expect(dry.stdout == "s: quarantine (appledouble)\ns: last-used-date (appledouble)\ns: macos-provenance (appledouble)\n", "\(dry)")
+        let result = try python(Self.renames, [xdsPath, "strip"] + (recursive ? ["-r", "."] : ["s"]), in: folder.path)
+        #expect(result.stderr.isEmpty, "\(result)")
+        #expect(result.stdout == "0\n._s\n", "\(result)")
+        let left = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder.path + "/._s")))
+        #expect(left.contains(subsequence: StripSidecarAttributesTests.tags.1))
+        for gone in ["com.apple.quarantine", "com.apple.lastuseddate#PS", "com.apple.provenance"] {
+            #expect(!left.contains(subsequence: Array(gone.utf8)))
+        }
+    }
+}
+
 extension Array where Element == UInt8 {
     /// Whether `part` occurs in these bytes.
     fileprivate func contains(subsequence part: [UInt8]) -> Bool {
