@@ -121,11 +121,11 @@ extension XDS {
                     diagnostics.record(strip([root], kinds: kinds, dryRun: dryRun, followSymlinks: true).worst)
                     continue
                 }
-                var stripped = 0
+                var stripped = 0, archives = 0
                 var outputFailed = false
                 ProvenanceTree(roots: [root], jobs: jobs).strip(kinds, dryRun: dryRun, archives: { archive in
                     progress.clear()
-                    noteArchive(archive, kinds: kinds, limits: limits, diagnostics: &diagnostics)
+                    if noteArchive(archive, kinds: kinds, limits: limits, diagnostics: &diagnostics) { archives += 1 }
                     return .proceed
                 }) { event in
                     switch event {
@@ -147,7 +147,11 @@ extension XDS {
                 }
                 progress.clear()
                 if outputFailed { break }
-                if stripped == 0 {
+                if stripped == 0 && archives > 0 {
+                    // SPEC §6: not "no mark" after naming archives that hold some.
+                    let hold = archives == 1 ? "1 archive holds" : "\(archives) archives hold"
+                    diagnostics.fail(root, "nothing to remove on disk; \(hold) marks (xds strip ARCHIVE -o CLEAN)", status: .absent)
+                } else if stripped == 0 {
                     diagnostics.fail(root, "no file or folder in it has a mark of "
                                      + (kinds.count == ProvenanceKind.allCases.count ? "where it came from" : "the kinds asked"), status: .absent)
                 }
@@ -157,19 +161,22 @@ extension XDS {
 
         /// `strip -r` meets an archive: archives are not rewritten in place, so only say how many
         /// members carry marks of `kinds` (status unchanged); problems inside are `where`'s to report.
+        /// - Returns: whether the archive holds marks (it was named).
+        @discardableResult
         static func noteArchive(_ archive: DocumentSourceTreePath, kinds: Swift.Set<ProvenanceKind>, limits: ArchiveScanner.Limits,
-                                diagnostics: inout Diagnostics) {
-            guard let scanner = ProvenanceArchive(path: archive, limits: limits) else { return }
+                                diagnostics: inout Diagnostics) -> Bool {
+            guard let scanner = ProvenanceArchive(path: archive, limits: limits) else { return false }
             var members = 0
             _ = try? scanner.scan { event in
                 if case .member(let member) = event, member.marks.contains(where: { kinds.contains($0.kind) }) { members += 1 }
                 return .proceed
             }
-            guard members > 0 else { return }
+            guard members > 0 else { return false }
             let carry = members == 1 ? "1 member carries marks of where it came from" : "\(members) members carry marks of where they came from"
             diagnostics.fail(visible: archive.visible,
                              "\(carry); archives are not rewritten in place (xds strip ARCHIVE -o CLEAN writes a clean copy)",
                              status: .success)
+            return true
         }
 
         /// What one file lost (or, dry, would lose): with `dryRun` a line `FILE: KIND (STORE)`
