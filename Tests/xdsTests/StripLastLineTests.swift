@@ -52,6 +52,22 @@ struct StripLastLineTests {
         #expect(none.stderr == "xds: tree: no file or folder in it has a mark of the kinds asked\n")
     }
 
+    @Test("strip -r: a store that refuses (chattr +i) is the last word, not \"no file or folder in it has a mark\"")
+    func refusedStoreIsNotNoMark() throws {
+        let folder = TemporaryFolder()
+        folder.folder("t/d")
+        let file = folder.file("t/d/f")
+        folder.file("t/d/g")
+        try folder.setAttribute(file, Self.quarantine, name: "user.com.apple.quarantine")
+        let locked = try run("/usr/bin/chattr", ["+i", file])
+        try #require(locked.status == 0, "chattr +i needs CAP_LINUX_IMMUTABLE and ext4: \(locked)")
+        defer { _ = try? run("/usr/bin/chattr", ["-i", file]) }
+        let result = try xds("strip", "-r", "t", in: folder.path)
+        #expect(result.status == 74, "\(result)")
+        #expect(result.stderr == "xds: t/d/f: operation not permitted: the file is immutable (chattr +i), so its attributes cannot change\n")
+        #expect(try folder.attribute(file, name: "user.com.apple.quarantine") != nil)
+    }
+
     @Test("remove -r: nothing on disk, archives with values: one last line that counts them, status 1")
     func removeLastLine() throws {
         let folder = try tree(two: true)

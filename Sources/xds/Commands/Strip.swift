@@ -121,7 +121,7 @@ extension XDS {
                     diagnostics.record(strip([root], kinds: kinds, dryRun: dryRun, followSymlinks: true).worst)
                     continue
                 }
-                var stripped = 0, archives = 0
+                var stripped = 0, archives = 0, failures = 0
                 var outputFailed = false
                 ProvenanceTree(roots: [root], jobs: jobs).strip(kinds, dryRun: dryRun, archives: { archive in
                     progress.clear()
@@ -134,6 +134,7 @@ extension XDS {
                     case .problem(let problem):
                         progress.clear()
                         diagnostics.report(problem)
+                        if problem.error != nil { failures += 1 }
                     case .found(let entry):
                         progress.clear()
                         guard !entry.locations.isEmpty else { return .proceed }
@@ -151,7 +152,9 @@ extension XDS {
                     // SPEC §6: not "no mark" after naming archives that hold some.
                     let hold = archives == 1 ? "1 archive holds" : "\(archives) archives hold"
                     diagnostics.fail(root, "nothing to remove on disk; \(hold) marks (xds strip ARCHIVE -o CLEAN)", status: .absent)
-                } else if stripped == 0 {
+                } else if stripped == 0 && failures == 0 {
+                    // After a store that refused (its mark is still there) or a folder that
+                    // could not be read, "no mark" would contradict the lines above.
                     diagnostics.fail(root, "no file or folder in it has a mark of "
                                      + (kinds.count == ProvenanceKind.allCases.count ? "where it came from" : "the kinds asked"), status: .absent)
                 }
