@@ -73,6 +73,21 @@ struct StripSidecarAttributesTests {
         #expect(try sh("ls -A d", in: folder.path).stdout == "._s\ns\n")  // no temporary file left
     }
 
+    @Test("a folder's default ACL does not reach a rewritten sidecar that had no ACL of its own",
+          .enabled(if: canACL, "needs setfacl and security. attributes on /tmp"))
+    func defaultACLNotInherited() throws {
+        let folder = TemporaryFolder()
+        folder.folder("d")
+        let sidecar = try sidecar(in: folder, "d/s")
+        let made = try sh("setfacl -b d/._s && setfacl -d -m u:nobody:rw d", in: folder.path)
+        try #require(made.status == 0, "\(made)")
+        let before = try attributes(sidecar)
+        #expect(!before.contains("nobody") && !before.contains("posix_acl"), "\(before)")
+        let result = try xds("strip", "d/s", in: folder.path)
+        #expect(result.status == 0, "\(result)")
+        #expect(try attributes(sidecar) == before)
+    }
+
     @Test("set --sidecar and remove --sidecar rewrite through the same writer: the attributes stay",
           .enabled(if: canACL, "needs setfacl and security. attributes on /tmp"))
     func setAndRemoveKeep() throws {
