@@ -123,32 +123,33 @@ struct StripSidecarAttributesTests {
         #expect(after.contains("user:nobody:r--") && after.contains("user.keep="))
     }
 
-    /// The fault library of Tests/Fixtures/xattr-fault, compiled once.
-    static let faultLibrary: String? = {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/cc") else { return nil }
-        let library = NSTemporaryDirectory() + "xds-xattr-fault-\(getpid()).so"
-        let made = try? run("/usr/bin/cc", ["-shared", "-fPIC", "-O1", "-Wall", "-o", library,
-                                            Fixtures.url("xattr-fault/xattr_fault.c").path, "-ldl"])
-        return made?.status == 0 ? library : nil
-    }()
+    /// The fault library of Tests/Fixtures/xattr-fault, compiled into `folder` (removed with it).
+    static func faultLibrary(in folder: TemporaryFolder) throws -> String {
+        let library = folder.path + "/xattr_fault.so"
+        let made = try run("/usr/bin/cc", ["-shared", "-fPIC", "-O1", "-Wall", "-o", library,
+                                           Fixtures.url("xattr-fault/xattr_fault.c").path, "-ldl"])
+        try #require(made.status == 0, "cc failed: \(made)")
+        return library
+    }
 
     @Test("a failure to set one (EIO) leaves the old sidecar as it was, 74; EPERM is skipped",
-          .enabled(if: canACL && faultLibrary != nil, "needs setfacl, security. attributes and cc"))
+          .enabled(if: canACL && FileManager.default.isExecutableFile(atPath: "/usr/bin/cc"), "needs setfacl, security. attributes and cc"))
     func otherFailureKeepsOldSidecar() throws {
-        let library = try #require(Self.faultLibrary)
         let folder = TemporaryFolder()
-        let sidecar = try sidecar(in: folder)
+        folder.folder("w")
+        let library = try Self.faultLibrary(in: folder)
+        let sidecar = try sidecar(in: folder, "w/s")
         let before = try attributes(sidecar)
         let oldBytes = try bytes(sidecar), oldInode = try inode(sidecar)
-        let failed = try run(xdsPath, ["strip", "s"], in: folder.path,
+        let failed = try run(xdsPath, ["strip", "w/s"], in: folder.path,
                              environment: ["LD_PRELOAD": library, "XDS_FAULT_XATTR": "user.keep", "XDS_FAULT_ERRNO": "\(EIO)"])
         #expect(failed.status == 74, "\(failed)")
-        #expect(failed.stderr.hasPrefix("xds: s: cannot give the rewritten AppleDouble sidecar ")
+        #expect(failed.stderr.hasPrefix("xds: w/s: cannot give the rewritten AppleDouble sidecar ")
                 && failed.stderr.hasSuffix("/._s its extended attributes: input/output error; it is left as it was\n"), "\(failed.stderr)")
         #expect(try bytes(sidecar) == oldBytes && (try inode(sidecar)) == oldInode)
         #expect(try attributes(sidecar) == before)
-        #expect(try sh("ls -A", in: folder.path).stdout == "._s\ns\n")
-        let skipped = try run(xdsPath, ["strip", "s"], in: folder.path,
+        #expect(try sh("ls -A w", in: folder.path).stdout == "._s\ns\n")
+        let skipped = try run(xdsPath, ["strip", "w/s"], in: folder.path,
                               environment: ["LD_PRELOAD": library, "XDS_FAULT_XATTR": "user.keep", "XDS_FAULT_ERRNO": "\(EPERM)"])
         #expect(skipped.status == 0 && skipped.stderr.isEmpty, "\(skipped)")
         #expect(try attributes(sidecar) == before.replacingOccurrences(of: "\nuser.keep=0x6b657074", with: ""))
