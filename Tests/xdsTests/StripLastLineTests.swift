@@ -66,6 +66,12 @@ struct StripLastLineTests {
         #expect(result.status == 74, "\(result)")
         #expect(result.stderr == "xds: t/d/f: operation not permitted: the file is immutable (chattr +i), so its attributes cannot change\n")
         #expect(try folder.attribute(file, name: "user.com.apple.quarantine") != nil)
+        // With an archive that holds marks too: named, and still no "nothing to remove on disk".
+        let tar = try run("/bin/tar", ["--xattrs", "--xattrs-include=user.*", "-cf", "t/a.tar", "-C", "t/d", "f"], in: folder.path)
+        try #require(tar.status == 0, "\(tar)")
+        let both = try xds("strip", "-r", "-j", "1", "t", in: folder.path)
+        #expect(both.status == 74, "\(both)")
+        #expect(!both.stderr.contains("xds: t:") && both.stderr.contains("xds: t/a.tar: 1 member carries marks"), "\(both.stderr)")
     }
 
     @Test("remove -r: nothing on disk, archives with values: one last line that counts them, status 1")

@@ -148,15 +148,17 @@ extension XDS {
                 }
                 progress.clear()
                 if outputFailed { break }
-                if stripped == 0 && archives > 0 {
-                    // SPEC §6: not "no mark" after naming archives that hold some.
-                    let hold = archives == 1 ? "1 archive holds" : "\(archives) archives hold"
-                    diagnostics.fail(root, "nothing to remove on disk; \(hold) marks (xds strip ARCHIVE -o CLEAN)", status: .absent)
-                } else if stripped == 0 && failures == 0 {
-                    // After a store that refused (its mark is still there) or a folder that
-                    // could not be read, "no mark" would contradict the lines above.
-                    diagnostics.fail(root, "no file or folder in it has a mark of "
-                                     + (kinds.count == ProvenanceKind.allCases.count ? "where it came from" : "the kinds asked"), status: .absent)
+                // After a store that refused (its mark is still there) or a folder that could not
+                // be read, neither "no mark" nor "nothing to remove" holds: the failures are the end.
+                if stripped == 0 && failures == 0 {
+                    if archives > 0 {
+                        // SPEC §6: not "no mark" after naming archives that hold some.
+                        let hold = archives == 1 ? "1 archive holds" : "\(archives) archives hold"
+                        diagnostics.fail(root, "nothing to remove on disk; \(hold) marks (xds strip ARCHIVE -o CLEAN)", status: .absent)
+                    } else {
+                        diagnostics.fail(root, "no file or folder in it has a mark of "
+                                         + (kinds.count == ProvenanceKind.allCases.count ? "where it came from" : "the kinds asked"), status: .absent)
+                    }
                 }
             }
             return diagnostics
