@@ -475,7 +475,8 @@ extension ExtendedAttributes {
                     SystemCall.retrying { cxattr_fset(destination, n.baseAddress!, bytes.baseAddress ?? UnsafeRawPointer(n.baseAddress!), bytes.count) }
                 }
             }
-            if result < 0 && errno != EPERM { throw ExtendedAttributeFailure(code: errno) }
+            let code = errno
+            if result < 0 && code != EPERM { throw ExtendedAttributeFailure(code: code) }
         }
         guard !hasAccessACL, SystemCall.retrying({ cxattr_fremove(destination, accessACL) }) < 0 else { return }
         let code = errno
