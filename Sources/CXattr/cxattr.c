@@ -2,6 +2,18 @@
 #include <errno.h>
 #include <stdint.h>
 
+#ifdef __APPLE__
+ssize_t cxattr_flist(int fd, char *list, size_t size) { return flistxattr(fd, list, size, 0); }
+ssize_t cxattr_fget(int fd, const char *name, void *value, size_t size) { return fgetxattr(fd, name, value, size, 0, 0); }
+int cxattr_fset(int fd, const char *name, const void *value, size_t size) { return fsetxattr(fd, name, value, size, 0, 0); }
+int cxattr_fremove(int fd, const char *name) { return fremovexattr(fd, name, 0); }
+#else
+ssize_t cxattr_flist(int fd, char *list, size_t size) { return flistxattr(fd, list, size); }
+ssize_t cxattr_fget(int fd, const char *name, void *value, size_t size) { return fgetxattr(fd, name, value, size); }
+int cxattr_fset(int fd, const char *name, const void *value, size_t size) { return fsetxattr(fd, name, value, size, 0); }
+int cxattr_fremove(int fd, const char *name) { return fremovexattr(fd, name); }
+#endif
+
 #ifdef __linux__
 #include <fcntl.h>
 #include <linux/fs.h>

@@ -98,9 +98,21 @@ public struct ProvenanceFile: Sendable {
             let found = try locate(kinds: kinds, readValues: false, problems: &none)
             var removed: [ProvenanceMarkLocation] = []
             var firstFailure: DocumentSourceFileError?
+            // The sidecar's marks of every kind go in one edit and one write, when its first
+            // location comes (it was rewritten once per kind); nil: not tried yet.
+            let sidecarNames = Set(found.locations.filter { $0.store == .appleDouble }.flatMap(\.names))
+            var sidecarChanged: Bool?
             for location in found.locations {
                 do throws(DocumentSourceFileError) {
-                    if try remove(location) { removed.append(location) }
+                    if location.store == .appleDouble {
+                        if sidecarChanged == nil {
+                            sidecarChanged = false
+                            sidecarChanged = try file.removeSidecarEntriesLocked(sidecarNames)
+                        }
+                        if sidecarChanged == true { removed.append(location) }
+                    } else if try remove(location) {
+                        removed.append(location)
+                    }
                 } catch {
                     if firstFailure == nil { firstFailure = error }
                 }
@@ -126,7 +138,7 @@ public struct ProvenanceFile: Sendable {
             if let firstFailure { throw firstFailure }
             return any
         case .appleDouble:
-            return try file.removeSidecarEntriesLocked(Set(location.names))
+            return try file.removeSidecarEntriesLocked(Set(location.names))  // strip(_:dryRun:) does them all at once
         case .zoneFile:
             return try file.removeFileBeside { Self.zoneFileName(for: $0) }
         case .zip, .tar:

@@ -156,6 +156,10 @@ public struct AtomicFile: Sendable {
         self.targetName = targetName
     }
 
+    /// The new file before ``commit(_:)`` (nil when writing in place or once done), for what a
+    /// writer gives it beside its bytes (XDocSource: a rewritten sidecar's extended attributes).
+    package var temporaryDescriptor: Int32? { temporary?.descriptor }
+
     /// Writes `bytes` and puts the file in place. On failure the temporary file is removed
     /// and the target is as it was.
     /// - Throws: ``AtomicFileError``: the write, `fsync` or rename failed.

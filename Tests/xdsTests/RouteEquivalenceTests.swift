@@ -47,6 +47,48 @@ struct RouteEquivalenceTests {
         #expect(taken >= total / 40 && taken <= total - total / 5, "\(taken) of \(total) lines took the fast path")
     }
 
+    /// Long file lists (``XDS/Route/longList(_:)``: more than 128 arguments, the files handed
+    /// over beside ArgumentParser): each generated line with 130 files mixed into it is
+    /// accepted or refused as ArgumentParser takes the whole line, with the same values or the
+    /// same words and status. Before issue 31 the long route validated the command with its
+    /// first file only (`strip a.zip b.zip … -o clean.zip` copied a.zip and exited 0), and
+    /// worded some errors otherwise (`--store` last without a value: "missing value" where
+    /// ArgumentParser takes the line's first file as the value and refuses it).
+    @Test("a long file list is validated and parsed as ArgumentParser parses the whole line",
+          arguments: XDS.fileCommands.map { $0.configuration.commandName! })
+    func longLists(command: String) throws {
+        let model = try OptionModel(command)
+        var long = 0, refused = 0
+        for seed in Self.seeds {
+            var random = SplitMix64(seed: seed &* 0x2_0000 &+ UInt64(command.utf8.count))
+            for _ in 0..<(Self.linesPerSeed / 16) {
+                var pieces = model.commandLine(using: &random)
+                for index in 0..<130 {
+                    pieces.insert(CommandLinePiece(arguments: ["f\(index).txt"], isOperand: true),
+                                  at: Int.random(in: 0...pieces.count, using: &random))
+                }
+                let line = pieces.flatMap(\.arguments)
+                guard case .longList(let split) = XDS.Route(["xds", command] + line) else { continue }
+                long += 1
+                let viaSplit = Result { try XDS.parseLongList(split, line: [command] + line) }
+                let whole = Result { try XDS.parseAsRoot([command] + line) }
+                let message: Comment = "seed \(seed): \(line)"
+                switch (viaSplit, whole) {
+                case (.success(let split), .success(let parsed)):
+                    #expect(String(describing: split) == String(describing: parsed), message)
+                case (.failure(let split), .failure(let parsed)):
+                    refused += 1
+                    #expect(XDS.fullMessage(for: split) == XDS.fullMessage(for: parsed), message)
+                    #expect(XDS.exitCode(for: split) == XDS.exitCode(for: parsed), message)
+                default:
+                    Issue.record("\(message): the long route \(viaSplit), ArgumentParser \(whole)")
+                }
+            }
+        }
+        // Lines of both kinds were compared.
+        #expect(long >= Self.seeds.count * Self.linesPerSeed / 16 / 2 && refused > 0, "\(long) long lines, \(refused) refused")
+    }
+
     /// The same through the built binary: each generated line the fast path takes, and its twin
     /// that the fast path declines (the options first, spelt as given, then `--` and the operands:
     /// the same command to ArgumentParser), give the same standard output, standard error, exit

@@ -21,6 +21,13 @@ ssize_t cxattr_list_in_folder(int folder, const char *name, char *list, size_t s
 /// kernel (or a seccomp filter) does not offer getxattrat, and from then on without asking it.
 ssize_t cxattr_get_in_folder(int folder, const char *name, const char *attribute, void *value, size_t size);
 
+/// flistxattr, fgetxattr, fsetxattr (flags 0: create or replace) and fremovexattr of the open
+/// file `fd`, with Linux's signatures on every system (Darwin's take a position and options).
+ssize_t cxattr_flist(int fd, char *list, size_t size);
+ssize_t cxattr_fget(int fd, const char *name, void *value, size_t size);
+int cxattr_fset(int fd, const char *name, const void *value, size_t size);
+int cxattr_fremove(int fd, const char *name);
+
 /// The flags of cxattr_inode_flags that forbid attribute changes (0 where there are none).
 extern const unsigned int cxattr_immutable_flag;
 extern const unsigned int cxattr_append_only_flag;

@@ -14,9 +14,9 @@ extension DocumentSourceFile {
     /// refused, never opened. An existing sidecar is read whole (opened with `O_NOFOLLOW` and
     /// checked again with `fstat`), edited with ``AppleDouble/edited(_:setting:to:)`` (which
     /// refuses a malformed one: it is then left as it was) and written whole: a new file in
-    /// the same folder, created relative to the folder, given the old file's mode and, where
-    /// allowed, its owner, flushed, then renamed over `._NAME`, so a reader sees the old
-    /// sidecar or the new one. A missing sidecar is created (``AppleDouble/newFile(attributes:)``).
+    /// the same folder, created relative to the folder, given the old file's mode, its own
+    /// extended attributes and, where allowed, its owner, flushed, then renamed over `._NAME`,
+    /// so a reader sees the old sidecar or the new one. A missing sidecar is created (``AppleDouble/newFile(attributes:)``).
     /// A removal that leaves the sidecar holding nothing deletes it (``AppleDouble/Edit/delete``).
     ///
     /// - Returns: whether the sidecar changed (false: a removal found no value there).
@@ -111,7 +111,7 @@ extension DocumentSourceFile {
         {
             throw DocumentSourceFileError(errno: errno, path: path)
         }
-        guard let current = try readWholeSidecar(folder.descriptor, name, location: sidecarLocation, writing: writing, failure: failure) else {
+        guard let (current, old) = try readWholeSidecar(folder.descriptor, name, location: sidecarLocation, writing: writing, failure: failure) else {
             let bytes: [UInt8]?
             do {
                 bytes = try create()
@@ -120,7 +120,7 @@ extension DocumentSourceFile {
                     .tooLarge, path: path, message: "cannot write the AppleDouble sidecar \(location()): \(error)")
             }
             guard let bytes else { return false }
-            try replaceSidecar(folder.descriptor, name, with: bytes, failure: failure)
+            try replaceSidecar(folder.descriptor, name, with: bytes, keepingAttributesOf: nil, location: location, failure: failure)
             return true
         }
         let edit: AppleDouble.Edit
@@ -141,7 +141,7 @@ extension DocumentSourceFile {
         case .unchanged:
             return false
         case .replace(let bytes):
-            try replaceSidecar(folder.descriptor, name, with: bytes, failure: failure)
+            try replaceSidecar(folder.descriptor, name, with: bytes, keepingAttributesOf: old, location: location, failure: failure)
         case .delete:
             if SystemCall.retrying({ unlinkat(folder.descriptor, name, 0) }) != 0 && errno != ENOENT {
                 throw failure(errno, "remove")
@@ -161,12 +161,13 @@ extension DocumentSourceFile {
             .unsupportedFileType, path: path, message: "has no name an AppleDouble sidecar ._NAME could be made from")
     }
 
-    /// The whole sidecar, or nil when there is none. Anything but a regular
+    /// The whole sidecar and the file it was read from (still open, for its attributes), or
+    /// nil when there is none. Anything but a regular
     /// file under that name is never opened: when `writing`, it is refused (writing over it,
     /// or through it, is never right); for a removal it holds no value (as for the reader).
     private func readWholeSidecar(
         _ folder: Int32, _ name: String, location: () -> String, writing: Bool, failure: (Int32, String) -> DocumentSourceFileError
-    ) throws(DocumentSourceFileError) -> [UInt8]? {
+    ) throws(DocumentSourceFileError) -> ([UInt8], ReadableFile)? {
         for _ in 0..<3 {
             var before = stat()
             if SystemCall.retrying({ fstatat(folder, name, &before, AT_SYMLINK_NOFOLLOW) }) != 0 {
@@ -198,7 +199,7 @@ extension DocumentSourceFile {
             let bytes: [UInt8]
             do throws(Errno) { bytes = try file.read(upTo: size + 1) } catch { throw failure(error.rawValue, "read") }
             guard bytes.count == size else { continue }
-            return bytes
+            return (bytes, file)
         }
         throw DocumentSourceFileError(
             .ioError, path: path, message: "the AppleDouble sidecar \(location()) kept changing while it was read; try again")
@@ -208,16 +209,35 @@ extension DocumentSourceFile {
     /// in the same folder, given the old one's mode and, where allowed, owner and group,
     /// flushed with `fsync`, renamed over `name`; unnamed until then on Linux, so an
     /// interrupted writer leaves nothing; SPEC §5). The name is replaced, never followed.
+    ///
+    /// The new file gets every extended attribute of `old`, the sidecar it replaces (SPEC §6:
+    /// its POSIX ACL, a Samba share's `security.NTACL`, `user.*`, `trusted.*` as root), before
+    /// it is put in place: one the process may not set is left out, any other failure leaves
+    /// the old sidecar as it was.
     private func replaceSidecar(
-        _ folder: Int32, _ name: String, with bytes: [UInt8], failure: (Int32, String) -> DocumentSourceFileError
+        _ folder: Int32, _ name: String, with bytes: [UInt8], keepingAttributesOf old: ReadableFile?,
+        location: () -> String, failure: (Int32, String) -> DocumentSourceFileError
     ) throws(DocumentSourceFileError) {
+        var file: AtomicFile
         do throws(AtomicFileError) {
-            var file = try AtomicFile.begin(
+            file = try AtomicFile.begin(
                 name, in: folder, purpose: "sidecar", options: AtomicFile.Options(replacingLinks: true, synchronized: true))
-            try file.commit(bytes)
         } catch {
             throw failure(error.errorNumber, "write")
         }
+        if let old, let new = file.temporaryDescriptor {
+            do throws(ExtendedAttributeFailure) {
+                try ExtendedAttributes.copyAll(from: old.descriptor, to: new)
+            } catch {
+                file.discard()
+                // .ioError whatever the errno: not "no attributes here", which callers may pass over.
+                throw DocumentSourceFileError(
+                    .ioError, path: path,
+                    message: "cannot give the rewritten AppleDouble sidecar \(location()) its extended attributes: \(Errno(rawValue: error.code).words); it is left as it was",
+                    errorNumber: error.code)
+            }
+        }
+        do throws(AtomicFileError) { try file.commit(bytes) } catch { throw failure(error.errorNumber, "write") }
     }
 }
 

@@ -442,3 +442,53 @@ extension ExtendedAttributes {
         return names
     }
 }
+
+// MARK: - A rewritten file keeps its own attributes (AppleDouble sidecars)
+
+extension ExtendedAttributes {
+    /// Gives the open file `destination` every extended attribute of the open file `source`
+    /// (flistxattr(2), fgetxattr(2), fsetxattr(2)): a POSIX ACL is the attribute
+    /// `system.posix_acl_access` (acl(5)), Samba's vfs_acl_xattr(8) keeps a share's NT ACL in
+    /// `security.NTACL`; `trusted.*` is listed only to a process that may read it (xattr(7)).
+    /// A value the destination holds already is not set again (a `security.selinux` label given
+    /// at creation); an access ACL the destination got from its folder's default ACL (acl(5),
+    /// "OBJECT CREATION AND DEFAULT ACLs") that the source lacks is removed. A name the process
+    /// may not set (EPERM: `security.*` or `trusted.*` without CAP_SYS_ADMIN) is skipped, as is
+    /// a filesystem without extended attributes; any other failure is thrown.
+    static func copyAll(from source: Int32, to destination: Int32) throws(ExtendedAttributeFailure) {
+        var list = [UInt8](repeating: 0, count: 65_536)  // XATTR_LIST_MAX
+        let size = list.withUnsafeMutableBytes { raw in
+            SystemCall.retrying { cxattr_flist(source, raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count) }
+        }
+        if size < 0 {
+            if Errno.current.isNotSupported { return }
+            throw ExtendedAttributeFailure(code: errno)
+        }
+        var hasAccessACL = false
+        for name in list[..<size].split(separator: 0) {
+            let cName = name.map { CChar(bitPattern: $0) } + [0]
+            hasAccessACL = hasAccessACL || cName == accessACL
+            guard let value = try value(of: cName, descriptor: source), try self.value(of: cName, descriptor: destination) != value
+            else { continue }
+            let result = value.withUnsafeBytes { bytes in
+                cName.withUnsafeBufferPointer { n in
+                    SystemCall.retrying { cxattr_fset(destination, n.baseAddress!, bytes.baseAddress ?? UnsafeRawPointer(n.baseAddress!), bytes.count) }
+                }
+            }
+            let code = errno
+            if result < 0 && code != EPERM { throw ExtendedAttributeFailure(code: code) }
+        }
+        guard !hasAccessACL, SystemCall.retrying({ cxattr_fremove(destination, accessACL) }) < 0 else { return }
+        let code = errno
+        if !isMissing(code) && code != EPERM && !Errno(rawValue: code).isNotSupported { throw ExtendedAttributeFailure(code: code) }
+    }
+
+    private static let accessACL: [CChar] = Array("system.posix_acl_access".utf8CString)
+
+    /// The value of the attribute `name` (NUL-ended) of the open file `fd`; nil when it is not set.
+    private static func value(of name: [CChar], descriptor fd: Int32) throws(ExtendedAttributeFailure) -> [UInt8]? {
+        try value(named: "", atPath: "", followSymlinks: false) { _, _, buffer, size, _ in
+            name.withUnsafeBufferPointer { n in cxattr_fget(fd, n.baseAddress!, buffer, size) }
+        }
+    }
+}

@@ -101,9 +101,9 @@ extension XDS {
             for root in roots {
                 guard diagnostics.accepts(root) else { continue }
                 // Values that do not parse: removed as `remove FILE` removes them (SPEC §5).
-                var malformedRemoved = 0
+                var malformedRemoved = 0, archives = 0
                 let walked = Recursive.walk(root, jobs: jobs, progress: &progress, diagnostics: &diagnostics, onArchive: { archive, diagnostics in
-                    noteArchive(archive, limits: limits, diagnostics: &diagnostics)
+                    if noteArchive(archive, limits: limits, diagnostics: &diagnostics) { archives += 1 }
                     return true
                 }, onRemovable: { problem, diagnostics in
                     malformedRemoved += 1
@@ -117,7 +117,12 @@ extension XDS {
                 }
                 guard let counts = walked else { break }
                 if counts.tagged == 0 && malformedRemoved == 0 {
-                    if Recursive.isFolder(root) {
+                    if archives > 0 {
+                        // Not "no file or folder has one" after naming archives that hold some.
+                        let hold = archives == 1 ? "1 archive holds" : "\(archives) archives hold"
+                        diagnostics.fail(root, "nothing to remove on disk; \(hold) x-document-source (xds strip ARCHIVE -o CLEAN --only x-document-source)",
+                                         status: .absent)
+                    } else if Recursive.isFolder(root) {
                         diagnostics.fail(root, "no file or folder in it has an x-document-source attribute", status: .absent)
                     } else if counts.problems == 0 {
                         diagnostics.fail(root, "no x-document-source attribute", status: .absent)

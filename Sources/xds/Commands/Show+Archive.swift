@@ -126,17 +126,20 @@ extension XDS.Remove {
     /// `remove -r` meets an archive: archives are read-only, so only say how many members carry
     /// a value (status unchanged), for users publishing the tree. Problems inside the archive are
     /// not reported here (`xds show` reports them).
-    static func noteArchive(_ archive: DocumentSourceTreePath, limits: ArchiveScanner.Limits, diagnostics: inout Diagnostics) {
-        guard let scanner = ArchiveScanner(path: archive, limits: limits) else { return }
+    /// - Returns: whether members carry the attribute (the archive was named).
+    @discardableResult
+    static func noteArchive(_ archive: DocumentSourceTreePath, limits: ArchiveScanner.Limits, diagnostics: inout Diagnostics) -> Bool {
+        guard let scanner = ArchiveScanner(path: archive, limits: limits) else { return false }
         var members = 0
         _ = try? scanner.scan { event in
             if case .member = event { members += 1 }
             return .proceed
         }
-        guard members > 0 else { return }
+        guard members > 0 else { return false }
         let carry = members == 1 ? "1 member carries" : "\(members) members carry"
         diagnostics.fail(visible: archive.visible, "\(carry) x-document-source; xds does not rewrite archives",
                          status: .success)
+        return true
     }
 }
 

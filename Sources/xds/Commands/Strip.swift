@@ -137,11 +137,11 @@ extension XDS {
                     diagnostics.record(strip([root], kinds: kinds, dryRun: dryRun, followSymlinks: true, limits: limits).worst)
                     continue
                 }
-                var stripped = 0
+                var stripped = 0, archives = 0, failures = 0
                 var outputFailed = false
                 ProvenanceTree(roots: [root], jobs: jobs).strip(kinds, dryRun: dryRun, archives: { archive in
                     progress.clear()
-                    noteArchive(archive, kinds: kinds, limits: limits, dryRun: dryRun, diagnostics: &diagnostics)
+                    if noteArchive(archive, kinds: kinds, limits: limits, dryRun: dryRun, diagnostics: &diagnostics) { archives += 1 }
                     return .proceed
                 }) { event in
                     switch event {
@@ -150,6 +150,7 @@ extension XDS {
                     case .problem(let problem):
                         progress.clear()
                         diagnostics.report(problem)
+                        if problem.error != nil { failures += 1 }
                     case .found(let entry):
                         progress.clear()
                         guard !entry.locations.isEmpty else { return .proceed }
@@ -163,9 +164,17 @@ extension XDS {
                 }
                 progress.clear()
                 if outputFailed { break }
-                if stripped == 0 {
-                    diagnostics.fail(root, "no file or folder in it has a mark of "
-                                     + (kinds.count == ProvenanceKind.allCases.count ? "where it came from" : "the kinds asked"), status: .absent)
+                // After a store that refused (its mark is still there) or a folder that could not
+                // be read, neither "no mark" nor "nothing to remove" holds: the failures are the end.
+                if stripped == 0 && failures == 0 {
+                    if archives > 0 {
+                        // SPEC §6: not "no mark" after naming archives that hold some.
+                        let hold = archives == 1 ? "1 archive holds" : "\(archives) archives hold"
+                        diagnostics.fail(root, "nothing to remove on disk; \(hold) marks (xds strip ARCHIVE -o CLEAN)", status: .absent)
+                    } else {
+                        diagnostics.fail(root, "no file or folder in it has a mark of "
+                                         + (kinds.count == ProvenanceKind.allCases.count ? "where it came from" : "the kinds asked"), status: .absent)
+                    }
                 }
             }
             return diagnostics

@@ -86,7 +86,7 @@ extension FileArguments {
     ///
     /// ArgumentParser removes each parsed argument from an array, which takes time quadratic
     /// in their count (16 000 files took 5.7 s); it is given one file instead, and the command
-    /// gets the rest from here. A file is an argument that does not start with `-` (`-` alone
+    /// gets the rest from here (and is validated again with them all: ``XDS/parseLongList(_:line:)``). A file is an argument that does not start with `-` (`-` alone
     /// is a file) and is not the value of one of the command's ``FileListCommand/optionsWithValues``;
     /// after `--` every argument is a file.
     static func split(_ arguments: [String], commands: [any FileListCommand.Type]) -> Split? {

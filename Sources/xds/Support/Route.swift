@@ -51,6 +51,25 @@ extension XDS {
         }
     }
 
+    /// The command of a ``Route/longList(_:)`` line (`line`: the command line without the
+    /// program's name), as ArgumentParser takes the whole line: parsed with its first file,
+    /// then given every file and validated again, since a check may count them (`strip -o`
+    /// takes one ARCHIVE: with one file the line looked right, and 130 archives copied the
+    /// first). When either step fails, ArgumentParser parses the whole line, so the usage error
+    /// is its own, word for word, as on the short route (which error comes first depends on
+    /// the order of the line); its quadratic cost is paid only then.
+    static func parseLongList(_ split: FileArguments.Split, line: [String]) throws -> any ParsableCommand {
+        do {
+            let command = try parseAsRoot(split.arguments)
+            guard var listing = command as? any FileListCommand else { return command }
+            listing.files = split.files
+            try listing.validate()
+            return listing
+        } catch {
+            return try parseAsRoot(line)
+        }
+    }
+
     /// Runs `route` and exits with its status (ArgumentParser's `main` for ``Route/parser``).
     static func run(_ route: Route) -> Never {
         do {
@@ -65,11 +84,7 @@ extension XDS {
             case .usageProblem(let message):
                 throw ValidationError(message)
             case .longList(let split):
-                var command = try parseAsRoot(split.arguments)
-                if var listing = command as? any FileListCommand {
-                    listing.files = split.files
-                    command = listing
-                }
+                var command = try parseLongList(split, line: Array(CommandLine.arguments.dropFirst()))
                 try command.run()
             case .parser:
                 var command = try parseAsRoot()
