@@ -38,7 +38,7 @@ public enum ProvenanceDecoder {
     }
 
     /// The one ``ProvenanceKind/xdg`` mark of the fields found in one store (the first value
-    /// of a field wins when a store has two names for it, as KDE's `.sender` beside `.from`).
+    /// of a field wins when one is given twice).
     /// The values are UTF-8 text (freedesktop's rule); one that is not makes the mark undecodable.
     public static func xdg(_ fields: [(field: XDGOrigin.Field, value: [UInt8])]) -> ProvenanceMark.Content {
         var origin = XDGOrigin()

@@ -36,7 +36,7 @@ public enum ProvenanceNames {
         ("user.xdg.referrer.url", .xdg, .referrer),
         ("user.xdg.origin.email.subject", .xdg, .emailSubject),
         ("user.xdg.origin.email.from", .xdg, .emailFrom),
-        ("user.xdg.origin.email.sender", .xdg, .emailFrom),
+        ("user.xdg.origin.email.sender", .xdg, .emailSender),
         ("user.xdg.origin.email.message-id", .xdg, .emailMessageID),
         ("user.xdg.publisher", .xdg, .publisher),
         ("user.creator", .xdg, .creator),

@@ -16,7 +16,7 @@ import XDSProvenance
         #expect(match("user.com.apple.provenance")?.kind == .macOSProvenance)
         #expect(match("user.Zone.Identifier")?.kind == .zoneIdentifier)
         #expect(match("user.xdg.origin.url") == .init(kind: .xdg, field: .url, isSambaStream: false))
-        #expect(match("user.xdg.origin.email.sender")?.field == .emailFrom)
+        #expect(match("user.xdg.origin.email.sender")?.field == .emailSender)
         #expect(match("user.creator")?.field == .creator)
     }
 
