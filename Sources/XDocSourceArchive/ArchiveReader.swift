@@ -53,6 +53,8 @@ struct ArchiveReader {
     let source: ArchiveSource
     var summary = ArchiveScanner.Summary()
     private var rootInfoFound = false
+    /// An attribute scan's second reader of a tar's headers, for the raw pax records.
+    var headerRereader: TarHeaderRereader?
 
     var archivePath: DocumentSourceTreePath { scanner.path }
     private var store: DocumentSourceStore { scanner.kind == .zip ? .zip : .tar }
@@ -176,6 +178,10 @@ struct ArchiveReader {
                                message: "damaged archive (tar, \(compression.rawValue)): \(Self.sentence(String(cString: words)))")
         }
 
+        if case .attributes = wanted {
+            headerRereader = TarHeaderRereader(source: source, path: archivePath, compression: compression,
+                                               limit: scanner.limits.maximumDecompressedSize)
+        }
         let compressed = compression != .none
         var entry: OpaquePointer?
         while true {
@@ -279,7 +285,7 @@ struct ArchiveReader {
         // Extended-attribute headers (tar, pax): the member itself carries the value.
         if case .attributes(let isWanted) = wanted {
             if archive_entry_xattr_reset(entry) > 0 {
-                paxAttributes(entry, isWanted, member: entryPath)
+                paxAttributes(archive, entry, isWanted, member: entryPath)
                 if summary.stopped { return }
             }
         } else if archive_entry_xattr_reset(entry) > 0 {
@@ -438,48 +444,8 @@ struct ArchiveReader {
         }
     }
 
-    /// The attributes asked for of a tar member's extended-attribute header (pax `SCHILY.xattr.`
-    /// or `LIBARCHIVE.xattr.`, as libarchive gives them): each name once, values bounded.
-    private mutating func paxAttributes(_ entry: OpaquePointer, _ isWanted: (ArchiveAttributeOrigin, [UInt8]) -> Bool,
-                                        member: DocumentSourceTreePath) {
-        var attributeName: UnsafePointer<CChar>?
-        var value: UnsafeRawPointer?
-        var size = 0
-        // libarchive lists an entry's attributes newest first (each one read is put in front):
-        // gathered, then turned back to the header's order, so the first of a name wins.
-        var listed: [(name: [UInt8], value: UnsafeRawPointer?, size: Int)] = []
-        while archive_entry_xattr_next(entry, &attributeName, &value, &size) == ARCHIVE_OK {
-            guard let attributeName else { continue }
-            let name = Array(UnsafeRawBufferPointer(start: attributeName, count: strlen(attributeName)))
-            guard isWanted(.paxHeader, name) else { continue }
-            listed.append((name, value, size))
-        }
-        var found: [ArchiveAttribute] = []
-        var tooLarge: [([UInt8], Int)] = []
-        // A set, not a search of what was kept: a 1 MiB pax header holds some 40 000 names.
-        var seen = Set<[UInt8]>()
-        let limit = scanner.limits.maximumAttributeValueSize
-        for (name, value, size) in listed.reversed() {
-            guard seen.insert(name).inserted else { continue }
-            // libarchive holds the header in memory already; the bound keeps it from being
-            // copied again and handed on (a WhereFroms of a million URLs is damage, not a mark).
-            guard size <= limit else {
-                tooLarge.append((name, size))
-                continue
-            }
-            found.append(ArchiveAttribute(name: name, value: value.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []))
-        }
-        for (name, size) in tooLarge {
-            let nameText = DocumentSourceTreePath(bytes: name).visible
-            report(.valueTooLarge, member,
-                   "the attribute \(nameText) of \(member.visible) is \(size) bytes, more than the \(ArchiveScanner.Limits.sizeText(Int64(limit))) read: skipped")
-            if summary.stopped { return }
-        }
-        reportAttributes(found, member: member, entry: member, origin: .paxHeader)
-    }
-
     /// Reports the attributes asked for that one entry holds for one member (none: nothing).
-    private mutating func reportAttributes(_ attributes: [ArchiveAttribute], member: DocumentSourceTreePath,
+    mutating func reportAttributes(_ attributes: [ArchiveAttribute], member: DocumentSourceTreePath,
                                            entry: DocumentSourceTreePath, origin: ArchiveAttributeOrigin) {
         guard !attributes.isEmpty else { return }
         summary.tagged += 1

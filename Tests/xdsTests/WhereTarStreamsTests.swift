@@ -134,6 +134,11 @@ struct WhereTarStreamsTests {
         ], "\(json.stdout)")
         let text = try xds("where", "two.tar", in: folder.path)
         #expect(text.stdout.components(separatedBy: "quarantine (tar)").count == 3, "\(text)")
+        // The same through a decoder (the records are read again from the decompressed stream).
+        let gzip = try run("/bin/gzip", ["-k", "-n", "two.tar"], in: folder.path)
+        #expect(gzip.status == 0, "\(gzip)")
+        let gzipped = try Self.marks(try xds("where", "--json", "two.tar.gz", in: folder.path))
+        #expect(gzipped.map { $0["name"] as? String ?? "" } == marks.map { $0["name"] as? String ?? "" }, "\(gzipped)")
         let strip = try xds("strip", "two.tar", "-o", "clean.tar", in: folder.path)
         #expect(strip.status == 0, "\(strip)")
         #expect(try Self.xattrKeywords("clean.tar", in: folder.path).isEmpty)
@@ -166,6 +171,11 @@ struct WhereTarStreamsTests {
         #expect(marks.first?["error"] as? String == "not valid base64")
         #expect(marks.dropFirst().first?["agent"] as? String == "Safari")
         #expect(marks.last?["url"] as? String == "https://example.com/a")
+        let xz = try run("/usr/bin/xz", ["-k", "bad.tar"], in: folder.path)
+        #expect(xz.status == 0, "\(xz)")
+        let compressed = try xds("where", "--json", "bad.tar.xz", in: folder.path)
+        let compressedMarks = try Self.marks(compressed)
+        #expect(compressed.status == 65 && compressedMarks.first?["error"] as? String == "not valid base64", "\(compressed)")
     }
 
     @Test("user.xdg.origin.email.from and .sender both present: emailFrom and emailSender, in text and JSON")
