@@ -46,6 +46,25 @@ import XDSProvenance
         #expect(ProvenanceNames.match(paxKeyword: Array("path".utf8)) == nil)
     }
 
+    /// Issue 31: Samba streams archived from a `streams_xattr` share, as GNU tar (raw) and
+    /// bsdtar (NAME URL-encoded in both spellings) write them, are marks whose value ends in
+    /// Samba's NUL; both spellings of one attribute give one name.
+    @Test func paxKeywordsOfSambaStreams() {
+        let samba = ProvenanceNames.Match(kind: .zoneIdentifier, field: nil, isSambaStream: true)
+        #expect(ProvenanceNames.match(paxKeyword: Array("SCHILY.xattr.user.DosStream.Zone.Identifier:$DATA".utf8)) == samba)
+        #expect(ProvenanceNames.match(paxKeyword: Array("LIBARCHIVE.xattr.user.DosStream.Zone.Identifier:$DATA".utf8)) == samba)
+        let raw = Array("SCHILY.xattr.user.DosStream.com.apple.metadata\u{F022}kMDItemWhereFroms:$DATA".utf8)
+        let encoded = Array("user.DosStream.com.apple.metadata%EF%80%A2kMDItemWhereFroms:$DATA".utf8)
+        for keyword in [raw, Array("SCHILY.xattr.".utf8) + encoded, Array("LIBARCHIVE.xattr.".utf8) + encoded] {
+            let found = ProvenanceNames.paxAttribute(keyword)
+            #expect(found?.match == .init(kind: .whereFroms, field: nil, isSambaStream: true), "\(String(decoding: keyword, as: UTF8.self))")
+            #expect(found?.name == Array("user.DosStream.com.apple.metadata\u{F022}kMDItemWhereFroms:$DATA".utf8))
+        }
+        #expect(ProvenanceNames.match(paxKeyword: Array("SCHILY.xattr.user.DosStream.com.apple.quarantine:$DATA".utf8))?.kind == .quarantine)
+        #expect(ProvenanceNames.match(paxKeyword: Array("SCHILY.xattr.user.DosStream.user.mime_type:$DATA".utf8)) == nil)
+        #expect(ProvenanceNames.match(paxKeyword: Array("SCHILY.xattr.user.xdg.origin.email.sender".utf8))?.field == .emailSender)
+    }
+
     @Test func zoneFiles() {
         #expect(ProvenanceNames.zoneFileOwner(Array("report.pdf:Zone.Identifier".utf8)) == Array("report.pdf".utf8))
         // Exactly as Explorer writes it and zoneFileName(for:) makes it (ProvenanceFile opens that name).
