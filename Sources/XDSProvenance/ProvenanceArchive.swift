@@ -16,15 +16,19 @@ import XDocSourceArchive
 ///
 /// Marks are found where `xds show ARCHIVE` finds `x-document-source`, under the same bounds
 /// (`ArchiveScanner`, `ArchiveScanner/Limits`): a tar member's extended-attribute header (pax
-/// `SCHILY.xattr.NAME` and `LIBARCHIVE.xattr.NAME`, NAME as a Mac writes it or with Linux's
-/// `user.`), and AppleDouble entries (`__MACOSX/DIR/._NAME`, `DIR/._NAME`) in zips and tars.
-/// Names are matched by ``ProvenanceNames`` only. A member is named as `show` names it,
-/// `ARCHIVE!/MEMBER`; a `._NAME` entry whose NAME is not in the archive is still listed under
-/// NAME. Each member has at most one mark per kind (its store is the archive's): the entries
-/// that follow one another for one member (macOS bsdtar's `._NAME` entry then NAME with its
-/// header) make one record, the first value of a kind winning and xdg fields gathered into one
-/// mark. Values are decoded by ``ProvenanceDecoder``, as every store's. Nothing is kept across
-/// members, so memory stays flat in the member count.
+/// `SCHILY.xattr.NAME` and `LIBARCHIVE.xattr.NAME`, NAME as a Mac writes it, with Linux's
+/// `user.`, or a Samba stream's `user.DosStream.NAME:$DATA` as `tar --xattrs` of a
+/// `streams_xattr` share writes it), and AppleDouble entries (`__MACOSX/DIR/._NAME`,
+/// `DIR/._NAME`) in zips and tars. Names are matched by ``ProvenanceNames`` only. A member is
+/// named as `show` names it, `ARCHIVE!/MEMBER`; a `._NAME` entry whose NAME is not in the
+/// archive is still listed under NAME. Each member has one mark per kind (its store is the
+/// archive's): the entries that follow one another for one member (macOS bsdtar's `._NAME`
+/// entry then NAME with its header) make one record, the first value of a kind winning and xdg
+/// fields gathered into one mark. The one exception (SPEC §6): when the two pax spellings of
+/// one attribute hold different values, each is a mark named by its keyword, and a
+/// `LIBARCHIVE.xattr` value that is not valid base64 is an undecodable mark so named. Values
+/// are decoded by ``ProvenanceDecoder``, as every store's. Nothing is kept across members, so
+/// memory stays flat in the member count.
 public struct ProvenanceArchive: Sendable {
     /// One member and its marks.
     public struct Member: Sendable, Equatable {

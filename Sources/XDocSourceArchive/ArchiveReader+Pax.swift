@@ -40,7 +40,8 @@ extension ArchiveReader {
         var found: [ArchiveAttribute] = []
         var tooLarge: [([UInt8], Int)] = []
         let position = archive_read_header_position(archive)
-        if let records = headerRereader?.paxRecords(at: position, maximumSize: Self.paxHeaderLimit(scanner.limits)) {
+        if let records = headerRereader?.paxRecords(at: position, maximumSize: Self.paxHeaderLimit(scanner.limits)),
+           records.contains(where: { PaxXattr($0).map { isWanted(.paxHeader, $0.name) } ?? false }) {
             // Sets, not searches of what was kept: a 1 MiB pax header holds some 40 000 records.
             var keywords = Set<[UInt8]>()
             var values = Set<PaxXattr.Key>()
@@ -228,8 +229,10 @@ final class TarHeaderRereader {
     }
 
     /// The records of the pax headers (`x`, Solaris `X`) of the member whose headers start at
-    /// `offset`, up to its own header (global pax and GNU long-name headers are passed over);
-    /// nil when they cannot be read or are malformed, or one is over `maximumSize` bytes.
+    /// `offset`, up to its own header (global pax, GNU long-name and volume and Solaris ACL
+    /// headers are passed over); nil when they cannot be read or are malformed, or one is over
+    /// `maximumSize` bytes. The caller falls back to libarchive's list when they do not hold
+    /// the attributes that list has.
     func paxRecords(at offset: Int64, maximumSize: Int) -> [PaxRecord]? {
         guard offset >= 0, !failed else { return nil }
         var at = offset
@@ -244,8 +247,8 @@ final class TarHeaderRereader {
                 guard size <= Int64(maximumSize), let data = bytes(at: at + 512, count: Int(size)), data.count == Int(size),
                       let parsed = PaxRecord.parse(data) else { return nil }
                 records += parsed
-            case UInt8(ascii: "g"), UInt8(ascii: "L"), UInt8(ascii: "K"):
-                break
+            case UInt8(ascii: "g"), UInt8(ascii: "L"), UInt8(ascii: "K"), UInt8(ascii: "A"), UInt8(ascii: "V"):
+                break  // the other headers libarchive reads before a member's own (Solaris ACL, GNU volume)
             default:
                 return records
             }
