@@ -24,7 +24,10 @@ import XDocSourceArchive
 /// names ``ProvenanceNames`` knows (``ProvenanceNames/match(plainName:)`` for AppleDouble
 /// entries, ``ProvenanceNames/match(paxKeyword:)`` for pax records). The archive is read
 /// through XDocSourceArchive's `ArchiveCopy` (bounded, see there) and never written; the
-/// copy is written whole or not at all.
+/// copy is written whole or not at all. A `._` entry that cannot be read (`ArchiveCopy`'s
+/// `UnreadableReason`: a compression method not read, encrypted, damaged, over 64 MiB) is left
+/// out whole, and said to the caller: a clean copy never keeps what it could not look into.
+/// ``dryRun(_:)`` reads the archive as the copy does and lists what would go.
 ///
 /// ```swift
 /// let cleaner = ArchiveCleaner(archive: "release.tar.gz")!
@@ -71,33 +74,101 @@ public struct ArchiveCleaner: Sendable {
             })
     }
 
+    /// What a dry run finds, in archive order.
+    public enum Finding: Sendable, Equatable {
+        /// A mark the copy would leave out: of `kind`, about `member` (the member the mark
+        /// describes, as `xds where` names it), in `store` (``ProvenanceStore/zip`` or
+        /// ``ProvenanceStore/tar``). One per kind and member (consecutive entries for one member,
+        /// a tar's `._NAME` then NAME, make one), in ``ProvenanceKind`` order.
+        case mark(member: DocumentSourceTreePath, kind: ProvenanceKind, store: ProvenanceStore)
+        /// A `._` entry the copy would leave out unread, by its own name.
+        case unreadable(entry: DocumentSourceTreePath, reason: ArchiveCopy.UnreadableReason)
+    }
+
+    /// Reads the archive exactly as ``write(to:observe:)`` does, writes nothing, and calls
+    /// `visit` with each mark the copy would leave out and each entry it would leave out unread
+    /// (`xds strip -n ARCHIVE`).
+    ///
+    /// - Throws: ``ArchiveCleanerError/archive(_:)`` where the copy would fail reading (no
+    ///   copy would be written: missing, damaged, the archive limit, a library not loaded).
+    @discardableResult
+    public func dryRun(_ visit: (Finding) -> Void) throws(ArchiveCleanerError) -> ArchiveCopy.Report {
+        let kinds = self.kinds
+        let store: ProvenanceStore = copy.kind == .zip ? .zip : .tar
+        var member: DocumentSourceTreePath?
+        var found = Set<ProvenanceKind>()
+        func flush() {
+            if let member {
+                for kind in ProvenanceKind.allCases where found.contains(kind) { visit(.mark(member: member, kind: kind, store: store)) }
+            }
+            member = nil
+            found = []
+        }
+        func add(_ name: DocumentSourceTreePath, _ matches: [ProvenanceKind]) {
+            if member != name { flush() }
+            member = name
+            found.formUnion(matches.filter { kinds.contains($0) })
+        }
+        let report: ArchiveCopy.Report
+        do throws(ArchiveCopyError) {
+            report = try copy.dryRun(filter: filter) { event in
+                switch event {
+                case .attributes(let name, _, let names):
+                    add(name, names.compactMap { ProvenanceNames.match(plainName: Array($0.utf8))?.kind })
+                case .paxRecords(let name, let keywords):
+                    add(name, keywords.compactMap { ProvenanceNames.match(paxKeyword: $0)?.kind })
+                case .unreadable(let entry, let reason):
+                    flush()
+                    visit(.unreadable(entry: entry, reason: reason))
+                }
+            }
+        } catch {
+            flush()
+            switch error {
+            case .archive(let archiveError): throw .archive(archiveError)
+            case .output(let words, let number): throw .output(path: "-", message: "cannot write: \(words)", errorNumber: number)
+            }
+        }
+        flush()
+        return report
+    }
+
+    /// Whether `output` names the archive itself (the same path, a link to it, another name of
+    /// the same file): the copy is refused there.
+    public func isArchive(itself output: String) -> Bool {
+        guard let identity = copy.identity() else { return false }
+        var info = stat()
+        return stat(output, &info) == 0 && UInt64(info.st_dev) == identity.device && UInt64(info.st_ino) == identity.inode
+    }
+
     /// Writes the clean copy to `output`, atomically (a temporary file beside it, renamed into
     /// place; removed on failure, so nothing is left behind). The copy is written whether or
-    /// not the archive held marks.
+    /// not the archive held marks. A symbolic link at `output` is replaced by the copy, never
+    /// followed (SPEC §6); a FIFO or a device there is written into. `observe` hears each entry
+    /// left out unread, as it is met (`xds` warns: the copy is clean without it).
     ///
     /// - Throws: ``ArchiveCleanerError/sameFile(_:)`` when `output` names the archive (the same
     ///   path, a link to it or another name of the same file); ``ArchiveCleanerError/archive(_:)``
     ///   when the archive cannot be read to its end; ``ArchiveCleanerError/output(path:message:errorNumber:)``
     ///   when `output` cannot be written.
     @discardableResult
-    public func write(to output: String) throws(ArchiveCleanerError) -> ArchiveCopy.Report {
-        if let identity = copy.identity() {
-            var info = stat()
-            if stat(output, &info) == 0, UInt64(info.st_dev) == identity.device, UInt64(info.st_ino) == identity.inode {
-                throw .sameFile(output)
-            }
-        }
+    public func write(to output: String, observe: (ArchiveCopy.Event) -> Void = { _ in }) throws(ArchiveCleanerError) -> ArchiveCopy.Report {
+        if isArchive(itself: output) { throw .sameFile(output) }
+        // A link is replaced, not followed: a copy must not land wherever a link points. (Only
+        // a link: a FIFO or device there is still written into, never renamed over.)
+        var linkInfo = stat()
+        let isLink = lstat(output, &linkInfo) == 0 && linkInfo.st_mode & S_IFMT == S_IFLNK
         var file: AtomicFile
         let descriptor: Int32
         do throws(AtomicFileError) {
-            file = try AtomicFile.begin(output)
+            file = try AtomicFile.begin(output, options: .init(replacingLinks: isLink))
             descriptor = try file.streamingDescriptor()
         } catch {
             throw .output(path: output, message: error.message, errorNumber: error.errorNumber)
         }
         let report: ArchiveCopy.Report
         do throws(ArchiveCopyError) {
-            report = try copy.write(to: descriptor, filter: filter)
+            report = try copy.write(to: descriptor, filter: filter, observe: observe)
         } catch {
             file.discard()
             switch error {
@@ -119,7 +190,8 @@ public struct ArchiveCleaner: Sendable {
     ///   archive itself; ``ArchiveCleanerError/archive(_:)`` or
     ///   ``ArchiveCleanerError/output(path:message:errorNumber:)`` (its path `name`).
     @discardableResult
-    public func write(toDescriptor descriptor: Int32, name: String = "-") throws(ArchiveCleanerError) -> ArchiveCopy.Report {
+    public func write(toDescriptor descriptor: Int32, name: String = "-",
+                      observe: (ArchiveCopy.Event) -> Void = { _ in }) throws(ArchiveCleanerError) -> ArchiveCopy.Report {
         // `xds strip a.tar -o - >> a.tar` would read what it writes, without end.
         var info = stat()
         if let identity = copy.identity(), fstat(descriptor, &info) == 0,
@@ -127,7 +199,7 @@ public struct ArchiveCleaner: Sendable {
             throw .sameFile(name)
         }
         do throws(ArchiveCopyError) {
-            return try copy.write(to: descriptor, filter: filter)
+            return try copy.write(to: descriptor, filter: filter, observe: observe)
         } catch {
             switch error {
             case .archive(let archiveError): throw .archive(archiveError)

@@ -17,8 +17,13 @@ import XDocSource
 ///   no other entry but empty ones: `AppleDouble.edited`'s `.delete`) is left out whole, one
 ///   that does is rewritten without them (the rest of it byte-exact, as XDocSource's
 ///   `AppleDouble.edited` keeps it); a `__MACOSX/` folder entry left empty goes too. A `._`
-///   entry that is not AppleDouble, is encrypted or compressed otherwise than stored or
-///   deflated is copied as it is.
+///   entry that is not AppleDouble is copied as it is (it holds no attribute this reads). A
+///   `._` entry that cannot be read is left out whole, whatever else it held, so that a copy
+///   never keeps a mark unseen (SPEC §6): a zip entry encrypted (APPNOTE 4.4.4, general
+///   purpose bit 0 or 6), compressed by a method other than stored (0) or deflated (8, RFC
+///   1951), damaged (its CRC, sizes or compressed data wrong; or AppleDouble holding marks
+///   that cannot be rewritten), or larger than the read for one `._` entry (64 MiB, zip or
+///   tar); each is an ``Event/unreadable(entry:reason:)``.
 /// - tar pax records (`x` headers, and `g` and Solaris `X` alike) whose keyword the filter
 ///   drops: the header is rewritten without them (the other records byte-exact), or left out
 ///   with its blocks when nothing is left.
@@ -82,19 +87,59 @@ public struct ArchiveCopy: Sendable {
         public var droppedRecords = 0
         /// Pax headers left out whole (every record in them went).
         public var droppedHeaders = 0
-        /// `._` entries copied as they were because they are not AppleDouble (or encrypted,
-        /// or compressed by a method not read).
+        /// `._` entries copied as they were because they are not AppleDouble.
         public var unreadAppleDoubleEntries = 0
+        /// `._` entries left out because they cannot be read (``UnreadableReason``).
+        public var unreadableEntries = 0
         /// A tar's compression (`gzip`, `xz`, …), nil for a plain tar or a zip.
         public var compression: String?
 
         /// Whether anything was left out or rewritten.
         public var changed: Bool {
-            droppedEntries + rewrittenEntries + droppedRecords + droppedHeaders > 0
+            droppedEntries + rewrittenEntries + droppedRecords + droppedHeaders + unreadableEntries > 0
         }
 
         /// Zero counts.
         public init() {}
+    }
+
+    /// Why a `._` entry cannot be read, in the words `xds` prints: "compression method N",
+    /// "encrypted", "damaged", "over 64 MiB".
+    public enum UnreadableReason: Sendable, Equatable, CustomStringConvertible {
+        /// A zip compression method other than stored (0) and deflated (8): bzip2 12, LZMA
+        /// 14, Deflate64 9 (APPNOTE 4.4.5).
+        case compressionMethod(Int)
+        /// Encrypted (APPNOTE 4.4.4: general purpose bit 0, or 6 for strong encryption).
+        case encrypted
+        /// Its data does not match its directory entry (CRC, sizes), its compressed data is
+        /// broken, or it is AppleDouble whose marks cannot be rewritten.
+        case damaged
+        /// Larger than the most read of one `._` entry (`limit` bytes).
+        case tooLarge(limit: Int)
+
+        /// The words: "compression method 12", "encrypted", "damaged", "over 64 MiB".
+        public var description: String {
+            switch self {
+            case .compressionMethod(let method): "compression method \(method)"
+            case .encrypted: "encrypted"
+            case .damaged: "damaged"
+            case .tooLarge(let limit): "over \(ArchiveScanner.Limits.sizeText(Int64(limit)))"
+            }
+        }
+    }
+
+    /// What the copy leaves out, one event at a time, in archive order (for `xds strip -n`'s
+    /// lines and `xds strip -o`'s warnings).
+    public enum Event: Sendable, Equatable {
+        /// Attributes (names as stored) the filter drops from an AppleDouble `entry` about
+        /// `member` (`DIR/NAME` for `DIR/._NAME` and `__MACOSX/DIR/._NAME`), which is left out
+        /// or rewritten.
+        case attributes(member: DocumentSourceTreePath, entry: DocumentSourceTreePath, names: [String])
+        /// Pax records (keywords as stored) the filter drops from the headers of `member`
+        /// (for a global header, its own name).
+        case paxRecords(member: DocumentSourceTreePath, keywords: [[UInt8]])
+        /// A `._` entry left out unread, with everything it held.
+        case unreadable(entry: DocumentSourceTreePath, reason: UnreadableReason)
     }
 
     /// The archive's path, exact bytes.
@@ -134,13 +179,30 @@ public struct ArchiveCopy: Sendable {
     /// Writes the copy to `descriptor`, from its current position, in one pass over the archive
     /// (a zip's central directory is read three times, in chunks). The archive is opened
     /// read-only and never written. On failure part of the copy may have been written: write
-    /// to a temporary file (XDocSource's `AtomicFile`) and drop it then.
+    /// to a temporary file (XDocSource's `AtomicFile`) and drop it then. `observe` hears what
+    /// is left out as it is decided (an unreadable entry before anything is written of it).
     ///
     /// - Throws: ``ArchiveCopyError/archive(_:)`` with an ``ArchiveError`` (missing,
-    ///   unreadable, damaged or past the limit, in the words `xds show` uses), or
+    ///   unreadable, damaged or past the limit, in the words `xds show` uses; a library that
+    ///   cannot be loaded, zlib or libarchive, is ``ArchiveError/Kind/unreadable``), or
     ///   ``ArchiveCopyError/output(_:errorNumber:)`` when writing failed.
     @discardableResult
-    public func write(to descriptor: Int32, filter: Filter) throws(ArchiveCopyError) -> Report {
+    public func write(to descriptor: Int32, filter: Filter,
+                      observe: (Event) -> Void = { _ in }) throws(ArchiveCopyError) -> Report {
+        try run(CopyOutput(descriptor: descriptor), filter: filter, observe: observe)
+    }
+
+    /// Reads the archive exactly as ``write(to:filter:observe:)`` does and tells `observe` what
+    /// the copy would leave out, writing nothing (`xds strip -n`). Member data that is copied
+    /// as it is is not read, only checked to lie inside the file.
+    ///
+    /// - Throws: ``ArchiveCopyError/archive(_:)`` where the write would fail reading.
+    @discardableResult
+    public func dryRun(filter: Filter, observe: (Event) -> Void) throws(ArchiveCopyError) -> Report {
+        try run(CopyOutput(descriptor: -1, discarding: true), filter: filter, observe: observe)
+    }
+
+    private func run(_ output: CopyOutput, filter: Filter, observe: (Event) -> Void) throws(ArchiveCopyError) -> Report {
         let scanner = ArchiveScanner(path: path, kind: kind, limits: limits)
         let reader: ArchiveReader
         do throws(ArchiveError) {
@@ -150,19 +212,19 @@ public struct ArchiveCopy: Sendable {
         }
         let source = reader.source
         defer { SystemCall.close(source.descriptor) }
-        var output = CopyOutput(descriptor: descriptor)
-        var report = Report()
-        switch kind {
-        case .zip:
-            var copier = ZipCopier(source: source, path: path, limits: limits, filter: filter)
-            try copier.run(&output)
-            report = copier.report
-        case .tar:
-            var copier = TarCopier(source: source, path: path, limits: limits, filter: filter)
-            try copier.run(&output)
-            report = copier.report
+        var output = output
+        return try withoutActuallyEscaping(observe) { (observe) throws(ArchiveCopyError) -> Report in
+            switch kind {
+            case .zip:
+                var copier = ZipCopier(source: source, path: path, limits: limits, filter: filter, observe: observe)
+                try copier.run(&output)
+                return copier.report
+            case .tar:
+                var copier = TarCopier(source: source, path: path, limits: limits, filter: filter, observe: observe)
+                try copier.run(&output)
+                return copier.report
+            }
         }
-        return report
     }
 }
 
@@ -193,19 +255,30 @@ extension ArchiveScanner {
     }
 }
 
-/// Where the copy goes: a descriptor, or libarchive's raw writer over it (a compressed tar).
+/// Where the copy goes: a descriptor, or libarchive's raw writer over it (a compressed tar), or
+/// nowhere (a dry run: only counted).
 struct CopyOutput {
     let descriptor: Int32
+    /// A dry run: nothing is written, and no compressor is made.
+    let discarding: Bool
     /// Bytes written (before any compression).
     private(set) var position: Int64 = 0
     /// The raw-format writer compressing the stream, when there is one.
     var compressor: TarStreamWriter?
 
-    init(descriptor: Int32) { self.descriptor = descriptor }
+    init(descriptor: Int32, discarding: Bool = false) {
+        self.descriptor = descriptor
+        self.discarding = discarding
+    }
+
+    /// Counts `count` bytes as written without writing them (a dry run's copied data).
+    mutating func skip(_ count: Int64) { position += count }
 
     mutating func write(_ buffer: UnsafeRawBufferPointer) throws(ArchiveCopyError) {
         guard buffer.count > 0 else { return }
-        if let compressor {
+        if discarding {
+            // Nothing written.
+        } else if let compressor {
             try compressor.write(buffer)
         } else {
             do throws(Errno) { try SystemCall.writeAll(descriptor, buffer) } catch {
@@ -230,9 +303,12 @@ enum AppleDoubleCleaning: Equatable {
     /// Nothing to drop (or not AppleDouble: `readable` false): copy the entry as it is.
     case keep(readable: Bool)
     /// Every attribute went and nothing else is in it: leave the entry out.
-    case drop(attributes: Int)
+    case drop(attributes: Int, names: [String])
     /// The entry without those attributes.
-    case replace([UInt8], attributes: Int)
+    case replace([UInt8], attributes: Int, names: [String])
+    /// It holds attributes to drop but cannot be rewritten (an entry id twice): left out whole,
+    /// as damaged, rather than copied with them.
+    case unrewritable
 
     static func clean(_ bytes: [UInt8], filter: ArchiveCopy.Filter) -> AppleDoubleCleaning {
         guard let parsed = try? AppleDouble(bytes: bytes) else { return .keep(readable: false) }
@@ -246,10 +322,10 @@ enum AppleDoubleCleaning: Equatable {
         // `AppleDouble.edited` says when nothing else is left (its `.delete`): the one rule for
         // sidecars and archive entries, the blank resource map Finder writes counting as empty.
         switch try? AppleDouble.edited(bytes, removing: Set(names)) {
-        case .replace(let file)?: return .replace(file, attributes: count)
-        case .delete?: return .drop(attributes: count)
+        case .replace(let file)?: return .replace(file, attributes: count, names: names)
+        case .delete?: return .drop(attributes: count, names: names)
         case .unchanged?: return .keep(readable: true)
-        case nil: return .keep(readable: false)  // a file the writer does not rewrite
+        case nil: return .unrewritable  // a file the writer does not rewrite: its marks must not stay
         }
     }
 }

@@ -25,7 +25,8 @@ enum EmptyStreamCheck {
     /// zlib's. Bytes after the members that start no gzip member are left, as libarchive leaves
     /// them. Stops at the first byte of output, so it holds at most one 64 KiB read.
     static func gzipDamage(_ source: ArchiveSource, path: DocumentSourceTreePath) throws(ArchiveError) -> String? {
-        guard czlib_available() != 0 else { return String(cString: czlib_load_error()) }
+        // Without zlib nothing can be told (SPEC §5: a library that cannot be loaded is 74).
+        guard czlib_available() != 0 else { throw ArchiveError(.unreadable, path: path, message: String(cString: czlib_load_error())) }
         var offset: Int64 = 0
         var output = [UInt8](repeating: 0, count: 1)
         while true {

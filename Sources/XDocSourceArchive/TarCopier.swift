@@ -127,6 +127,8 @@ struct TarCopier {
     let path: DocumentSourceTreePath
     let limits: ArchiveScanner.Limits
     let filter: ArchiveCopy.Filter
+    /// Told what is left out, as it is decided.
+    let observe: (ArchiveCopy.Event) -> Void
     var report = ArchiveCopy.Report()
 
     /// A header read before its entry's: a pax header (its records, filtered) or a GNU
@@ -141,11 +143,13 @@ struct TarCopier {
     private var bufferStart = 0
     private var headers = 0
 
-    init(source: ArchiveSource, path: DocumentSourceTreePath, limits: ArchiveScanner.Limits, filter: ArchiveCopy.Filter) {
+    init(source: ArchiveSource, path: DocumentSourceTreePath, limits: ArchiveScanner.Limits, filter: ArchiveCopy.Filter,
+         observe: @escaping (ArchiveCopy.Event) -> Void = { _ in }) {
         self.source = source
         self.path = path
         self.limits = limits
         self.filter = filter
+        self.observe = observe
     }
 
     /// The most bytes of a pax header or `._` entry held in memory.
@@ -168,7 +172,7 @@ struct TarCopier {
             throw .archive(error)
         }
         report.compression = compression == .none ? nil : compression.rawValue
-        if compression != .none {
+        if compression != .none, !out.discarding {
             out.compressor = try TarStreamWriter(descriptor: out.descriptor, compression: compression, path: path)
         }
         try copyBlocks(&out)
@@ -177,6 +181,8 @@ struct TarCopier {
 
     private mutating func copyBlocks(_ out: inout CopyOutput) throws(ArchiveCopyError) {
         var prefixes: [Prefix] = []
+        // The keywords dropped from the pax headers held for the next entry.
+        var droppedKeywords: [[UInt8]] = []
         while true {
             guard let header = try block() else {
                 // The stream ends without end-of-archive blocks (tar readers accept that).
@@ -209,10 +215,15 @@ struct TarCopier {
                 report.droppedRecords += records.count - kept.count
                 let prefix = Prefix.pax(header: header, records: kept, changed: kept.count != records.count)
                 if kept.isEmpty && !records.isEmpty { report.droppedHeaders += 1 }
+                let dropped = records.filter { filter.dropsPaxKeyword($0.keyword) }.map(\.keyword)
                 if type == UInt8(ascii: "g") {
+                    if !dropped.isEmpty {
+                        observe(.paxRecords(member: DocumentSourceTreePath(bytes: TarHeader.name(header)), keywords: dropped))
+                    }
                     try flush(&prefixes, &out)
                     try write(prefix, &out)
                 } else {
+                    droppedKeywords += dropped
                     prefixes.append(prefix)
                 }
                 continue
@@ -263,21 +274,42 @@ struct TarCopier {
                 }
             }
             let name = paxPath ?? longName ?? TarHeader.name(header)
+            let entryName = DocumentSourceTreePath(bytes: name)
+            if !droppedKeywords.isEmpty {
+                observe(.paxRecords(member: entryName, keywords: droppedKeywords))
+                droppedKeywords.removeAll()
+            }
             let isFile = type == 0 || type == UInt8(ascii: "0") || type == UInt8(ascii: "7")
-            if isFile, ArchiveReader.appleDoubleMember(name) != nil, size <= Int64(heldLimit) {
+            if isFile, ArchiveReader.appleDoubleMember(name) != nil, size > Int64(heldLimit) {
+                // Too large to be looked into: left out whole with its headers (SPEC §6), so
+                // that no mark it may hold is copied unseen.
+                report.unreadableEntries += 1
+                observe(.unreadable(entry: entryName, reason: .tooLarge(limit: heldLimit)))
+                prefixes.removeAll()
+                try skipData(size)
+                continue
+            }
+            if isFile, let described = ArchiveReader.appleDoubleMember(name) {
                 let data = try held(size, what: "entry")
+                let member = DocumentSourceTreePath(bytes: described)
                 switch AppleDoubleCleaning.clean(data, filter: filter) {
                 case .keep(let readable):
                     if !readable { report.unreadAppleDoubleEntries += 1 }
                     try flush(&prefixes, &out)
                     try out.write(head + Self.padded(data))
-                case .drop(let attributes):
+                case .unrewritable:
+                    report.unreadableEntries += 1
+                    observe(.unreadable(entry: entryName, reason: .damaged))
+                    prefixes.removeAll()
+                case .drop(let attributes, let names):
                     report.droppedEntries += 1
                     report.droppedAttributes += attributes
+                    observe(.attributes(member: member, entry: entryName, names: names))
                     prefixes.removeAll()
-                case .replace(let file, let attributes):
+                case .replace(let file, let attributes, let names):
                     report.rewrittenEntries += 1
                     report.droppedAttributes += attributes
+                    observe(.attributes(member: member, entry: entryName, names: names))
                     // The new size, in the pax header that gave one and in the header.
                     prefixes = prefixes.map { prefix in
                         guard case .pax(let paxHeader, let records, _) = prefix,
@@ -355,6 +387,19 @@ struct TarCopier {
             guard available > 0 else { throw damaged("the archive ends inside an entry's data") }
             let take = Int(min(Int64(available), left))
             try out.write(buffer[bufferStart..<bufferStart + take])
+            bufferStart += take
+            left -= Int64(take)
+        }
+    }
+
+    /// Reads and drops `size` bytes of data and their padding (an entry left out unread).
+    private mutating func skipData(_ size: Int64) throws(ArchiveCopyError) {
+        var left = (size + 511) / 512 * 512
+        while left > 0 {
+            try fill(512)
+            let available = buffer.count - bufferStart
+            guard available > 0 else { throw damaged("the archive ends inside an entry's data") }
+            let take = Int(min(Int64(available), left))
             bufferStart += take
             left -= Int64(take)
         }

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-internal import CZlib
 internal import XDSSystem
 import XDocSource
 
@@ -21,13 +20,17 @@ struct ZipCopier {
     let path: DocumentSourceTreePath
     let limits: ArchiveScanner.Limits
     let filter: ArchiveCopy.Filter
+    /// Told what is left out, as it is decided.
+    let observe: (ArchiveCopy.Event) -> Void
     var report = ArchiveCopy.Report()
 
-    init(source: ArchiveSource, path: DocumentSourceTreePath, limits: ArchiveScanner.Limits, filter: ArchiveCopy.Filter) {
+    init(source: ArchiveSource, path: DocumentSourceTreePath, limits: ArchiveScanner.Limits, filter: ArchiveCopy.Filter,
+         observe: @escaping (ArchiveCopy.Event) -> Void = { _ in }) {
         self.source = source
         self.path = path
         self.limits = limits
         self.filter = filter
+        self.observe = observe
     }
 
     /// One central-directory entry as stored, with its zip64 values resolved.
@@ -67,7 +70,7 @@ struct ZipCopier {
 
     private static let macFolder = Array("__MACOSX/".utf8)
     /// The most bytes of one `._` entry read to be cleaned (XDocSource rewrites at most this).
-    private var appleDoubleLimit: Int { max(limits.maximumAppleDoubleSize, AppleDouble.maximumFileSize) }
+    var appleDoubleLimit: Int { max(limits.maximumAppleDoubleSize, AppleDouble.maximumFileSize) }
 
     mutating func run(_ out: inout CopyOutput) throws(ArchiveCopyError) {
         let directory: ZipDirectory
@@ -287,69 +290,6 @@ struct ZipCopier {
         (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
     }
 
-    // MARK: - AppleDouble entries
-
-    /// What becomes of a `._` entry: nil to copy it as it is.
-    private mutating func clean(_ entry: Entry, index: Int64, directory: ZipDirectory,
-                                work: inout ZipWork) throws(ArchiveCopyError) -> Decision? {
-        let encrypted = entry.flags & 0x41 != 0
-        guard !encrypted, entry.method == 0 || entry.method == 8, entry.uncompressed <= Int64(appleDoubleLimit) else {
-            report.unreadAppleDoubleEntries += 1
-            return nil
-        }
-        let member = ZipMember(local: entry.local, compressed: entry.compressed, uncompressed: entry.uncompressed,
-                               method: entry.method, crc: entry.crc)
-        let bytes: [UInt8]
-        switch member.read(source, directory: directory, entry: (index + 1, entry.name), limit: appleDoubleLimit, work: &work) {
-        case .bytes(let read): bytes = read
-        case .stopped: throw .archive(work.failure ?? directory.damaged("entry \(index + 1) cannot be read"))
-        case .tooLarge, .failed:
-            report.unreadAppleDoubleEntries += 1
-            return nil
-        }
-        switch AppleDoubleCleaning.clean(bytes, filter: filter) {
-        case .keep(let readable):
-            if !readable { report.unreadAppleDoubleEntries += 1 }
-            return nil
-        case .drop(let attributes):
-            report.droppedEntries += 1
-            report.droppedAttributes += attributes
-            return .drop
-        case .replace(let file, let attributes):
-            report.rewrittenEntries += 1
-            report.droppedAttributes += attributes
-            let crc = file.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
-            let data = entry.method == 8 ? try deflated(file) : file
-            return .rewrite(Rewritten(data: data, crc: crc, size: file.count, method: UInt16(entry.method)))
-        }
-    }
-
-    /// Raw deflate (as zip stores it) of `bytes`, at the best compression.
-    private func deflated(_ bytes: [UInt8]) throws(ArchiveCopyError) -> [UInt8] {
-        var stream = z_stream()
-        guard deflateInit2_(&stream, 9, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-                            Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw .archive(ArchiveError(.unreadable, path: path, message: "zlib could not start: " + String(cString: czlib_load_error())))
-        }
-        defer { deflateEnd(&stream) }
-        var input = bytes
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 64)
-        let code = input.withUnsafeMutableBufferPointer { inBuffer in
-            output.withUnsafeMutableBufferPointer { outBuffer in
-                stream.next_in = inBuffer.baseAddress
-                stream.avail_in = uInt(inBuffer.count)
-                stream.next_out = outBuffer.baseAddress
-                stream.avail_out = uInt(outBuffer.count)
-                return deflate(&stream, Z_FINISH)
-            }
-        }
-        guard code == Z_STREAM_END else {
-            throw .archive(ArchiveError(.unreadable, path: path, message: "zlib could not compress (code \(code))"))
-        }
-        output.removeLast(Int(stream.avail_out))
-        return output
-    }
-
     // MARK: - Members
 
     private func damaged(_ directory: ZipDirectory, _ index: Int64, _ entry: Entry, _ words: String) -> ArchiveCopyError {
@@ -446,8 +386,16 @@ struct ZipCopier {
         return read
     }
 
-    /// Copies `count` bytes from `offset` of the archive, a MiB at a time.
+    /// Copies `count` bytes from `offset` of the archive, a MiB at a time (a dry run only checks
+    /// that they lie inside the file).
     private func copy(from offset: Int64, count: Int64, to out: inout CopyOutput) throws(ArchiveCopyError) {
+        if out.discarding {
+            guard offset >= 0, count >= 0, count <= source.size - offset else {
+                throw .archive(ArchiveError(.malformed, path: path, message: "damaged archive (zip): the file ended while it was read"))
+            }
+            out.skip(count)
+            return
+        }
         var done: Int64 = 0
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
@@ -463,66 +411,5 @@ struct ZipCopier {
             try out.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
             done += Int64(n)
         }
-    }
-}
-
-/// A zip's end records as they were (the classic one with its comment, the zip64 one when
-/// there is one), written again for the new directory.
-struct ZipEndRecords {
-    /// The classic end record and the comment after it.
-    let classic: [UInt8]
-    /// The zip64 end record (its 56 fixed bytes), when the zip has one.
-    let zip64: [UInt8]?
-
-    static func read(_ source: ArchiveSource, directory: ZipDirectory, path: DocumentSourceTreePath) throws(ArchiveError) -> ZipEndRecords {
-        // The last end record whose comment fits the file (as ZipDirectory.locate finds it).
-        let tailCount = Int(min(source.size, 22 + 65_535))
-        let tailStart = source.size - Int64(tailCount)
-        let tail = try source.bytes(at: tailStart, count: tailCount, path: path)
-        var at = tail.count - 22
-        while at >= 0 {
-            if tail[at] == 0x50, tail[at + 1] == 0x4B, tail[at + 2] == 5, tail[at + 3] == 6,
-               at + 22 + Int(LittleEndian.uint16(tail, at: at + 20)) <= tail.count { break }
-            at -= 1
-        }
-        guard at >= 0 else { throw directory.damaged("no end-of-central-directory record") }
-        let length = 22 + Int(LittleEndian.uint16(tail, at: at + 20))
-        let classic = Array(tail[at..<at + length])
-        var zip64: [UInt8]?
-        if directory.end != tailStart + Int64(at) {
-            let record = try source.bytes(at: directory.end, count: 56, path: path)
-            if record.count == 56, LittleEndian.uint32(record, at: 0) == 0x0606_4B50 { zip64 = record }
-        }
-        return ZipEndRecords(classic: classic, zip64: zip64)
-    }
-
-    /// Writes the end records of a directory of `entries` at `directoryStart` (as recorded)
-    /// of `directorySize` bytes: the zip64 record and locator when the zip had them or a value
-    /// needs them, then the classic record with the old comment; a field saturated in the old
-    /// record stays so when a zip64 record carries the value.
-    func write(entries: Int64, directoryStart: Int64, directorySize: Int64, correction: Int64,
-               to out: inout CopyOutput) throws(ArchiveCopyError) {
-        let le = ZipCopier.le
-        let needs64 = zip64 != nil || entries >= 0xFFFF || directoryStart >= 0xFFFF_FFFF || directorySize >= 0xFFFF_FFFF
-        if needs64 {
-            let recordAt = out.position - correction
-            let versions = zip64.map { Array($0[12..<16]) } ?? le(45, 2) + le(45, 2)
-            var record = le(0x0606_4B50, 4) + le(44, 8) + versions + le(0, 4) + le(0, 4)
-            record += le(UInt64(entries), 8) + le(UInt64(entries), 8)
-            record += le(UInt64(directorySize), 8) + le(UInt64(directoryStart), 8)
-            try out.write(record)
-            try out.write(le(0x0706_4B50, 4) + le(0, 4) + le(UInt64(recordAt), 8) + le(1, 4))
-        }
-        func field(_ value: Int64, at offset: Int, width: Int) -> [UInt8] {
-            let saturated: UInt64 = width == 2 ? 0xFFFF : 0xFFFF_FFFF
-            let old = LittleEndian.unsigned(classic, at: offset, width: width)
-            if UInt64(value) >= saturated || (needs64 && old == saturated) { return le(saturated, width) }
-            return le(UInt64(value), width)
-        }
-        var record = Array(classic[0..<8])
-        record += field(entries, at: 8, width: 2) + field(entries, at: 10, width: 2)
-        record += field(directorySize, at: 12, width: 4) + field(directoryStart, at: 16, width: 4)
-        record += classic[20...]
-        try out.write(record)
     }
 }

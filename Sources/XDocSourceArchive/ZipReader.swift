@@ -261,13 +261,16 @@ struct ZipMember {
     /// Reads the data (stored or deflated), at most `limit` bytes once inflated, checking the
     /// size and the CRC the directory records. Data that runs into the central directory (or
     /// past the file), or overlaps a member read before, is damage: `.stopped`, with the
-    /// reason in `work.failure`; so is inflating past the archive limit.
+    /// reason in `work.failure`; so are inflating past the archive limit, a read of the file
+    /// that fails and zlib that cannot be loaded (``ArchiveError/Kind/unreadable``).
     func read(_ source: ArchiveSource, directory: ZipDirectory, entry: (index: Int64, name: [UInt8]), limit: Int,
               work: inout ZipWork) -> ArchiveReader.DataRead {
         // For the damage's words only (escaping every name read would cost a long directory).
         var described: String { "entry \(entry.index) (\(DocumentSourceTreePath(bytes: entry.name).visible))" }
-        guard czlib_available() != 0 else {  // inflate and the CRC
-            return .failed(String(cString: czlib_load_error()))
+        // Inflate and the CRC need zlib: without it no entry can be read, and that is no fault
+        // of the archive (SPEC §5: a library that cannot be loaded is 74), so the read ends.
+        guard czlib_available() != 0 else {
+            return work.stop(ArchiveError(.unreadable, path: work.path, message: String(cString: czlib_load_error())))
         }
         // Every offset and size here comes from the archive: each sum is checked, and the
         // data must end before the central directory (so within the file).
@@ -276,9 +279,9 @@ struct ZipMember {
         }
         let header: [UInt8]
         do throws(ArchiveError) {
-            header = try source.bytes(at: local, count: 30, path: DocumentSourceTreePath(bytes: []))
+            header = try source.bytes(at: local, count: 30, path: work.path)
         } catch {
-            return .failed(error.message)
+            return work.stop(error)  // a read that failed (74): not the entry's fault
         }
         guard header.count == 30, LittleEndian.uint32(header, at: 0) == 0x0403_4B50 else {
             return .failed("its local header is missing or damaged")
@@ -300,9 +303,9 @@ struct ZipMember {
             guard compressed == uncompressed else { return .failed("stored data whose two sizes differ") }
             guard uncompressed <= Int64(limit) else { return .tooLarge(declared: uncompressed) }
             do throws(ArchiveError) {
-                output = try source.bytes(at: dataStart, count: Int(compressed), path: DocumentSourceTreePath(bytes: []))
+                output = try source.bytes(at: dataStart, count: Int(compressed), path: work.path)
             } catch {
-                return .failed(error.message)
+                return work.stop(error)
             }
             guard output.count == Int(compressed) else { return .failed("the file ends inside its data") }
         case 8:
@@ -340,10 +343,9 @@ struct ZipMember {
             if stream.avail_in == 0 {
                 guard position < end else { return .failed("its compressed data ends early") }
                 do throws(ArchiveError) {
-                    input = try source.bytes(at: position, count: Int(min(65_536, end - position)),
-                                             path: DocumentSourceTreePath(bytes: []))
+                    input = try source.bytes(at: position, count: Int(min(65_536, end - position)), path: work.path)
                 } catch {
-                    return .failed(error.message)
+                    return work.stop(error)
                 }
                 guard !input.isEmpty else { return .failed("the file ends inside its data") }
                 position += Int64(input.count)

@@ -14,6 +14,8 @@ struct ArchiveShowing {
     var shown = 0
     /// Whether the archive was scanned to the end without an error.
     var failed = false
+    /// Problems reported (an entry that could not be read: no "no member carries one" then).
+    var problems = 0
     /// Whether standard output failed (the command stops).
     var outputFailed = false
     /// A `.textpack`'s `info.json`, as the scan found it (bounded), else nil.
@@ -64,6 +66,7 @@ extension XDS.Show {
             let summary = try scanner.scan { event in
                 switch event {
                 case .problem(let problem):
+                    result.problems += 1
                     diagnostics.fail(visible: archive.visible, problem.message, status: .dataError)
                 case .member(let member):
                     guard write(FoundRecord(member, in: archive), json: json, shown: &shown, diagnostics: &diagnostics) else {

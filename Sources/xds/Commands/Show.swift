@@ -178,7 +178,8 @@ extension XDS {
                     bundle = textPackInfo(path, scanned)
                     guard writeOwnRecord(file, found, bundle, json: json, shown: &shown, diagnostics: &diagnostics) else { break }
                 }
-                if found == nil && scanned.shown == 0 && !scanned.failed {
+                // Not after an entry that could not be read: it may carry one.
+                if found == nil && scanned.shown == 0 && !scanned.failed && scanned.problems == 0 {
                     diagnostics.fail(file, bundle == nil ? "no x-document-source attribute, and no member of the archive carries one"
                                      : "no x-document-source attribute, and no member of the archive carries one (the TextBundle's info.json is shown)",
                                      status: .absent)
@@ -229,11 +230,12 @@ extension XDS {
                     if single.worst == .success { shown += 1 }
                     continue
                 }
-                var members = 0
+                var members = 0, unsure = false
                 let walked = Recursive.walk(root, jobs: jobs, progress: &progress, diagnostics: &diagnostics,
                                             onArchive: { archive, diagnostics in
                     let scanned = showArchive(archive, json: json, limits: limits, shown: &shown, diagnostics: &diagnostics)
                     members += scanned.shown
+                    if scanned.failed || scanned.problems > 0 { unsure = true }
                     guard !scanned.outputFailed else { return false }
                     // A .textpack that carries values: its info.json record after its members.
                     guard scanned.shown > 0, ArchiveKind.isTextPack(archive.bytes),
@@ -247,7 +249,8 @@ extension XDS {
                                  diagnostics: &diagnostics)
                 }
                 guard let counts = walked else { break }
-                if counts.tagged == 0 && members == 0 {
+                // Not after an archive that could not be read whole (its error above says so).
+                if counts.tagged == 0 && members == 0 && !unsure {
                     diagnostics.fail(root, "no file or folder in it has an x-document-source attribute", status: .absent)
                 }
             }

@@ -21,10 +21,14 @@ extension XDS {
                 (user.mime_type, Finder tags, ...) are kept.
 
                 -n (--dry-run) changes nothing and prints FILE: KIND (STORE) for each mark that \
-                would go. -r walks folders as xds where -r does (same walk, -j N threads); \
-                archives are never rewritten in place: each archive under the folder that holds \
-                marks is named in one line and the walk goes on. Afterwards xds where -r finds \
-                nothing under the folder outside archives.
+                would go; an archive (named, or met by -r) is read as -o reads it, with a line \
+                ARCHIVE!/MEMBER: KIND (STORE) per mark a clean copy would drop and \
+                ARCHIVE!/ENTRY: cannot be read (REASON): would be dropped per entry it would \
+                drop unread; without -o, -n ends as the command without it does. -r walks \
+                folders as xds where -r does (same walk, -j N threads); archives are never \
+                rewritten in place: each archive under the folder that holds marks is named in \
+                one line and the walk goes on. Afterwards xds where -r finds nothing under the \
+                folder outside archives.
 
                 strip ARCHIVE -o CLEAN writes a copy of a zip or tar without the marks (-o - to \
                 standard output, refused on a terminal), whether or not it held any (status 0): \
@@ -32,8 +36,12 @@ extension XDS {
                 something else is rewritten without them, pax records of marks are dropped in \
                 both spellings (SCHILY.xattr., LIBARCHIVE.xattr.); every other member is kept as \
                 it was (a zip's members copied compressed as they are, a tar's blocks copied, \
-                the same compression). ARCHIVE is never written (CLEAN naming it is 64); CLEAN \
-                is replaced atomically.
+                the same compression). A ._ entry that cannot be read (compression method N, \
+                encrypted, damaged, over 64 MiB) is not copied, with one line on standard error \
+                (status 0). ARCHIVE is never written (CLEAN naming it is 64); CLEAN is replaced \
+                atomically, a symbolic link there replaced, never followed. --archive-limit \
+                reached is 65, a library that cannot be loaded (zlib, libarchive) 74: no copy \
+                then.
 
                 Status 0 when a mark was removed (or would be, with -n), 1 when none was found, \
                 74 when a store refuses.
@@ -71,27 +79,29 @@ extension XDS {
         func validate() throws {
             if let output {
                 if recursive { throw ValidationError("-o writes a clean copy of one archive; it cannot go with -r.") }
-                if dryRun { throw ValidationError("-o writes a clean copy of one archive; it cannot go with -n.") }
                 if files.count != 1 { throw ValidationError("-o writes a clean copy of one archive: give one ARCHIVE.") }
-                try StripArchive.validate(output: output)
+                try StripArchive.validate(output: output, dryRun: dryRun)
             }
         }
 
         func run() throws {
             let kinds = kindOptions.kinds
             if let output, let archive = files.first {
-                try StripArchive.run(archive: archive, output: output, kinds: kinds, limits: archiveLimit.limits).finish()
+                try (dryRun ? StripArchive.dryRun(archive: archive, output: output, kinds: kinds, limits: archiveLimit.limits)
+                     : StripArchive.run(archive: archive, output: output, kinds: kinds, limits: archiveLimit.limits)).finish()
                 return
             }
             let diagnostics = recursive
                 ? Self.stripTree(files, kinds: kinds, dryRun: dryRun, jobs: jobs.count, limits: archiveLimit.limits)
-                : Self.strip(files, kinds: kinds, dryRun: dryRun, followSymlinks: follow.followSymlinks)
+                : Self.strip(files, kinds: kinds, dryRun: dryRun, followSymlinks: follow.followSymlinks, limits: archiveLimit.limits)
             try diagnostics.finish()
         }
 
-        /// `strip FILE...`: each file's marks of `kinds` removed (or, dry, listed).
+        /// `strip FILE...`: each file's marks of `kinds` removed (or, dry, listed); an archive's
+        /// members are read as `strip ARCHIVE -o` reads them and what they hold is named
+        /// (``StripArchive/named(_:stripped:kinds:dryRun:limits:diagnostics:)``).
         static func strip(_ files: [String], kinds: Swift.Set<ProvenanceKind>, dryRun: Bool,
-                          followSymlinks: Bool) -> Diagnostics {
+                          followSymlinks: Bool, limits: ArchiveScanner.Limits = ArchiveScanner.Limits()) -> Diagnostics {
             var diagnostics = Diagnostics()
             for file in files {
                 guard diagnostics.accepts(file) else { continue }
@@ -102,7 +112,13 @@ extension XDS {
                     diagnostics.fail(file, error)
                     continue
                 }
-                guard report(stripped, path: DocumentSourceTreePath(file), kinds: kinds, dryRun: dryRun,
+                let path = DocumentSourceTreePath(file)
+                if XDS.Show.isArchive(path, followSymlinks: followSymlinks) {
+                    guard StripArchive.named(path, stripped: stripped, kinds: kinds, dryRun: dryRun, limits: limits,
+                                             diagnostics: &diagnostics) else { break }
+                    continue
+                }
+                guard report(stripped, path: path, kinds: kinds, dryRun: dryRun,
                              diagnostics: &diagnostics) else { break }
             }
             return diagnostics
@@ -118,14 +134,14 @@ extension XDS {
             for root in roots {
                 guard diagnostics.accepts(root) else { continue }
                 guard Recursive.isFolder(root) else {
-                    diagnostics.record(strip([root], kinds: kinds, dryRun: dryRun, followSymlinks: true).worst)
+                    diagnostics.record(strip([root], kinds: kinds, dryRun: dryRun, followSymlinks: true, limits: limits).worst)
                     continue
                 }
                 var stripped = 0
                 var outputFailed = false
                 ProvenanceTree(roots: [root], jobs: jobs).strip(kinds, dryRun: dryRun, archives: { archive in
                     progress.clear()
-                    noteArchive(archive, kinds: kinds, limits: limits, diagnostics: &diagnostics)
+                    noteArchive(archive, kinds: kinds, limits: limits, dryRun: dryRun, diagnostics: &diagnostics)
                     return .proceed
                 }) { event in
                     switch event {
@@ -155,21 +171,21 @@ extension XDS {
             return diagnostics
         }
 
-        /// `strip -r` meets an archive: archives are not rewritten in place, so only say how many
-        /// members carry marks of `kinds` (status unchanged); problems inside are `where`'s to report.
+        /// `strip -r` meets an archive: archives are not rewritten in place, so only name what
+        /// `strip ARCHIVE -o` would drop (status unchanged), read as it reads them; with
+        /// `dryRun` its lines too (`ARCHIVE!/MEMBER: KIND (STORE)`, `ARCHIVE!/ENTRY: cannot be
+        /// read (REASON): would be dropped`). An archive that cannot be read is `where`'s to
+        /// report. True when it holds something to drop.
+        @discardableResult
         static func noteArchive(_ archive: DocumentSourceTreePath, kinds: Swift.Set<ProvenanceKind>, limits: ArchiveScanner.Limits,
-                                diagnostics: inout Diagnostics) {
-            guard let scanner = ProvenanceArchive(path: archive, limits: limits) else { return }
-            var members = 0
-            _ = try? scanner.scan { event in
-                if case .member(let member) = event, member.marks.contains(where: { kinds.contains($0.kind) }) { members += 1 }
-                return .proceed
-            }
-            guard members > 0 else { return }
-            let carry = members == 1 ? "1 member carries marks of where it came from" : "\(members) members carry marks of where they came from"
-            diagnostics.fail(visible: archive.visible,
-                             "\(carry); archives are not rewritten in place (xds strip ARCHIVE -o CLEAN writes a clean copy)",
-                             status: .success)
+                                dryRun: Bool = false, diagnostics: inout Diagnostics) -> Bool {
+            var quiet = Diagnostics()  // read failures are not reported here
+            guard let found = StripArchive.inspect(archive, kinds: kinds, limits: limits, list: dryRun, diagnostics: &quiet)
+            else { return false }
+            if found.outputFailed { diagnostics.record(.ioError) }  // said by `quiet`
+            guard !found.isEmpty else { return false }
+            diagnostics.fail(visible: archive.visible, found.words + "; " + StripArchive.notRewritten, status: .success)
+            return true
         }
 
         /// What one file lost (or, dry, would lose): with `dryRun` a line `FILE: KIND (STORE)`

@@ -122,7 +122,8 @@ extension XDS {
                 if archive {
                     let scanned = whereArchive(path, output: &output, limits: limits, diagnostics: &diagnostics)
                     if scanned.outputFailed { break }
-                    if scanned.failed { continue }
+                    // An entry that could not be read may hold a mark: "no mark" would contradict it.
+                    if scanned.failed || scanned.problems > 0 { continue }
                     members = scanned.members
                 }
                 if marks.isEmpty && members == 0 {
@@ -148,12 +149,13 @@ extension XDS {
                     diagnostics.record(single.worst)
                     continue
                 }
-                var members = 0
+                var members = 0, unsure = false
                 var outputFailed = false
                 let counts = ProvenanceTree(roots: [root], jobs: jobs).walk(archives: { archive in
                     progress.clear()
                     let scanned = whereArchive(archive, output: &output, limits: limits, diagnostics: &diagnostics)
                     members += scanned.members
+                    if scanned.failed || scanned.problems > 0 { unsure = true }
                     outputFailed = scanned.outputFailed
                     return outputFailed ? .stop : .proceed
                 }) { event in
@@ -178,7 +180,8 @@ extension XDS {
                 }
                 progress.clear()
                 if outputFailed { break }
-                if counts.tagged == 0 && members == 0 {
+                // Not after an archive that could not be read whole (its error above says so).
+                if counts.tagged == 0 && members == 0 && !unsure {
                     diagnostics.fail(root, "no file or folder in it has a mark of where it came from", status: .absent)
                 }
             }
@@ -186,15 +189,16 @@ extension XDS {
         }
 
         /// Scans `archive` and writes (or counts) each member with marks, named
-        /// `ARCHIVE!/MEMBER`; problems go to standard error as `show`'s do.
+        /// `ARCHIVE!/MEMBER`; problems go to standard error as `show`'s do (and are counted).
         static func whereArchive(_ archive: DocumentSourceTreePath, output: inout WhereOutput, limits: ArchiveScanner.Limits,
-                                 diagnostics: inout Diagnostics) -> (members: Int, failed: Bool, outputFailed: Bool) {
-            guard let scanner = ProvenanceArchive(path: archive, limits: limits) else { return (0, false, false) }
-            var members = 0, outputFailed = false
+                                 diagnostics: inout Diagnostics) -> (members: Int, problems: Int, failed: Bool, outputFailed: Bool) {
+            guard let scanner = ProvenanceArchive(path: archive, limits: limits) else { return (0, 0, false, false) }
+            var members = 0, problems = 0, outputFailed = false
             do throws(ArchiveError) {
                 try scanner.scan { event in
                     switch event {
                     case .problem(let problem):
+                        problems += 1
                         diagnostics.fail(visible: archive.visible, problem.message, status: .dataError)
                     case .member(let member):
                         let record = MarkRecord(file: member.path(in: archive),
@@ -209,9 +213,9 @@ extension XDS {
                 }
             } catch {
                 diagnostics.fail(visible: archive.visible, XDS.Show.message(error), status: ExitStatus(error))
-                return (members, true, outputFailed)
+                return (members, problems, true, outputFailed)
             }
-            return (members, false, outputFailed)
+            return (members, problems, false, outputFailed)
         }
     }
 }
