@@ -96,6 +96,10 @@ struct WhereTarStreamsTests {
             #expect(text.stdout.contains("user.DosStream.com.apple.metadata\\u{f022}kMDItemWhereFroms:$DATA\n"),
                     "U+F022 printed visibly in text: \(text.stdout)")
 
+            let dryRun = try xds("strip", "-n", archive, in: folder.path)
+            #expect(dryRun.stdout == ["quarantine", "where-froms", "zone-identifier"].map { "\(archive)!/report.pdf: \($0) (tar)\n" }.joined(),
+                    "strip -n lists what strip -o drops: \(dryRun)")
+
             let clean = "clean-" + archive
             let strip = try xds("strip", archive, "-o", clean, in: folder.path)
             #expect(strip.status == 0 && strip.stderr.isEmpty, "\(archive): \(strip)")
