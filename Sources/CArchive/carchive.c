@@ -21,6 +21,7 @@
     CLIBRARY_SAME(X, archive_read_append_filter) CLIBRARY_SAME(X, archive_filter_bytes)              \
     CLIBRARY_SAME(X, archive_read_data_block) CLIBRARY_SAME(X, archive_read_support_filter_compress)  \
     CLIBRARY_SAME(X, archive_filter_count) CLIBRARY_SAME(X, archive_format)                          \
+    CLIBRARY_SAME(X, archive_read_header_position)                                                   \
     CLIBRARY_SAME(X, archive_read_support_format_raw) CLIBRARY_SAME(X, archive_read_open_fd)         \
     CLIBRARY_SAME(X, archive_write_new) CLIBRARY_SAME(X, archive_write_free)                         \
     CLIBRARY_SAME(X, archive_write_set_format_raw) CLIBRARY_SAME(X, archive_write_add_filter)        \
@@ -90,6 +91,9 @@ CARCHIVE_FORWARD(la_int64_t, archive_filter_bytes, (struct archive *a, int n), (
 CARCHIVE_FORWARD(int, archive_read_support_filter_compress, (struct archive *a), (a), ARCHIVE_FATAL)
 CARCHIVE_FORWARD(int, archive_filter_count, (struct archive *a), (a), -1)
 CARCHIVE_FORWARD(int, archive_format, (struct archive *a), (a), 0)
+// Where the current entry's first header (a pax header's, when it has one) starts in the
+// decompressed stream: the raw pax records are read again from there (ArchiveReader+Pax.swift).
+CARCHIVE_FORWARD(la_int64_t, archive_read_header_position, (struct archive *a), (a), -1)
 CARCHIVE_FORWARD(int, archive_read_data_block, (struct archive *a, const void **b, size_t *s, la_int64_t *o),
                  (a, b, s, o), ARCHIVE_FATAL)
 

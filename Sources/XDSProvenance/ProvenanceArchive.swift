@@ -16,15 +16,19 @@ import XDocSourceArchive
 ///
 /// Marks are found where `xds show ARCHIVE` finds `x-document-source`, under the same bounds
 /// (`ArchiveScanner`, `ArchiveScanner/Limits`): a tar member's extended-attribute header (pax
-/// `SCHILY.xattr.NAME` and `LIBARCHIVE.xattr.NAME`, NAME as a Mac writes it or with Linux's
-/// `user.`), and AppleDouble entries (`__MACOSX/DIR/._NAME`, `DIR/._NAME`) in zips and tars.
-/// Names are matched by ``ProvenanceNames`` only. A member is named as `show` names it,
-/// `ARCHIVE!/MEMBER`; a `._NAME` entry whose NAME is not in the archive is still listed under
-/// NAME. Each member has at most one mark per kind (its store is the archive's): the entries
-/// that follow one another for one member (macOS bsdtar's `._NAME` entry then NAME with its
-/// header) make one record, the first value of a kind winning and xdg fields gathered into one
-/// mark. Values are decoded by ``ProvenanceDecoder``, as every store's. Nothing is kept across
-/// members, so memory stays flat in the member count.
+/// `SCHILY.xattr.NAME` and `LIBARCHIVE.xattr.NAME`, NAME as a Mac writes it, with Linux's
+/// `user.`, or a Samba stream's `user.DosStream.NAME:$DATA` as `tar --xattrs` of a
+/// `streams_xattr` share writes it), and AppleDouble entries (`__MACOSX/DIR/._NAME`,
+/// `DIR/._NAME`) in zips and tars. Names are matched by ``ProvenanceNames`` only. A member is
+/// named as `show` names it, `ARCHIVE!/MEMBER`; a `._NAME` entry whose NAME is not in the
+/// archive is still listed under NAME. Each member has one mark per kind (its store is the
+/// archive's): the entries that follow one another for one member (macOS bsdtar's `._NAME`
+/// entry then NAME with its header) make one record, the first value of a kind winning and xdg
+/// fields gathered into one mark. The one exception (SPEC §6): when the two pax spellings of
+/// one attribute hold different values, each is a mark named by its keyword, and a
+/// `LIBARCHIVE.xattr` value that is not valid base64 is an undecodable mark so named. Values
+/// are decoded by ``ProvenanceDecoder``, as every store's. Nothing is kept across members, so
+/// memory stays flat in the member count.
 public struct ProvenanceArchive: Sendable {
     /// One member and its marks.
     public struct Member: Sendable, Equatable {
@@ -165,6 +169,12 @@ struct MemberMarks {
     /// The values kept, in the order found, with the entry each came from: the first of each
     /// kind, and every xdg attribute (one of each name), which make one mark.
     private var values: [(value: ProvenanceValue, entry: DocumentSourceTreePath, origin: ArchiveAttributeOrigin)] = []
+    /// The values shown apart, each named by its pax keyword (SPEC §6): the spellings of one
+    /// attribute that disagree (`LIBARCHIVE.xattr.` and `SCHILY.xattr.`: neither can be taken
+    /// for the other, and an extractor may set either), and a value whose spelling does not
+    /// decode. `group` gathers xdg values into one mark per spelling; one that does not decode
+    /// has a group of its own.
+    private var apart: [(value: ProvenanceValue, entry: DocumentSourceTreePath, origin: ArchiveAttributeOrigin, group: Int)] = []
 
     init(store: ProvenanceStore) {
         self.store = store
@@ -177,8 +187,22 @@ struct MemberMarks {
 
     mutating func add(_ record: ArchiveMemberAttributes) {
         name = record.name
+        var matched: [(attribute: ArchiveAttribute, name: [UInt8], match: ProvenanceNames.Match)] = []
+        var spellings: [[UInt8]: Int] = [:]
         for attribute in record.attributes {
-            guard let match = ProvenanceArchive.match(record.origin, attribute.name) else { continue }
+            guard let (name, match) = Self.match(record.origin, attribute) else { continue }
+            matched.append((attribute, name, match))
+            spellings[name, default: 0] += 1
+        }
+        for (attribute, name, match) in matched {
+            // The reader reports one spelling of equal values: two of one name disagree.
+            if let keyword = attribute.keyword, attribute.valueIsNotBase64 || spellings[name, default: 0] > 1 {
+                let value = ProvenanceValue(name: String(decoding: keyword, as: UTF8.self), match: match, bytes: attribute.value,
+                                            encodingError: attribute.valueIsNotBase64 ? "not valid base64" : nil)
+                let group = attribute.valueIsNotBase64 ? 2 + apart.count : (keyword.starts(with: Self.libarchivePrefix) ? 1 : 0)
+                apart.append((value, record.entry, record.origin, group))
+                continue
+            }
             let text = String(decoding: attribute.name, as: UTF8.self)  // lossy: a label, escaped when printed
             let kept = match.kind == .xdg
                 ? values.contains { $0.value.match.kind == .xdg && $0.value.name == text }
@@ -188,17 +212,39 @@ struct MemberMarks {
         }
     }
 
+    /// An attribute's name (a pax one URL-decoded: two spellings give one) and kind.
+    private static func match(_ origin: ArchiveAttributeOrigin, _ attribute: ArchiveAttribute) -> ([UInt8], ProvenanceNames.Match)? {
+        if let keyword = attribute.keyword { return ProvenanceNames.paxAttribute(keyword) }
+        return ProvenanceArchive.match(origin, attribute.name).map { (attribute.name, $0) }
+    }
+
+    private static let libarchivePrefix = Array("LIBARCHIVE.xattr.".utf8)
+
     /// The member gathered, its marks decoded as every store's (``ProvenanceDecoder``, in
-    /// ``ProvenanceNames/table`` order), and a fresh start; nil when none.
+    /// ``ProvenanceNames/table`` order; the values shown apart after the others of their
+    /// kind, in the order found), and a fresh start; nil when none.
     mutating func take() -> ProvenanceArchive.Member? {
         defer { self = MemberMarks(store: store) }
-        guard let name, !values.isEmpty else { return nil }
-        let marks = ProvenanceDecoder.marks(store: store, values: values.map(\.value))
-        let found = marks.map { mark in
-            // The entry of the mark's first value (for xdg, of the first field found).
-            let source = values.first { $0.value.match.kind == mark.kind } ?? values[0]
-            return ProvenanceArchive.Found(mark: mark, entry: source.entry, origin: source.origin)
+        guard let name, !values.isEmpty || !apart.isEmpty else { return nil }
+        var found: [ProvenanceArchive.Found] = []
+        if !values.isEmpty {
+            found = ProvenanceDecoder.marks(store: store, values: values.map(\.value)).map { mark in
+                // The entry of the mark's first value (for xdg, of the first field found).
+                let source = values.first { $0.value.match.kind == mark.kind } ?? values[0]
+                return ProvenanceArchive.Found(mark: mark, entry: source.entry, origin: source.origin)
+            }
         }
+        var groups: [Int] = []
+        for item in apart where !groups.contains(item.group) { groups.append(item.group) }
+        for group in groups {
+            let members = apart.filter { $0.group == group }
+            for mark in ProvenanceDecoder.marks(store: store, values: members.map(\.value)) {
+                let source = members.first { $0.value.match.kind == mark.kind } ?? members[0]
+                found.append(ProvenanceArchive.Found(mark: mark, entry: source.entry, origin: source.origin))
+            }
+        }
+        let order = { (kind: ProvenanceKind) in ProvenanceNames.table.firstIndex { $0.kind == kind } ?? 0 }
+        found = found.enumerated().sorted { (order($0.element.mark.kind), $0.offset) < (order($1.element.mark.kind), $1.offset) }.map(\.element)
         return ProvenanceArchive.Member(name: name, found: found)
     }
 }

@@ -38,7 +38,7 @@ public enum ProvenanceDecoder {
     }
 
     /// The one ``ProvenanceKind/xdg`` mark of the fields found in one store (the first value
-    /// of a field wins when a store has two names for it, as KDE's `.sender` beside `.from`).
+    /// of a field wins when one is given twice).
     /// The values are UTF-8 text (freedesktop's rule); one that is not makes the mark undecodable.
     public static func xdg(_ fields: [(field: XDGOrigin.Field, value: [UInt8])]) -> ProvenanceMark.Content {
         var origin = XDGOrigin()
@@ -73,6 +73,8 @@ public enum ProvenanceDecoder {
             let content: ProvenanceMark.Content
             if let over = sorted.first(where: { $0.value.isOverLimit }) {
                 content = tooLarge(.xdg, over.value.bytes, size: over.value.size)
+            } else if let encoded = sorted.first(where: { $0.value.encodingError != nil }) {
+                content = .undecodable(UndecodableValue(bytes: encoded.value.bytes, reason: encoded.value.encodingError!))
             } else {
                 content = xdg(sorted.map { ($0.value.match.field ?? .url, Array(stored($0.value))) })
             }
@@ -84,6 +86,7 @@ public enum ProvenanceDecoder {
     /// One value decoded as its kind, Samba's NUL taken off, its bound checked first.
     public static func content(of value: ProvenanceValue) -> ProvenanceMark.Content {
         if value.isOverLimit { return tooLarge(value.match.kind, value.bytes, size: value.size) }
+        if let error = value.encodingError { return .undecodable(UndecodableValue(bytes: value.bytes, reason: error)) }
         if value.match.kind == .xdg { return xdg([(value.match.field ?? .url, Array(stored(value)))]) }
         return content(of: value.match.kind, Array(stored(value)))
     }

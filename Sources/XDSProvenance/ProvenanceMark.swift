@@ -109,8 +109,11 @@ public struct XDGOrigin: Sendable, Equatable {
     public var referrer: String?
     /// `user.xdg.origin.email.subject`.
     public var emailSubject: String?
-    /// `user.xdg.origin.email.from` (KDE writes `.sender`).
+    /// `user.xdg.origin.email.from`.
     public var emailFrom: String?
+    /// `user.xdg.origin.email.sender` (KDE's name): its own field, since a file may carry both
+    /// with different values (SPEC §6).
+    public var emailSender: String?
     /// `user.xdg.origin.email.message-id`.
     public var emailMessageID: String?
     /// `user.xdg.publisher`.
@@ -131,6 +134,8 @@ public struct XDGOrigin: Sendable, Equatable {
         case emailSubject
         /// ``XDGOrigin/emailFrom``.
         case emailFrom
+        /// ``XDGOrigin/emailSender``.
+        case emailSender
         /// ``XDGOrigin/emailMessageID``.
         case emailMessageID
         /// ``XDGOrigin/publisher``.
@@ -147,6 +152,7 @@ public struct XDGOrigin: Sendable, Equatable {
             case .referrer: referrer
             case .emailSubject: emailSubject
             case .emailFrom: emailFrom
+            case .emailSender: emailSender
             case .emailMessageID: emailMessageID
             case .publisher: publisher
             case .creator: creator
@@ -158,6 +164,7 @@ public struct XDGOrigin: Sendable, Equatable {
             case .referrer: referrer = newValue
             case .emailSubject: emailSubject = newValue
             case .emailFrom: emailFrom = newValue
+            case .emailSender: emailSender = newValue
             case .emailMessageID: emailMessageID = newValue
             case .publisher: publisher = newValue
             case .creator: creator = newValue

@@ -1,8 +1,8 @@
 /// The one table of the names marks go by, and how each road spells them (SPEC §6): the plain
 /// names macOS, Windows and Linux give them, Linux's `user.` and HFS+'s `osx.` prefixes,
 /// Netatalk's `user.com.apple.…`, Samba's `user.DosStream.NAME:$DATA` with U+F022 for `:`,
-/// AppleDouble entry names, tar pax keywords (`SCHILY.xattr.NAME`, `LIBARCHIVE.xattr.NAME`
-/// URL-encoded) and Explorer's `NAME:Zone.Identifier` files. Every reader, stripper and
+/// AppleDouble entry names, tar pax keywords (`SCHILY.xattr.NAME`, `LIBARCHIVE.xattr.NAME`,
+/// NAME any of these, URL-encoded or not) and Explorer's `NAME:Zone.Identifier` files. Every reader, stripper and
 /// archive cleaner asks here; nothing else knows a name.
 public enum ProvenanceNames {
     /// What a name is: its kind, and for ``ProvenanceKind/xdg`` which field.
@@ -36,7 +36,7 @@ public enum ProvenanceNames {
         ("user.xdg.referrer.url", .xdg, .referrer),
         ("user.xdg.origin.email.subject", .xdg, .emailSubject),
         ("user.xdg.origin.email.from", .xdg, .emailFrom),
-        ("user.xdg.origin.email.sender", .xdg, .emailFrom),
+        ("user.xdg.origin.email.sender", .xdg, .emailSender),
         ("user.xdg.origin.email.message-id", .xdg, .emailMessageID),
         ("user.xdg.publisher", .xdg, .publisher),
         ("user.creator", .xdg, .creator),
@@ -111,16 +111,29 @@ public enum ProvenanceNames {
         return set
     }()
 
-    /// The kind of a tar pax keyword: `SCHILY.xattr.NAME` (NAME raw) or `LIBARCHIVE.xattr.NAME`
-    /// (NAME URL-encoded, as libarchive writes it), NAME as macOS writes it or with `user.` as
-    /// Linux does. Nil for every other keyword.
+    /// The kind of a tar pax keyword: `SCHILY.xattr.NAME` or `LIBARCHIVE.xattr.NAME`, NAME as
+    /// macOS writes it, with `user.` as Linux does, or a Samba stream name
+    /// (`user.DosStream.NAME:$DATA`, U+F022 for `:`) as `tar --xattrs` of a `streams_xattr`
+    /// share writes it. Nil for every other keyword. (``paxAttribute(_:)`` gives the name too.)
     public static func match(paxKeyword keyword: some Collection<UInt8>) -> Match? {
+        paxAttribute(keyword)?.match
+    }
+
+    /// The attribute a pax keyword names, URL-decoding undone, and its kind; nil for a keyword
+    /// that is no mark. libarchive's writer URL-encodes NAME in both spellings
+    /// (archive_write_set_format_pax.c: bytes outside `!`–`~`, `%` and `=`, so U+F022 arrives
+    /// as `%EF%80%A2`), GNU tar stores it as it is: a `SCHILY.xattr.` NAME is matched as
+    /// stored, then decoded. Two spellings of one attribute give the same name.
+    public static func paxAttribute(_ keyword: some Collection<UInt8>) -> (name: [UInt8], match: Match)? {
         let bytes = Array(keyword)
         if let name = dropping("SCHILY.xattr.", from: bytes) {
-            return match(attributeName: name).flatMap { $0.isSambaStream ? nil : $0 }
+            let decoded = percentDecoded(name) ?? name
+            guard let found = match(attributeName: name) ?? match(attributeName: decoded) else { return nil }
+            return (decoded, found)
         }
-        if let encoded = dropping("LIBARCHIVE.xattr.", from: bytes), let name = percentDecoded(encoded) {
-            return match(attributeName: name).flatMap { $0.isSambaStream ? nil : $0 }
+        if let encoded = dropping("LIBARCHIVE.xattr.", from: bytes), let name = percentDecoded(encoded),
+           let found = match(attributeName: name) {
+            return (name, found)
         }
         return nil
     }
@@ -179,6 +192,7 @@ public enum ProvenanceNames {
 
     /// `%XX` escapes undone (libarchive's pax keyword encoding); nil for a malformed escape.
     static func percentDecoded(_ bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.contains(UInt8(ascii: "%")) else { return bytes }
         func hex(_ byte: UInt8) -> UInt8? {
             switch byte {
             case 48...57: byte - 48

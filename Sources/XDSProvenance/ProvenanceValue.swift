@@ -18,14 +18,21 @@ public struct ProvenanceValue: Sendable, Equatable {
         oversize || (size ?? bytes.count) > ProvenanceDecoder.maximumSize(of: match.kind)
     }
     private let oversize: Bool
+    /// Why ``bytes`` are not the value but its encoding as stored, which does not decode (a
+    /// `LIBARCHIVE.xattr` pax record that is not valid base64: "not valid base64"); nil for a
+    /// value as it is. Such a value is an undecodable mark, shown as the bytes stored.
+    public let encodingError: String?
 
     /// Creates one; `size` is the whole value's size when `bytes` holds only its start;
-    /// `tooLarge` says the store refused it unread.
-    public init(name: String, match: ProvenanceNames.Match, bytes: [UInt8], size: Int? = nil, tooLarge: Bool = false) {
+    /// `tooLarge` says the store refused it unread; `encodingError` says `bytes` are an
+    /// encoding of the value that does not decode.
+    public init(name: String, match: ProvenanceNames.Match, bytes: [UInt8], size: Int? = nil, tooLarge: Bool = false,
+                encodingError: String? = nil) {
         self.name = name
         self.match = match
         self.bytes = bytes
         self.size = size
         self.oversize = tooLarge
+        self.encodingError = encodingError
     }
 }

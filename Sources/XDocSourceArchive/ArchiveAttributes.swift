@@ -16,15 +16,27 @@ public enum ArchiveAttributeOrigin: Sendable, Hashable {
 /// One extended attribute of an archive member, as stored.
 public struct ArchiveAttribute: Sendable, Equatable {
     /// The attribute's name, exact bytes (for a pax header: the keyword without
-    /// `SCHILY.xattr.` or `LIBARCHIVE.xattr.`, URL-decoding undone).
+    /// `SCHILY.xattr.`, or without `LIBARCHIVE.xattr.` and URL-decoding undone, as libarchive
+    /// and GNU tar read them).
     public let name: [UInt8]
-    /// The value, exact bytes, at most ``ArchiveScanner/Limits/maximumAttributeValueSize``.
+    /// The value, exact bytes, at most ``ArchiveScanner/Limits/maximumAttributeValueSize``
+    /// (a `LIBARCHIVE.xattr` value base64-decoded, unless ``valueIsNotBase64``).
     public let value: [UInt8]
+    /// For a pax record: its keyword as stored (`SCHILY.xattr.NAME`, `LIBARCHIVE.xattr.NAME`
+    /// URL-encoded), which tells the spellings of one attribute apart; nil for an attribute
+    /// of an AppleDouble entry (or a pax attribute libarchive gave without its record).
+    public let keyword: [UInt8]?
+    /// Whether ``value`` is a `LIBARCHIVE.xattr` record's text as stored, because it is not
+    /// valid base64 (libarchive would skip what is not base64 and decode the rest into other
+    /// bytes: the value cannot be known).
+    public let valueIsNotBase64: Bool
 
     /// Creates one.
-    public init(name: [UInt8], value: [UInt8]) {
+    public init(name: [UInt8], value: [UInt8], keyword: [UInt8]? = nil, valueIsNotBase64: Bool = false) {
         self.name = name
         self.value = value
+        self.keyword = keyword
+        self.valueIsNotBase64 = valueIsNotBase64
     }
 }
 
@@ -41,8 +53,10 @@ public struct ArchiveMemberAttributes: Sendable, Equatable {
     public let entry: DocumentSourceTreePath
     /// Whether they came from a pax header or an AppleDouble entry.
     public let origin: ArchiveAttributeOrigin
-    /// The attributes asked for, in the entry's order; a name given twice in one entry (bsdtar
-    /// writes both pax spellings) is reported once, with its first value.
+    /// The attributes asked for, in the entry's order. A pax header's attribute given twice
+    /// with one value (bsdtar writes both spellings, `LIBARCHIVE.xattr.` then `SCHILY.xattr.`)
+    /// is reported once, in its first spelling; spellings with different values are each
+    /// reported (a keyword given twice: its first record).
     public let attributes: [ArchiveAttribute]
 
     /// Creates a record.

@@ -7,27 +7,6 @@ internal import CArchive
 internal import XDSSystem
 import XDocSource
 
-/// The file behind libarchive's read callbacks: our own `read(2)` loop, so a failing read is
-/// told (with its errno) from bad archive data, and skips are `lseek`s on regular files.
-final class ArchiveSource {
-    let descriptor: Int32
-    /// Raw memory, so the pointer handed to libarchive stays valid until the next read.
-    let buffer: UnsafeMutableRawBufferPointer
-    /// The errno of the first failed read, if any (an I/O error, not bad data).
-    var readFailure: Errno?
-    var canSeek = true
-    /// The file's size: a skip never goes past it (lseek would, and hide a truncated archive).
-    let size: Int64
-
-    init(descriptor: Int32, size: Int64, blockSize: Int = 65_536) {
-        self.descriptor = descriptor
-        self.size = size
-        self.buffer = .allocate(byteCount: blockSize, alignment: 16)
-    }
-
-    deinit { buffer.deallocate() }
-}
-
 /// One scan of one archive through libarchive (the only file that reaches it). Streams
 /// headers, reads only `._NAME` entries and a `.textpack`'s `info.json`, each bounded.
 struct ArchiveReader {
@@ -53,6 +32,8 @@ struct ArchiveReader {
     let source: ArchiveSource
     var summary = ArchiveScanner.Summary()
     private var rootInfoFound = false
+    /// An attribute scan's second reader of a tar's headers, for the raw pax records.
+    var headerRereader: TarHeaderRereader?
 
     var archivePath: DocumentSourceTreePath { scanner.path }
     private var store: DocumentSourceStore { scanner.kind == .zip ? .zip : .tar }
@@ -176,6 +157,10 @@ struct ArchiveReader {
                                message: "damaged archive (tar, \(compression.rawValue)): \(Self.sentence(String(cString: words)))")
         }
 
+        if case .attributes = wanted {
+            headerRereader = TarHeaderRereader(source: source, path: archivePath, compression: compression,
+                                               limit: scanner.limits.maximumDecompressedSize)
+        }
         let compressed = compression != .none
         var entry: OpaquePointer?
         while true {
@@ -279,7 +264,7 @@ struct ArchiveReader {
         // Extended-attribute headers (tar, pax): the member itself carries the value.
         if case .attributes(let isWanted) = wanted {
             if archive_entry_xattr_reset(entry) > 0 {
-                paxAttributes(entry, isWanted, member: entryPath)
+                paxAttributes(archive, entry, isWanted, member: entryPath)
                 if summary.stopped { return }
             }
         } else if archive_entry_xattr_reset(entry) > 0 {
@@ -438,48 +423,8 @@ struct ArchiveReader {
         }
     }
 
-    /// The attributes asked for of a tar member's extended-attribute header (pax `SCHILY.xattr.`
-    /// or `LIBARCHIVE.xattr.`, as libarchive gives them): each name once, values bounded.
-    private mutating func paxAttributes(_ entry: OpaquePointer, _ isWanted: (ArchiveAttributeOrigin, [UInt8]) -> Bool,
-                                        member: DocumentSourceTreePath) {
-        var attributeName: UnsafePointer<CChar>?
-        var value: UnsafeRawPointer?
-        var size = 0
-        // libarchive lists an entry's attributes newest first (each one read is put in front):
-        // gathered, then turned back to the header's order, so the first of a name wins.
-        var listed: [(name: [UInt8], value: UnsafeRawPointer?, size: Int)] = []
-        while archive_entry_xattr_next(entry, &attributeName, &value, &size) == ARCHIVE_OK {
-            guard let attributeName else { continue }
-            let name = Array(UnsafeRawBufferPointer(start: attributeName, count: strlen(attributeName)))
-            guard isWanted(.paxHeader, name) else { continue }
-            listed.append((name, value, size))
-        }
-        var found: [ArchiveAttribute] = []
-        var tooLarge: [([UInt8], Int)] = []
-        // A set, not a search of what was kept: a 1 MiB pax header holds some 40 000 names.
-        var seen = Set<[UInt8]>()
-        let limit = scanner.limits.maximumAttributeValueSize
-        for (name, value, size) in listed.reversed() {
-            guard seen.insert(name).inserted else { continue }
-            // libarchive holds the header in memory already; the bound keeps it from being
-            // copied again and handed on (a WhereFroms of a million URLs is damage, not a mark).
-            guard size <= limit else {
-                tooLarge.append((name, size))
-                continue
-            }
-            found.append(ArchiveAttribute(name: name, value: value.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []))
-        }
-        for (name, size) in tooLarge {
-            let nameText = DocumentSourceTreePath(bytes: name).visible
-            report(.valueTooLarge, member,
-                   "the attribute \(nameText) of \(member.visible) is \(size) bytes, more than the \(ArchiveScanner.Limits.sizeText(Int64(limit))) read: skipped")
-            if summary.stopped { return }
-        }
-        reportAttributes(found, member: member, entry: member, origin: .paxHeader)
-    }
-
     /// Reports the attributes asked for that one entry holds for one member (none: nothing).
-    private mutating func reportAttributes(_ attributes: [ArchiveAttribute], member: DocumentSourceTreePath,
+    mutating func reportAttributes(_ attributes: [ArchiveAttribute], member: DocumentSourceTreePath,
                                            entry: DocumentSourceTreePath, origin: ArchiveAttributeOrigin) {
         guard !attributes.isEmpty else { return }
         summary.tagged += 1
@@ -534,35 +479,6 @@ struct ArchiveReader {
         bytes.append(0)
         return bytes.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
-}
-
-// MARK: - libarchive callbacks (C function pointers: no captures; the source comes as client data)
-
-private func archiveRead(
-    _ archive: OpaquePointer?, _ client: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UnsafeRawPointer?>?
-) -> la_ssize_t {
-    let source = Unmanaged<ArchiveSource>.fromOpaque(client!).takeUnretainedValue()
-    let count = SystemCall.retrying { read(source.descriptor, source.buffer.baseAddress, source.buffer.count) }
-    if count < 0 {
-        source.readFailure = Errno.current
-        carchive_set_error(archive, source.readFailure!.rawValue, "cannot read the archive")
-        return -1
-    }
-    buffer?.pointee = UnsafeRawPointer(source.buffer.baseAddress)
-    return la_ssize_t(count)
-}
-
-private func archiveSkip(_ archive: OpaquePointer?, _ client: UnsafeMutableRawPointer?, _ request: la_int64_t) -> la_int64_t {
-    let source = Unmanaged<ArchiveSource>.fromOpaque(client!).takeUnretainedValue()
-    guard source.canSeek, request > 0 else { return 0 }
-    let here = Int64(lseek(source.descriptor, 0, SEEK_CUR))
-    // Up to the end only: libarchive reads (and finds the end) for the rest.
-    let step = min(request, max(0, source.size - here))
-    guard here >= 0, lseek(source.descriptor, off_t(step), SEEK_CUR) >= 0 else {
-        source.canSeek = false  // libarchive then reads and discards
-        return 0
-    }
-    return step
 }
 
 extension ArchiveScanner {

@@ -16,7 +16,7 @@ import XDSProvenance
         #expect(match("user.com.apple.provenance")?.kind == .macOSProvenance)
         #expect(match("user.Zone.Identifier")?.kind == .zoneIdentifier)
         #expect(match("user.xdg.origin.url") == .init(kind: .xdg, field: .url, isSambaStream: false))
-        #expect(match("user.xdg.origin.email.sender")?.field == .emailFrom)
+        #expect(match("user.xdg.origin.email.sender")?.field == .emailSender)
         #expect(match("user.creator")?.field == .creator)
     }
 
@@ -44,6 +44,25 @@ import XDSProvenance
         #expect(ProvenanceNames.match(paxKeyword: Array("SCHILY.xattr.user.mime_type".utf8)) == nil)
         #expect(ProvenanceNames.match(paxKeyword: Array("LIBARCHIVE.xattr.bad%4".utf8)) == nil)
         #expect(ProvenanceNames.match(paxKeyword: Array("path".utf8)) == nil)
+    }
+
+    /// Issue 31: Samba streams archived from a `streams_xattr` share, as GNU tar (raw) and
+    /// bsdtar (NAME URL-encoded in both spellings) write them, are marks whose value ends in
+    /// Samba's NUL; both spellings of one attribute give one name.
+    @Test func paxKeywordsOfSambaStreams() {
+        let samba = ProvenanceNames.Match(kind: .zoneIdentifier, field: nil, isSambaStream: true)
+        #expect(ProvenanceNames.match(paxKeyword: Array("SCHILY.xattr.user.DosStream.Zone.Identifier:$DATA".utf8)) == samba)
+        #expect(ProvenanceNames.match(paxKeyword: Array("LIBARCHIVE.xattr.user.DosStream.Zone.Identifier:$DATA".utf8)) == samba)
+        let raw = Array("SCHILY.xattr.user.DosStream.com.apple.metadata\u{F022}kMDItemWhereFroms:$DATA".utf8)
+        let encoded = Array("user.DosStream.com.apple.metadata%EF%80%A2kMDItemWhereFroms:$DATA".utf8)
+        for keyword in [raw, Array("SCHILY.xattr.".utf8) + encoded, Array("LIBARCHIVE.xattr.".utf8) + encoded] {
+            let found = ProvenanceNames.paxAttribute(keyword)
+            #expect(found?.match == .init(kind: .whereFroms, field: nil, isSambaStream: true), "\(String(decoding: keyword, as: UTF8.self))")
+            #expect(found?.name == Array("user.DosStream.com.apple.metadata\u{F022}kMDItemWhereFroms:$DATA".utf8))
+        }
+        #expect(ProvenanceNames.match(paxKeyword: Array("SCHILY.xattr.user.DosStream.com.apple.quarantine:$DATA".utf8))?.kind == .quarantine)
+        #expect(ProvenanceNames.match(paxKeyword: Array("SCHILY.xattr.user.DosStream.user.mime_type:$DATA".utf8)) == nil)
+        #expect(ProvenanceNames.match(paxKeyword: Array("SCHILY.xattr.user.xdg.origin.email.sender".utf8))?.field == .emailSender)
     }
 
     @Test func zoneFiles() {

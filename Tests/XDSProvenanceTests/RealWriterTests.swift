@@ -169,4 +169,37 @@ struct RealWriterTests {
             }
         }
     }
+
+    @Test("GNU tar --xattrs-include='*' --format=posix and bsdtar --xattrs --format=pax of Samba streams: every pax keyword is the stream's mark, both spellings one name",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/bsdtar"), "bsdtar is not installed (apt-get install libarchive-tools)"),
+          .timeLimit(.minutes(3)))
+    func tarOfSambaStreams() throws {
+        let folder = TemporaryFolder()
+        let file = folder.file("report.pdf", "%PDF-1.4\n")
+        let streams: [(name: String, kind: ProvenanceKind)] = [
+            ("user.DosStream.Zone.Identifier:$DATA", .zoneIdentifier), ("user.DosStream.com.apple.quarantine:$DATA", .quarantine),
+            ("user.DosStream.com.apple.metadata\u{F022}kMDItemWhereFroms:$DATA", .whereFroms),
+        ]
+        for stream in streams { try folder.setAttribute(file, Self.quarantine + [0], name: stream.name) }
+        for (tool, arguments) in [("/usr/bin/tar", ["--xattrs", "--xattrs-include=*", "--format=posix", "-cf", "gnu.tar", "report.pdf"]),
+                                  ("/usr/bin/bsdtar", ["--xattrs", "--format=pax", "-cf", "bsd.tar", "report.pdf"])] {
+            let made = try ProcessRunner.run(tool, arguments, in: folder.path)
+            #expect(made.status == 0, "\(made)")
+            let archive = arguments[arguments.count - 2]
+            let listed = try ProcessRunner.runOnPath(["python3", "-c", """
+                import sys, tarfile
+                with tarfile.open(sys.argv[1], encoding='utf-8', errors='surrogateescape') as t:
+                    for k in sorted(t.getmember('report.pdf').pax_headers):
+                        if '.xattr.' in k: sys.stdout.buffer.write(k.encode('utf-8', 'surrogateescape') + b'\\n')
+                """, archive], in: folder.path)
+            let keywords = listed.stdoutBytes.split(separator: UInt8(ascii: "\n")).map { Array($0) }
+            #expect(keywords.count == (archive == "gnu.tar" ? 3 : 6), "\(archive): \(listed)")
+            for keyword in keywords {
+                let found = ProvenanceNames.paxAttribute(keyword)
+                let stream = streams.first { Array($0.name.utf8) == found?.name }
+                #expect(found?.match == .init(kind: stream?.kind ?? .xDocumentSource, field: nil, isSambaStream: true),
+                        "\(archive): \(String(decoding: keyword, as: UTF8.self))")
+            }
+        }
+    }
 }

@@ -190,7 +190,7 @@ struct ArchiveAttributeScanTests {
             info.pax_headers = {
                 "LIBARCHIVE.xattr.com.apple.provenance": base64.b64encode(bytes.fromhex("010200d5f3247e64bde945")).decode(),
                 "LIBARCHIVE.xattr.com.apple.lastuseddate%23PS": base64.b64encode(bytes(16)).decode(),
-                "SCHILY.xattr.com.apple.provenance": "ignored-second-spelling",
+                "SCHILY.xattr.com.apple.provenance": "second-spelling-another-value",
                 "SCHILY.xattr.com.apple.FinderInfo": "not-asked-for",
             }
             tar.addfile(info, io.BytesIO(b"a"))
@@ -205,9 +205,12 @@ struct ArchiveAttributeScanTests {
         #expect(result.records.map(\.entry.lossyString) == ["./._a.txt", "./a.txt"])
         #expect(result.records.first?.attributes == [ArchiveAttribute(name: Array("com.apple.quarantine".utf8), value: Array(Self.quarantine.utf8))])
         let pax = try #require(result.records.last)
-        // In the header's order, the first spelling of a name winning (libarchive lists them
-        // newest first).
-        #expect(pax.attributes.map { String(decoding: $0.name, as: UTF8.self) } == ["com.apple.provenance", "com.apple.lastuseddate#PS"])
+        // In the header's order (libarchive lists them newest first), with their keywords; a
+        // second spelling of one value once, of another value too.
+        #expect(pax.attributes.map { String(decoding: $0.name, as: UTF8.self) } == ["com.apple.provenance", "com.apple.lastuseddate#PS", "com.apple.provenance"])
+        #expect(pax.attributes.map { String(decoding: $0.keyword ?? [], as: UTF8.self) } == [
+            "LIBARCHIVE.xattr.com.apple.provenance", "LIBARCHIVE.xattr.com.apple.lastuseddate%23PS", "SCHILY.xattr.com.apple.provenance"])
+        #expect(pax.attributes.last?.value == Array("second-spelling-another-value".utf8))
         #expect(pax.attributes.first { $0.name == Array("com.apple.provenance".utf8) }?.value == [1, 2, 0, 0xD5, 0xF3, 0x24, 0x7E, 0x64, 0xBD, 0xE9, 0x45])
         #expect(pax.attributes.first { $0.name == Array("com.apple.lastuseddate#PS".utf8) }?.value == [UInt8](repeating: 0, count: 16))
     }

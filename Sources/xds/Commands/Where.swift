@@ -19,7 +19,7 @@ extension XDS {
                 kMDItemDownloadedDate (downloaded-date), com.apple.lastuseddate#PS \
                 (last-used-date), com.apple.provenance (macos-provenance, as hex), freedesktop's \
                 user.xdg.origin.url and its companions (xdg: url, referrer, emailSubject, \
-                emailFrom, emailMessageID, publisher, creator; what wget --xattr and curl \
+                emailFrom, emailSender, emailMessageID, publisher, creator; what wget --xattr and curl \
                 --xattr write) and Windows' Zone.Identifier stream (zone-identifier: zone, \
                 zoneName, hostURL, referrerURL).
 
@@ -37,7 +37,7 @@ extension XDS {
                 {"file": ..., "marks": [{"kind": ..., "store": ..., "name": ..., fields...}]} with \
                 the fields flags, flagNames, time, agent, eventID (quarantine), urls \
                 (where-froms), time (downloaded-date, last-used-date), hex (macos-provenance), \
-                url, referrer, emailSubject, emailFrom, emailMessageID, publisher, creator \
+                url, referrer, emailSubject, emailFrom, emailSender, emailMessageID, publisher, creator \
                 (xdg), zone, zoneName, hostURL, referrerURL (zone-identifier); an \
                 x-document-source mark has show's keys in "documentSource". Archive members \
                 are named ARCHIVE!/MEMBER, and JSON adds "archive" and "member", as in show.

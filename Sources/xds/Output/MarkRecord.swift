@@ -162,7 +162,21 @@ struct MarkRecord {
             row("hex", Hex.string(value.bytes))
             row("error", value.reason)
         }
-        row(mark.store == .zoneFile ? "file" : "attribute", mark.name)
+        rows.append((mark.store == .zoneFile ? "file" : "attribute", [visibleName(mark.name)]))
         return rows
+    }
+
+    /// A mark's name as the text shows it: escaped (``VisibleText``), and U+F022 — the
+    /// private-use character Samba's `vfs_fruit` (`fruit:encoding = private`) and `vfs_catia`
+    /// put for a `:` in a stream name, which a terminal draws as nothing — written `\u{f022}`
+    /// (SPEC §6). JSON keeps the character.
+    static func visibleName(_ name: String) -> String {
+        let escaped = VisibleText.escaped(name)
+        guard escaped.unicodeScalars.contains("\u{F022}") else { return escaped }
+        var out = ""
+        for scalar in escaped.unicodeScalars {
+            if scalar == "\u{F022}" { out += "\\u{f022}" } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
     }
 }
