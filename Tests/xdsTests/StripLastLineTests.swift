@@ -35,7 +35,10 @@ struct StripLastLineTests {
         for dryRun in [false, true] {
             let result = try xds(["strip", "-r", "-j", "1"] + (dryRun ? ["-n"] : []) + ["tree"], in: folder.path)
             #expect(result.status == 1, "\(result)")
-            #expect(result.stdout.isEmpty)
+            // -n lists what each archive's clean copy would drop (SPEC §6), as the copy reads it.
+            let archives = two ? ["tree/one.tar", "tree/sub/two.tar"] : ["tree/one.tar"]
+            let listed = archives.flatMap { ["\($0)!/src/a.bin: x-document-source (tar)", "\($0)!/src/a.bin: quarantine (tar)"] }
+            #expect(result.stdout.split(separator: "\n").map(String.init) == (dryRun ? listed : []), "\(result)")
             let lines = result.stderr.split(separator: "\n")
             #expect(lines.count == (two ? 3 : 2), "\(result.stderr)")
             #expect(lines.dropLast().allSatisfy { $0.hasSuffix("1 member carries marks of where it came from; archives are not rewritten in place (xds strip ARCHIVE -o CLEAN writes a clean copy)") })
