@@ -7,7 +7,7 @@ struct XDS: ParsableCommand {
         abstract: "Read and write the x-document-source attribute, fetch and mask app icons.",
         discussion: XDS.discussion,
         version: BuildInfo.versionLine,
-        subcommands: [Set.self, Show.self, Remove.self, Where.self, Strip.self, Icon.self, Mask.self, AppInfoCommand.self]
+        subcommands: [Set.self, Show.self, Remove.self, Where.self, Strip.self, Check.self, Icon.self, Mask.self, AppInfoCommand.self]
     )
 
     /// The root command's help and the man page's description: stores, network policy, files,
