@@ -30,11 +30,12 @@ endif
 # smbd with streams_xattr; binutils: make deb reads the binary with strings and readelf; the
 # compressors, zip, unzip and zipalign make and check the archives of the archive tests), what
 # tests add (curl and wget: `--xattr` downloads from a loopback server; ntfs-3g: an NTFS image
-# mounted through FUSE, for the real writers of download marks), what make test-deb's checks
+# mounted through FUSE, for the real writers of download marks; pre-commit: the xds-check hook
+# run by try-repo), what make test-deb's checks
 # add (lintian; man-db renders the man page), then what benchmarks add.
 APT_BUILD  := libcurl4-openssl-dev libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 python3-pip pkg-config openssl libarchive-dev libarchive-tools tar samba smbclient binutils \
   bzip2 xz-utils zstd lz4 lzip ncompress zip unzip zipalign
-APT_TEST   := curl wget ntfs-3g
+APT_TEST   := curl wget ntfs-3g pre-commit
 APT_DEB    := lintian man-db
 APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine time curl bindfs
 BREW_BUILD := libplist libdeflate zlib pkg-config libarchive

@@ -109,7 +109,10 @@ extension MacMetadataTree {
         }
 
         func inspect(claimed entry: DocumentSourceTree.ClaimedEntry) throws(DocumentSourceFileError) -> DocumentSourceTree.Claim<Record> {
-            guard let what = MacMetadata.what(fileName: entry.name), selection.removes(what) else { return .declined }
+            // A root is Mac metadata by its own name or by a folder it is in (`__MACOSX/x`).
+            let own = MacMetadata.what(fileName: entry.name)
+            guard let what = own ?? (entry.isRoot ? MacMetadata.what(entryPath: entry.path.bytes) : nil), selection.removes(what)
+            else { return .declined }
             if !namesOnly {
                 switch what {
                 case .sidecar:
@@ -119,7 +122,7 @@ extension MacMetadataTree {
                     // A regular one goes with NAME; a folder of that name is no zone file.
                     if entry.type == .folder || (entry.type == .file && !entry.isRoot) { return .declined }
                 case .macOSXFolder, .appleDoubleFolder:
-                    if entry.type == .file { return .declined }
+                    if entry.type == .file && own != nil { return .declined }
                 default:
                     break
                 }

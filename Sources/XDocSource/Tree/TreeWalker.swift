@@ -681,7 +681,7 @@ struct TreeWalker {
         let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
         let name = Array(bytes[(slash.map { $0 + 1 } ?? 0)...])
         guard !name.isEmpty, name != [UInt8(ascii: ".")], name != [UInt8(ascii: "."), UInt8(ascii: ".")],
-            inspection.claims(name[...])
+            inspection.claims(name[...]) || bytes.split(separator: UInt8(ascii: "/")).contains(where: { inspection.claims($0) })
         else { return false }
         let folderPath = slash.map { $0 == 0 ? [UInt8(ascii: "/")] : Array(bytes[..<$0]) } ?? [UInt8(ascii: ".")]
         let folder = Self.withCName(folderPath) { cPath in
