@@ -112,10 +112,15 @@ public enum MacMetadata {
             return true
         }
         // Plain (Darwin), osx., user., user.DosStream.: com.apple. at 0, 4, 5 or 15.
-        for offset in [0, 4, 5, 15] where has(applePrefix, at: offset) { return true }
+        if has(applePrefix, at: 0) || has(applePrefix, at: 4) || has(applePrefix, at: 5) || has(applePrefix, at: 15) {
+            return true
+        }
         guard name.count > 5, name[0] == UInt8(ascii: "u") else { return false }
-        return has(Array("user.org.netatalk.".utf8), at: 0) || has(Array("user.DosStream.AFP_".utf8), at: 0)
+        return has(netatalkPrefix, at: 0) || has(sambaAFPPrefix, at: 0)
     }
+
+    private static let netatalkPrefix = Array("user.org.netatalk.".utf8)
+    private static let sambaAFPPrefix = Array("user.DosStream.AFP_".utf8)
 
     /// Whether the attribute `name` (as `listxattr` gives it: `user.com.apple.FinderInfo`,
     /// `osx.com.apple.ResourceFork`, `user.DosStream.com.apple.lastuseddate#PS:$DATA` with
@@ -158,21 +163,25 @@ public enum MacMetadata {
     /// entry's last component.
     public static func what(fileName name: some Collection<UInt8>) -> What? {
         let bytes = Array(name)
-        for row in table {
-            let pattern = Array(row.pattern.utf8)
-            switch row.rule {
+        for (pattern, rule, what) in nameRows {
+            switch rule {
             case .fileName where bytes == pattern:
-                return row.what
+                return what
             case .fileNamePrefix where bytes.count > pattern.count && bytes.starts(with: pattern):
-                return row.what
+                return what
             case .fileNameSuffix where bytes.count > pattern.count && bytes.suffix(pattern.count).elementsEqual(pattern):
-                return row.what
+                return what
             default:
                 continue
             }
         }
         return nil
     }
+
+    /// The table's name rows, their patterns as bytes.
+    private static let nameRows: [(pattern: [UInt8], rule: Rule, what: What)] = table
+        .filter { [.fileName, .fileNamePrefix, .fileNameSuffix].contains($0.rule) }
+        .map { (Array($0.pattern.utf8), $0.rule, $0.what) }
 
     /// Whether `name` may be named by ``what(fileName:)``, without allocating: its first byte
     /// is `.` or `_`, or it holds a `:`. A walk asks this of every name.

@@ -123,12 +123,30 @@ extension MacMetadataTree {
                     if entry.type == .folder || (entry.type == .file && !entry.isRoot) { return .declined }
                 case .macOSXFolder, .appleDoubleFolder:
                     if entry.type == .file && own != nil { return .declined }
+                    // Sidecars kept, or one in it holding a kept mark: walked as any folder
+                    // (what goes in it goes, what is kept stays, and the folder with it).
+                    if own != nil, entry.type == .folder, !selection.removes(.sidecar) || holdsKeptMark(entry) {
+                        return .declined
+                    }
                 default:
                     break
                 }
             }
             if !dryRun { guard try entry.remove() else { return .taken(nil) } }
             return .taken(Record(findings: [MacMetadataFinding(file: entry.path, what: what)]))
+        }
+
+        /// Whether a `._NAME` file in the folder `entry` holds a mark of a kind kept (read only
+        /// when some kind is kept).
+        func holdsKeptMark(_ entry: DocumentSourceTree.ClaimedEntry) -> Bool {
+            guard !selection.removesEveryKind else { return false }
+            return entry.containsFile(limit: AppleDouble.attributeAreaLimit) { name, start, size in
+                guard MacMetadata.what(fileName: name) == .sidecar, let double = try? AppleDouble(bytes: start, fileSize: size)
+                else { return false }
+                return double.attributes.contains { attribute in
+                    ProvenanceNames.match(plainName: Array(attribute.name.utf8)).map { !selection.removes($0.kind) } ?? false
+                }
+            }
         }
 
         func inspect(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> Record? {

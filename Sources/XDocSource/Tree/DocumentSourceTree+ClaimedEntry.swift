@@ -78,6 +78,51 @@ extension DocumentSourceTree {
             }
         }
 
+        /// For a folder: whether a regular file anywhere in it (subfolders opened without
+        /// following a link; at most `depth` deep) passes `test`, given its name, its first
+        /// `limit` bytes and its size. What cannot be opened or read is passed over.
+        package func containsFile(limit: Int, depth: Int = 64, where test: ([UInt8], [UInt8], Int) -> Bool) -> Bool {
+            guard type == .folder else { return false }
+            return Self.containsFile(name, in: folderDescriptor, limit: limit, depth: depth, test)
+        }
+
+        private static func containsFile(
+            _ name: [UInt8], in folder: Int32, limit: Int, depth: Int, _ test: ([UInt8], [UInt8], Int) -> Bool
+        ) -> Bool {
+            guard depth > 0 else { return false }
+            var cName = name.map { CChar(bitPattern: $0) }
+            cName.append(0)
+            let fd = cName.withUnsafeBufferPointer { n in
+                SystemCall.retrying { openat(folder, n.baseAddress!, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
+            }
+            guard fd >= 0 else { return false }
+            guard let directory = fdopendir(fd) else {
+                SystemCall.close(fd)
+                return false
+            }
+            defer { closedir(directory) }
+            guard case .success(let listing) = FolderListing.read(directory) else { return false }
+            for index in listing.indices {
+                let child = Array(listing.name(at: index))
+                var info = stat()
+                let found = TreeWalker.withCName(child) { fstatat(fd, $0, &info, AT_SYMLINK_NOFOLLOW) } == 0
+                guard found else { continue }
+                if info.st_mode & S_IFMT == S_IFDIR {
+                    if containsFile(child, in: fd, limit: limit, depth: depth - 1, test) { return true }
+                } else if info.st_mode & S_IFMT == S_IFREG {
+                    let file = TreeWalker.withCName(child) { p in
+                        SystemCall.retrying { openat(fd, p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
+                    }
+                    guard file >= 0 else { continue }
+                    var bytes = [UInt8](repeating: 0, count: max(0, limit))
+                    let count = bytes.withUnsafeMutableBytes { buffer in SystemCall.retrying { read(file, buffer.baseAddress, buffer.count) } }
+                    SystemCall.close(file)
+                    if count >= 0, test(child, Array(bytes[..<count]), Int(info.st_size)) { return true }
+                }
+            }
+            return false
+        }
+
         private static func remove(_ name: [UInt8], in folder: Int32, isFolder: Bool) throws(Errno) -> Bool {
             var cName = name.map { CChar(bitPattern: $0) }
             cName.append(0)
