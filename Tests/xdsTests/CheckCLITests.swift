@@ -173,4 +173,23 @@ struct CheckCLITests {
         let dry = try xds("strip", "-r", "-n", "--mac-metadata", ".", in: folder.path)
         #expect(dry.stdout.contains("./r.zip!/__MACOSX: macosx-folder\n"), "\(dry)")
     }
+
+    @Test("an entry that cannot be read is 65, never clean; --github names it; a name with a control character is cleaned by hand")
+    func unreadableAndByHand() throws {
+        let folder = TemporaryFolder()
+        folder.folder("z")
+        folder.file("z/a.png", "png")
+        folder.write("z/._a.png", bytes: appleDoubleBytes(attributes: [("com.apple.quarantine", Self.quarantine)]))
+        let zipped = try run("/usr/bin/zip", ["-q", "-e", "-P", "pw", "../e.zip", "a.png", "._a.png"], in: folder.path + "/z")
+        #expect(zipped.status == 0, "\(zipped)")
+        let github = try xds("check", "--github", "e.zip", in: folder.path)
+        #expect(github.status == 65, "\(github)")
+        #expect(github.stdout == "::error file=e.zip::cannot be read (encrypted) in ._a.png\n")
+        #expect(github.stderr.contains("xds: e.zip: ._a.png is encrypted"))
+        folder.folder("n")
+        folder.file("n/._a\tb")
+        let byHand = try xds("check", "--names-only", "n", in: folder.path)
+        #expect(byHand.status == 1)
+        #expect(byHand.stdout == "n/._a\\tb: sidecar\n1 found (1 sidecar) (1 more to clean by hand, listed above)\n")
+    }
 }

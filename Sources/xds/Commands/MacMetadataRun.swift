@@ -65,8 +65,7 @@ enum MacMetadataRun {
             case .archiveProblem(let archive, let problem):
                 progress.clear()
                 diagnostics.fail(visible: archive.visible, problem.message, status: .dataError)
-                let path = problem.entry.map { DocumentSourceTreePath(bytes: archive.bytes + Array("!/".utf8) + $0.bytes) } ?? archive
-                if github, !diagnostics.write(FindingRecord.githubUnreadable(path, reason: FindingRecord.reason(problem))) {
+                if github, !diagnostics.write(FindingRecord.githubUnreadable(archive, reason: FindingRecord.reason(problem), in: problem.entry)) {
                     tally.outputFailed = true
                     return .stop
                 }

@@ -65,9 +65,9 @@ enum FindingRecord {
         return githubError(file: finding.file, message)
     }
 
-    /// `::error file=PATH::cannot be read (REASON)`.
-    static func githubUnreadable(_ path: DocumentSourceTreePath, reason: String) -> String {
-        githubError(file: path, "cannot be read (\(reason))")
+    /// `::error file=PATH::cannot be read (REASON)[ in ENTRY]` (PATH: the archive for an entry).
+    static func githubUnreadable(_ path: DocumentSourceTreePath, reason: String, in entry: DocumentSourceTreePath? = nil) -> String {
+        githubError(file: path, "cannot be read (\(reason))" + (entry.map { " in " + $0.visible } ?? ""))
     }
 
     static func githubError(file: DocumentSourceTreePath, _ message: String) -> String {
