@@ -97,8 +97,8 @@ public struct MacMetadataSelection: Sendable, Equatable {
 }
 
 /// One thing `check` reports and `strip --mac-metadata -n` lists (SPEC §6): a mark, an Apple
-/// attribute, or a file, folder, entry or pax record that is Mac metadata. ``line`` is how
-/// both print it; the JSON keys are the properties'.
+/// attribute, or a file, folder, entry or pax record that is Mac metadata. Both print it as
+/// `PATH: WHAT…` (``path``); `check --json`'s keys are the properties'.
 public struct MacMetadataFinding: Sendable, Equatable {
     /// The file or folder on disk, or the archive (for a member), exact bytes.
     public let file: DocumentSourceTreePath
