@@ -159,14 +159,16 @@ struct CheckCLITests {
         folder.file("z/a.png", "png")
         folder.write("z/__MACOSX/._a.png", bytes: appleDoubleBytes(attributes: [("com.apple.quarantine", Self.quarantine)]))
         folder.write("z/._b.png", bytes: appleDoubleBytes(attributes: [("com.apple.FinderInfo", [1])]))
-        let zipped = try run("/usr/bin/zip", ["-q", "-r", "../r.zip", "a.png", "__MACOSX", "._b.png"], in: folder.path + "/z")
+        folder.write("z/._c.png", bytes: appleDoubleBytes(attributes: [], resourceFork: oneResourceFork))
+        let zipped = try run("/usr/bin/zip", ["-q", "-r", "../r.zip", "a.png", "__MACOSX", "._b.png", "._c.png"], in: folder.path + "/z")
         #expect(zipped.status == 0, "\(zipped)")
         let check = try xds("check", "r.zip", in: folder.path)
         #expect(check.status == 1, "\(check)")
         #expect(check.stdout == """
             r.zip!/__MACOSX: macosx-folder
             r.zip!/._b.png: sidecar
-            2 found (1 macosx-folder, 1 sidecar); to remove them: xds strip --mac-metadata -o r.zip.clean -- r.zip && mv -- r.zip.clean r.zip
+            r.zip!/._c.png: sidecar
+            3 found (2 sidecar, 1 macosx-folder); to remove them: xds strip --mac-metadata -o r.zip.clean -- r.zip && mv -- r.zip.clean r.zip
 
             """)
         // strip -r -n lists them too (the archive is not rewritten in place: status 1, said so).
