@@ -24,8 +24,9 @@ enum StripMac {
         let scan = MacMetadataScan(roots: files, jobs: jobs, selection: selection, recursive: recursive, limits: limits)
         let roots = files.filter { FileArguments.problem($0) == nil }
         let tally = MacMetadataRun.run(scan, dryRun: dryRun, github: false, diagnostics: &diagnostics) { finding, diagnostics in
-            guard dryRun || !finding.isInArchive else { return true }
-            return !dryRun || diagnostics.write(FindingRecord.line(finding))
+            // Removed quietly, as strip removes; -n lists (archive members too), as check does.
+            guard dryRun else { return true }
+            return diagnostics.write(FindingRecord.line(finding))
         }
         guard !tally.outputFailed else { return diagnostics }
         if !dryRun {
