@@ -94,8 +94,10 @@ extension ArchiveScanner {
     ///   - wanted: whether an attribute is asked for, by where it was found and its name's
     ///     exact bytes (a pax header's names carry the writer's prefix, `user.` from Linux; an
     ///     AppleDouble entry's are plain). Called once per attribute of an entry.
-    ///   - visit: called with each entry's attributes asked for (never an empty list), and each
-    ///     problem; `DocumentSourceTree/Decision/stop` ends the scan.
+    ///   - visit: called with each entry's attributes asked for (never an empty list, but for
+    ///     an AppleDouble entry holding none of them when `wanted` accepts the empty name `[]`:
+    ///     what a caller asking about every `._` entry does), and each problem;
+    ///     `DocumentSourceTree/Decision/stop` ends the scan.
     /// - Returns: the counts (``Summary/tagged`` counts the records reported), and a
     ///   `.textpack`'s `info.json` bytes.
     /// - Throws: ``ArchiveError``, as ``scan(_:)``.

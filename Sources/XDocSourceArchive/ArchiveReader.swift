@@ -399,6 +399,13 @@ struct ArchiveReader {
                 guard isWanted(.appleDouble, name), seen.insert(name).inserted else { continue }
                 found.append(ArchiveAttribute(name: name, value: attribute.value))
             }
+            // An entry holding nothing asked for is still reported when the empty name is
+            // wanted: a caller that asks about every `._` entry (xds check).
+            if found.isEmpty, isWanted(.appleDouble, []) {
+                summary.tagged += 1
+                emit(.attributes(ArchiveMemberAttributes(name: member, entry: entry, origin: .appleDouble, attributes: [])))
+                return
+            }
             reportAttributes(found, member: member, entry: entry, origin: .appleDouble)
             return
         }

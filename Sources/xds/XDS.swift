@@ -7,7 +7,7 @@ struct XDS: ParsableCommand {
         abstract: "Read and write the x-document-source attribute, fetch and mask app icons.",
         discussion: XDS.discussion,
         version: BuildInfo.versionLine,
-        subcommands: [Set.self, Show.self, Remove.self, Where.self, Strip.self, Icon.self, Mask.self, AppInfoCommand.self]
+        subcommands: [Set.self, Show.self, Remove.self, Where.self, Strip.self, Check.self, Icon.self, Mask.self, AppInfoCommand.self]
     )
 
     /// The root command's help and the man page's description: stores, network policy, files,
@@ -25,7 +25,9 @@ struct XDS: ParsableCommand {
 
         WHERE FROM: where shows every mark of where a file came from (x-document-source, \
         the quarantine and download URL a Mac sets, user.xdg.origin.url from wget and curl, \
-        Windows' Zone.Identifier), in every store; strip removes them.
+        Windows' Zone.Identifier), in every store; strip removes them. Before publishing, \
+        check lists them and Mac metadata (._ files, .DS_Store, __MACOSX, Apple attributes) \
+        with the commands that remove them; strip --mac-metadata removes both.
 
         NETWORK: https only (http with --allow-http). Local files and file: URLs only \
         when given on the command line, never from an attribute. At most 5 redirects, \
@@ -47,6 +49,7 @@ struct XDS: ParsableCommand {
           xds set doc.pdf --id com.example.editor --name Editor --path docs/doc.pdf
           xds show --json -r /srv/share
           xds where -r --summary ~/Downloads
+          xds check --names-only
           xds icon report.pdf --size 29 --scale 2 -o icon.png
           xds appinfo Build/Editor.app -o site --base-url https://example.com/editor/
         """

@@ -32,7 +32,7 @@ struct FileArgumentTests {
 
     /// The lists of options that take a value must match what ArgumentParser declares, or a
     /// value would be taken for a file (or a file for a value).
-    @Test("optionsWithValues matches the parser's options", arguments: ["set", "show", "remove", "where", "strip"])
+    @Test("optionsWithValues matches the parser's options", arguments: ["set", "show", "remove", "where", "strip", "check"])
     func optionsMatchTheParser(command: String) throws {
         let dump = try xds(command, "--experimental-dump-help")
         let tool = try #require(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
@@ -54,7 +54,7 @@ struct FileArgumentTests {
     /// value is that value, before the files or among them, and the argument after a flag is a
     /// file. A new option that the split would mis-handle (one taking its value some other way
     /// than from the next argument) fails here too.
-    @Test("every option that takes a value keeps its value; flags take none", arguments: ["set", "show", "remove", "where", "strip"])
+    @Test("every option that takes a value keeps its value; flags take none", arguments: ["set", "show", "remove", "where", "strip", "check"])
     func everyDeclaredOption(command: String) throws {
         let dump = try xds(command, "--experimental-dump-help")
         let tool = try #require(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])

@@ -102,7 +102,7 @@ struct OutputAndStatusTests {
         let result = try xds(arguments)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.hasPrefix("Error: "))
-        #expect(result.stderr.contains("set, show, remove, where, strip, icon, mask") || result.stderr.contains("'nosuch'"))
+        #expect(result.stderr.contains("set, show, remove, where, strip, check, icon, mask") || result.stderr.contains("'nosuch'"))
         #expect(result.stdout.isEmpty)
     }
 

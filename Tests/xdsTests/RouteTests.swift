@@ -7,7 +7,7 @@ import Testing
 /// usage error of its own, the long-file-list split, or ArgumentParser. The decision as a table.
 @Suite("the route a command line takes")
 struct RouteTests {
-    static let commands = "set, show, remove, where, strip, icon, mask, appinfo"
+    static let commands = "set, show, remove, where, strip, check, icon, mask, appinfo"
     /// More files than ``FileArguments/splitThreshold`` allows before the split.
     static let many = (0..<200).map { "f\($0)" }
 
@@ -61,7 +61,7 @@ struct RouteTests {
     /// takes that route, no other does.
     @Test func longListCommandsAreOneList() {
         let listed = XDS.fileCommands.compactMap { $0.configuration.commandName }
-        #expect(listed == ["set", "show", "remove", "where", "strip"])
+        #expect(listed == ["set", "show", "remove", "where", "strip", "check"])
         for command in XDS.configuration.subcommands {
             let name = command.configuration.commandName ?? ""
             let route = XDS.Route(["xds", name, "--no-follow", "--"] + Self.many)

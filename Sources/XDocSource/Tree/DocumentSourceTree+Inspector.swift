@@ -55,6 +55,26 @@ public protocol DocumentSourceTreeInspector: Sendable {
     ///   ``DocumentSourceFileError/Kind/notFound``, else ``DocumentSourceTree/Problem/Kind/failed``
     ///   with the error, and no ``DocumentSourceTree/Problem/entry``); the walk goes on.
     func inspect(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> Record?
+
+    /// Whether this inspector may claim entries by name (``claimsEntry(named:)``); false (the
+    /// default) spares the walk the question for every name.
+    var claimsEntries: Bool { get }
+
+    /// Whether an entry named `name` may be the inspector's whole (``inspect(claimed:)``),
+    /// told by the name alone, cheaply: asked of every name of every listing (and of each
+    /// root's last component) when ``claimsEntries``. Default: false.
+    func claimsEntry(named name: ArraySlice<UInt8>) -> Bool
+
+    /// Looks at an entry ``claimsEntry(named:)`` accepted, before the walk looks at it any
+    /// other way (a `._NAME` regular file is still handed over with NAME's entry when this
+    /// declines it). Default: declined.
+    /// - Throws: a ``DocumentSourceFileError``, reported as ``inspect(_:)``'s are (the entry is
+    ///   then taken).
+    func inspect(claimed entry: DocumentSourceTree.ClaimedEntry) throws(DocumentSourceFileError) -> DocumentSourceTree.Claim<Record>
+
+    /// Whether folder roots are walked (the default); false: each root is inspected alone, as
+    /// a command without `-r` looks at the paths it is given.
+    var walksFolders: Bool { get }
 }
 
 extension DocumentSourceTreeInspector {
@@ -64,6 +84,16 @@ extension DocumentSourceTreeInspector {
     public func zoneFileOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]? { nil }
     /// No zone files.
     public func zoneFileName(for name: [UInt8]) -> [UInt8]? { nil }
+    /// No entry is claimed.
+    public var claimsEntries: Bool { false }
+    /// No entry is claimed.
+    public func claimsEntry(named name: ArraySlice<UInt8>) -> Bool { false }
+    /// Declined.
+    public func inspect(claimed entry: DocumentSourceTree.ClaimedEntry) throws(DocumentSourceFileError) -> DocumentSourceTree.Claim<Record> {
+        .declined
+    }
+    /// Folder roots are walked.
+    public var walksFolders: Bool { true }
 }
 
 extension DocumentSourceTree {

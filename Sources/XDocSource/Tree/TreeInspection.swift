@@ -6,6 +6,12 @@ final class TreeInspection: Sendable {
     let zoneOwner: @Sendable (ArraySlice<UInt8>) -> [UInt8]?
     let zoneName: @Sendable ([UInt8]) -> [UInt8]?
     let inspect: @Sendable (DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> (any Sendable)?
+    /// Whether entries may be claimed by name (``claims`` is asked only then).
+    let claimsEntries: Bool
+    let claims: @Sendable (ArraySlice<UInt8>) -> Bool
+    /// nil: declined; `.some(record)`: taken, with the record if any.
+    let inspectClaimed: @Sendable (DocumentSourceTree.ClaimedEntry) throws(DocumentSourceFileError) -> (any Sendable)??
+    let walksFolders: Bool
 
     init<Inspector: DocumentSourceTreeInspector>(_ inspector: Inspector) {
         wants = { inspector.wantsAttribute(named: $0) }
@@ -15,6 +21,15 @@ final class TreeInspection: Sendable {
             guard let record = try inspector.inspect(entry) else { return nil }
             return record
         }
+        claimsEntries = inspector.claimsEntries
+        claims = { inspector.claimsEntry(named: $0) }
+        inspectClaimed = { (entry) throws(DocumentSourceFileError) -> (any Sendable)?? in
+            switch try inspector.inspect(claimed: entry) {
+            case .declined: return nil
+            case .taken(let record): return .some(record.map { $0 as any Sendable })
+            }
+        }
+        walksFolders = inspector.walksFolders
     }
 
     /// Whether any name in the first `size` bytes of `list` (NUL-ended names) is wanted.

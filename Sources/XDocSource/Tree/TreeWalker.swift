@@ -152,7 +152,7 @@ struct TreeWalker {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    private mutating func problem(
+    mutating func problem(
         _ path: DocumentSourceTreePath, _ kind: DocumentSourceTree.Problem.Kind, _ message: String,
         _ error: DocumentSourceFileError? = nil
     ) {
@@ -160,7 +160,7 @@ struct TreeWalker {
         emit(.problem(.init(path: path, kind: kind, message: message, error: error)))
     }
 
-    private mutating func failed(
+    mutating func failed(
         _ path: DocumentSourceTreePath, _ error: DocumentSourceFileError, entry: DocumentSourceTree.Found.Entry? = nil
     ) {
         counts.problems += 1
@@ -174,7 +174,7 @@ struct TreeWalker {
     }
 
     /// What the inspector returned for an entry.
-    private mutating func inspected(_ value: any Sendable) {
+    mutating func inspected(_ value: any Sendable) {
         counts.tagged += 1
         if pool != nil {
             post(.record(value))
@@ -251,6 +251,7 @@ struct TreeWalker {
 
     mutating func walk(root: String) {
         let rootPath = DocumentSourceTreePath(root)
+        if let inspection, inspection.claimsEntries, claimRoot(inspection, root, path: rootPath) { return }
         var info = stat()
         guard SystemCall.retrying({ stat(root, &info) }) == 0 else {
             failed(rootPath, DocumentSourceFileError(errno: errno, path: root))
@@ -267,7 +268,7 @@ struct TreeWalker {
             if !stopped, info.st_mode & S_IFMT == S_IFREG { handOver(rootPath, name: rootPath.bytes) }
             return
         }
-        guard !stopped else { return }
+        guard !stopped, inspection?.walksFolders ?? true else { return }
         let fd = SystemCall.retrying { open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else {
             failed(rootPath, DocumentSourceFileError(errno: errno, path: root, context: "cannot read the folder: "))
@@ -488,6 +489,11 @@ struct TreeWalker {
                 }
             }
             let name = listing.name(at: index)
+            if let inspection, inspection.claimsEntries, inspection.claims(name),
+                claim(inspection, name, type: listing.type(at: index), in: frame)
+            {
+                continue
+            }
             guard !FolderListing.isSkipped(name) else { continue }
             var type = listing.type(at: index)
             if type == DT_UNKNOWN {
@@ -687,7 +693,7 @@ struct TreeWalker {
     }
 
     /// Gives a regular file whose name is an archive's to ``archive``.
-    private mutating func handOver(_ path: DocumentSourceTreePath, name: some Collection<UInt8>) {
+    mutating func handOver(_ path: DocumentSourceTreePath, name: some Collection<UInt8>) {
         guard let archive, ArchiveKind(fileName: name) != nil else { return }
         if pool != nil {
             post(.archive(path))

@@ -16,8 +16,29 @@ struct KindOptions: ParsableArguments {
             completion: .list(ProvenanceKind.allCases.map(\.rawValue)))
     var keep: [String] = []
 
+    @Flag(name: .customLong("mac-metadata"),
+          help: "Also delete Mac metadata (._ files, .DS_Store, __MACOSX, Apple attributes): it deletes what Macs use.")
+    var macMetadata = false
+
     func validate() throws {
-        _ = try Self.kinds(only: only, keep: keep)
+        if macMetadata {
+            _ = try selection
+        } else {
+            _ = try Self.kinds(only: only, keep: keep)
+        }
+    }
+
+    /// With `--mac-metadata`: what goes, `--only`/`--keep` taking kinds and Mac metadata words.
+    var selection: MacMetadataSelection {
+        get throws {
+            do throws(MacMetadataSelection.WordError) {
+                return try MacMetadataSelection(only: only, keep: keep)
+            } catch {
+                let option = (try? MacMetadataSelection.words(only)) == nil ? "--only" : "--keep"
+                if case .both = error { throw ValidationError("\(error).") }
+                throw ValidationError("\(option): \(error).")
+            }
+        }
     }
 
     /// The kinds to strip: every kind, or those of `--only`, minus those of `--keep`.

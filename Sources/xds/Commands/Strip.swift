@@ -43,6 +43,16 @@ extension XDS {
                 reached is 65, a library that cannot be loaded (zlib, libarchive) 74: no copy \
                 then.
 
+                --mac-metadata also removes Mac metadata, a closed list: ._ files (whatever they \
+                hold), .DS_Store, __MACOSX and .AppleDouble folders, NAME:Zone.Identifier files, \
+                every com.apple.* attribute that is not a mark (Samba's AFP_AfpInfo and \
+                AFP_Resource streams and Netatalk's attributes included). Files are deleted, a \
+                link is unlinked and never followed. --keep and --only then also take \
+                \(MacMetadata.What.selectable.map(\.rawValue).joined(separator: ", ")). IT DELETES \
+                WHAT MACS USE: resource forks, Finder tags and comments, code signatures kept in \
+                attributes. Meant for what is published (a release folder, a build context, an \
+                archive copy), never for a share that Macs work on. xds check lists the same.
+
                 Status 0 when a mark was removed (or would be, with -n), 1 when none was found, \
                 74 when a store refuses.
 
@@ -50,6 +60,7 @@ extension XDS {
                   xds strip -n report.pdf
                   xds strip -r --only quarantine,macos-provenance release/
                   xds strip -r --keep x-document-source share/
+                  xds strip -r --mac-metadata release/
                 """
         )
 
@@ -85,6 +96,11 @@ extension XDS {
         }
 
         func run() throws {
+            if kindOptions.macMetadata {
+                try StripMac.run(files: files, recursive: recursive, dryRun: dryRun, selection: kindOptions.selection,
+                                 output: output, jobs: jobs.count, limits: archiveLimit.limits).finish()
+                return
+            }
             let kinds = kindOptions.kinds
             if let output, let archive = files.first {
                 try (dryRun ? StripArchive.dryRun(archive: archive, output: output, kinds: kinds, limits: archiveLimit.limits)

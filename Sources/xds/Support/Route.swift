@@ -4,7 +4,7 @@ extension XDS {
     /// The commands whose long file lists are handed over beside ArgumentParser (the
     /// ``Route/longList(_:)`` route, ``FileArguments/split(_:commands:)``): a command whose
     /// positionals are only files joins by being added here.
-    static let fileCommands: [any FileListCommand.Type] = [Set.self, Show.self, Remove.self, Where.self, Strip.self]
+    static let fileCommands: [any FileListCommand.Type] = [Set.self, Show.self, Remove.self, Where.self, Strip.self, Check.self]
 
     /// How `xds` handles a command line: one of the fast paths, a usage error of its own, the
     /// long-file-list split, or ArgumentParser. Chosen by ``init(_:)`` from the arguments alone

@@ -1,0 +1,52 @@
+import XDSProvenance
+import XDSSystem
+import XDocSource
+import XDocSourceArchive
+
+/// `xds strip --mac-metadata` (SPEC §6 "Before publishing"): the marks and the Mac metadata
+/// removed on disk by XDSProvenance's `MacMetadataScan` (files deleted, links unlinked never
+/// followed, `__MACOSX` and `.AppleDouble` removed, Apple attributes removed, a `._` holding a
+/// kept mark rewritten to hold only what is kept); `-n` lists them as `check` does. Strip's
+/// `run()` calls ``run(files:recursive:dryRun:selection:output:jobs:limits:)`` when the flag is given.
+enum StripMac {
+    /// Removes (or, dry, lists) under `files`; `output`: the clean copy of one archive.
+    /// Status 0 when something was removed (or would be), 1 when nothing was found (a root with
+    /// nothing on disk is named; one whose archives hold something says so), 74/65 for what
+    /// could not be read or removed, 66 for a missing file.
+    static func run(files: [String], recursive: Bool, dryRun: Bool, selection: MacMetadataSelection, output: String?,
+                    jobs: Int, limits: ArchiveScanner.Limits) -> Diagnostics {
+        if let output, let archive = files.first {
+            // The archive side of --mac-metadata (dropping __MACOSX/, ._ entries, pax records)
+            // comes with the archive copier; until then the clean copy drops the marks.
+            return StripArchive.run(archive: archive, output: output, kinds: selection.kinds, limits: limits)
+        }
+        var diagnostics = Diagnostics()
+        let scan = MacMetadataScan(roots: files, jobs: jobs, selection: selection, recursive: recursive, limits: limits)
+        let roots = files.filter { FileArguments.problem($0) == nil }
+        let tally = MacMetadataRun.run(scan, dryRun: dryRun, github: false, diagnostics: &diagnostics) { finding, diagnostics in
+            // Removed quietly, as strip removes; -n lists (archive members too), as check does.
+            guard dryRun else { return true }
+            return diagnostics.write(FindingRecord.line(finding))
+        }
+        guard !tally.outputFailed else { return diagnostics }
+        if !dryRun {
+            for archive in tally.archives {
+                let found = archive.count == 1 ? "1 mark or piece of Mac metadata inside" : "\(archive.count) marks or pieces of Mac metadata inside"
+                diagnostics.fail(visible: archive.path.visible,
+                                 "\(found); archives are not rewritten in place (xds strip --mac-metadata ARCHIVE -o CLEAN writes a clean copy)",
+                                 status: .success)
+            }
+        }
+        for (index, root) in roots.enumerated() where tally.diskByRoot[index, default: 0] == 0 {
+            let inside = tally.archives.filter { CheckSummary.root(of: $0.path, in: [root]) != nil }.count
+            if inside > 0 {
+                let hold = inside == 1 ? "1 archive holds" : "\(inside) archives hold"
+                diagnostics.fail(root, "nothing to remove on disk; \(hold) marks or Mac metadata (xds strip --mac-metadata ARCHIVE -o CLEAN)",
+                                 status: .absent)
+            } else {
+                diagnostics.fail(root, "no mark of where it came from and no Mac metadata", status: .absent)
+            }
+        }
+        return diagnostics
+    }
+}
