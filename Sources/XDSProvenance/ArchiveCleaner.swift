@@ -43,7 +43,10 @@ public struct ArchiveCleaner: Sendable {
     /// `--archive-limit`).
     public var limits: ArchiveScanner.Limits
 
-    private var copy: ArchiveCopy
+    /// With `--mac-metadata`: what goes besides the marks (``kinds`` is its kinds).
+    public let selection: MacMetadataSelection?
+
+    var copy: ArchiveCopy
 
     /// A cleaner of the archive at `archive`, or nil when its name is not an archive's
     /// (`ArchiveKind(fileName:)`: `.zip`, `.textpack`, `.tar` and its compressed forms).
@@ -54,6 +57,20 @@ public struct ArchiveCleaner: Sendable {
         self.kinds = kinds
         self.limits = limits
         self.copy = copy
+        self.selection = nil
+    }
+
+    /// A cleaner that also leaves out the Mac metadata of `selection` (`xds strip
+    /// --mac-metadata ARCHIVE -o CLEAN`, ``macMetadataFilter``), or nil when the name is not an
+    /// archive's.
+    public init?(archive: DocumentSourceTreePath, macMetadata selection: MacMetadataSelection,
+                 limits: ArchiveScanner.Limits = .init()) {
+        guard let copy = ArchiveCopy(path: archive, limits: limits) else { return nil }
+        self.archive = archive
+        self.kinds = selection.kinds
+        self.limits = limits
+        self.copy = copy
+        self.selection = selection
     }
 
     /// `init(archive:kinds:limits:)` for a path given as text.
@@ -62,8 +79,10 @@ public struct ArchiveCleaner: Sendable {
         self.init(archive: DocumentSourceTreePath(archive), kinds: kinds, limits: limits)
     }
 
-    /// What the copy leaves out: AppleDouble attributes and pax records of ``kinds``.
+    /// What the copy leaves out: AppleDouble attributes and pax records of ``kinds``; with a
+    /// ``selection``, ``macMetadataFilter``.
     public var filter: ArchiveCopy.Filter {
+        if let selection { return Self.macMetadataFilter(selection) }
         let kinds = self.kinds
         return ArchiveCopy.Filter(
             dropsAttribute: { name in
@@ -120,6 +139,8 @@ public struct ArchiveCleaner: Sendable {
                 case .unreadable(let entry, let reason):
                     flush()
                     visit(.unreadable(entry: entry, reason: reason))
+                case .entry:
+                    flush()  // (only with a selection: see macMetadataDryRun)
                 }
             }
         } catch {
