@@ -2,6 +2,9 @@
 """A pax tar as macOS bsdtar (libarchive) writes it, for xds's `strip --mac-metadata` tests.
 
 Usage: mac_pax_tar.py build OUT.tar
+       mac_pax_tar.py edges OUT.tar     (e.txt: LIBARCHIVE.xattr. records with a SCHILY twin, a
+                                         value that is not base64, a name holding `=` and one
+                                         holding an escaped space)
        mac_pax_tar.py members ARCHIVE.tar   (one JSON line per member: name, the hex of its
                                               ustar header block and of its data; pax headers
                                               are not members)
@@ -102,6 +105,16 @@ def build(out):
         f.write(padded(tar) if len(tar) % 10240 == 0 else tar + bytes(-len(tar) % 10240))
 
 
+def edges(out):
+    records = both("user.twin", b"same")
+    records += [(b"LIBARCHIVE.xattr.user.bad", b"!!not base64!!"),
+                (b"LIBARCHIVE.xattr.user.a%3Db", base64.b64encode(b"x").rstrip(b"=")),
+                (b"LIBARCHIVE.xattr.user.sp%20ace", base64.b64encode(b"spaced").rstrip(b"="))]
+    tar = member(b"e.txt", b"edges\n", records=records) + bytes(1024)
+    with open(out, "wb") as f:
+        f.write(tar + bytes(-len(tar) % 10240))
+
+
 def members(path):
     """Each member's ustar header block and data, as stored (pax headers skipped)."""
     data = open(path, "rb").read()
@@ -120,4 +133,4 @@ def members(path):
 
 
 if __name__ == "__main__":
-    {"build": build, "members": members}[sys.argv[1]](sys.argv[2])
+    {"build": build, "edges": edges, "members": members}[sys.argv[1]](sys.argv[2])
