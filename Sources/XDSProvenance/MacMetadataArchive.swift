@@ -68,9 +68,10 @@ public struct MacMetadataArchive: Sendable {
         case .encrypted:
             ArchiveProblem(kind: .encrypted, entry: entry, message: "\(entry.visible) is encrypted: it cannot be read")
         case .tooLarge:
-            ArchiveProblem(kind: .tooLarge, entry: entry, message: "\(entry.visible) cannot be read (\(reason))")
+            ArchiveProblem(kind: .tooLarge, entry: entry, message: "\(entry.visible) cannot be read: \(reason)")
         case .compressionMethod, .damaged:
-            ArchiveProblem(kind: .unreadableEntry, entry: entry, message: "\(entry.visible) cannot be read (\(reason))")
+            // "compression method N" as its own words: `check --github` gives them as the reason.
+            ArchiveProblem(kind: .unreadableEntry, entry: entry, message: "\(entry.visible) cannot be read: \(reason)")
         }
     }
 }
