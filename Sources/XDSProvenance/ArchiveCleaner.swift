@@ -29,6 +29,12 @@ import XDocSourceArchive
 /// out whole, and said to the caller: a clean copy never keeps what it could not look into.
 /// ``dryRun(_:)`` reads the archive as the copy does and lists what would go.
 ///
+/// Made with ``init(archive:macMetadata:limits:)`` (`strip --mac-metadata ARCHIVE -o`), the
+/// copy also leaves out the Mac metadata of a ``MacMetadataSelection`` — `__MACOSX/`, `._`,
+/// `.DS_Store` and `.AppleDouble/` entries, the pax records GNU tar does not read, with
+/// `LIBARCHIVE.xattr.` records of other attributes rewritten as `SCHILY.xattr.` — and
+/// ``macMetadataDryRun(_:)`` is what `xds check` reports inside archives.
+///
 /// ```swift
 /// let cleaner = ArchiveCleaner(archive: "release.tar.gz")!
 /// let report = try cleaner.write(to: "release-clean.tar.gz")

@@ -26,7 +26,13 @@ import XDocSource
 ///   tar); each is an ``Event/unreadable(entry:reason:)``.
 /// - tar pax records (`x` headers, and `g` and Solaris `X` alike) whose keyword the filter
 ///   drops: the header is rewritten without them (the other records byte-exact), or left out
-///   with its blocks when nothing is left.
+///   with its blocks when nothing is left. With ``Filter/rewritesLibarchiveXattr``, a kept
+///   `LIBARCHIVE.xattr.NAME` record becomes `SCHILY.xattr.NAME` in its place (or goes beside
+///   its twin).
+/// - entries by name, with ``Filter/entryRule`` (`strip --mac-metadata`): left out whole and
+///   unread (a tar's with the headers in front of it; a zip folder entry only when nothing
+///   under it stays), or a `._` entry read and kept only when it holds what the rule keeps,
+///   rebuilt to hold only that (``EntryRule``).
 ///
 /// What is kept as it was:
 /// - zip: every other member's local header, data and data descriptor, byte for byte (so its
