@@ -10,7 +10,8 @@ import XDocSourceArchive
 /// - entries, whole and unread: `__MACOSX/` and everything in it, folder entries included
 ///   (macOS Archive Utility); `._NAME` entries whatever they hold (AppleDouble, RFC 1740);
 ///   `.DS_Store`; `.AppleDouble/` folders (Netatalk 2) and what is in them; a `._NAME` folder
-///   and what is in it. A `._NAME` file holding a mark of a kind kept is read and rebuilt to
+///   and what is in it; Explorer's `NAME:Zone.Identifier` files (a name Windows cannot
+///   extract). A `._NAME` file holding a mark of a kind kept is read and rebuilt to
 ///   hold only what is kept (no Finder info, no resource fork; a zip keeps the folders it is
 ///   in): it is then not Mac metadata, nor the `__MACOSX/` it stays in. With `sidecar` kept
 ///   (or `macosx-folder`, under `__MACOSX/`) a `._` entry stays, without its marks and Apple
@@ -71,6 +72,9 @@ extension ArchiveCleaner {
         switch MacMetadata.what(fileName: last) {
         case .dsStore?, .appleDoubleFolder?:
             return selection.removes(MacMetadata.what(fileName: last)!) ? .drop : .copy
+        case .zoneFile?:
+            // A file only (a folder of that name is not Explorer's, as on disk).
+            return !isFolder && selection.removes(.zoneFile) ? .drop : .copy
         case .sidecar?:
             guard selection.removes(.sidecar) else { return .copy }
             return isSidecarFile && !selection.removesEveryKind ? .dropUnlessHolding(keeps) : .drop
@@ -162,7 +166,8 @@ extension ArchiveCleaner {
     }
 
     /// What an entry left out by the rule is reported as: the first component of its path
-    /// that is Mac metadata of the selection (`__MACOSX`, `._NAME`, `.DS_Store`, `.AppleDouble`),
+    /// that is Mac metadata of the selection (`__MACOSX`, `._NAME`, `.DS_Store`, `.AppleDouble`,
+    /// `NAME:Zone.Identifier`),
     /// with the path up to it.
     static func macMetadataEntry(_ path: [UInt8], _ selection: MacMetadataSelection) -> (member: [UInt8], what: MacMetadata.What) {
         let components = path.split(separator: UInt8(ascii: "/"))
@@ -171,7 +176,7 @@ extension ArchiveCleaner {
             if !member.isEmpty { member.append(UInt8(ascii: "/")) }
             member += component
             if component.elementsEqual(macOSX), selection.removes(.macOSXFolder) { return (member, .macOSXFolder) }
-            if let what = MacMetadata.what(fileName: component), what != .zoneFile, what != .macOSXFolder, selection.removes(what) {
+            if let what = MacMetadata.what(fileName: component), what != .macOSXFolder, selection.removes(what) {
                 return (member, what)
             }
         }

@@ -16,11 +16,12 @@ import XDocSourceArchive
     }
 
     @Test func entriesByName() throws {
-        for name in ["__MACOSX/", "__MACOSX/a/._b", "__MACOSX/a/plain", "a/._b", "a/.DS_Store", "a/.AppleDouble/x", "._d/x", "sub/__MACOSX/._c"] {
+        for name in ["__MACOSX/", "__MACOSX/a/._b", "__MACOSX/a/plain", "a/._b", "a/.DS_Store", "a/.AppleDouble/x", "._d/x", "sub/__MACOSX/._c", "a/b:Zone.Identifier"] {
             #expect(Self.rule(name) == .drop, "\(name)")
         }
         #expect(Self.rule("a/.AppleDouble", folder: true) == .drop)
-        for name in ["a/b", "a/.Spotlight-V100/x", "a/b:Zone.Identifier", "._", "a/Icon\r", "__MACOSXY/._"] {
+        #expect(Self.rule("a/b:Zone.Identifier", folder: true) == .copy)
+        for name in ["a/b", "a/.Spotlight-V100/x", "._", "a/Icon\r", "__MACOSXY/._"] {
             #expect(Self.rule(name) == .copy, "\(name)")
         }
         // A kept kind: ._ files are read (one holding a kept mark stays); folders still go whole.
@@ -51,6 +52,8 @@ import XDocSourceArchive
         #expect(named("a/._b") == "a/._b: sidecar")
         #expect(named("._d/x") == "._d: sidecar")
         #expect(named("a/.DS_Store") == "a/.DS_Store: ds-store")
+        #expect(named("a/b:Zone.Identifier") == "a/b:Zone.Identifier: zone-file")
+        #expect(Self.rule("a/b:Zone.Identifier", try! MacMetadataSelection(only: [], keep: ["zone-identifier"])) == .copy)
     }
 
     @Test func paxKeywordsUnderTheSelection() throws {

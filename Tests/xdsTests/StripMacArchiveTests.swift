@@ -149,7 +149,8 @@ struct StripMacArchiveTests {
     }
 
     /// A zip as Archive Utility makes it: `__MACOSX/._a.txt` (Finder info only, or with marks),
-    /// plus `._b.txt`, `.DS_Store`, `sub/.AppleDouble/x` and the members kept.
+    /// plus `._b.txt`, `.DS_Store`, `sub/.AppleDouble/x`, `a.txt:Zone.Identifier` and the
+    /// members kept.
     static func macZip(in folder: TemporaryFolder, sequestered: [UInt8]) throws {
         folder.folder("z/__MACOSX/sub")
         folder.folder("z/sub/.AppleDouble")
@@ -160,7 +161,9 @@ struct StripMacArchiveTests {
         folder.write("z/._b.txt", bytes: appleDoubleBytes(attributes: []))
         folder.file("z/.DS_Store", "finder")
         folder.file("z/sub/.AppleDouble/k.txt", "netatalk")
-        let zipped = try run("/usr/bin/zip", ["-q", "-r", "../r.zip", "a.txt", "sub", "__MACOSX", "._b.txt", ".DS_Store"],
+        folder.file("z/a.txt:Zone.Identifier", "[ZoneTransfer]\r\nZoneId=3\r\n")
+        let zipped = try run("/usr/bin/zip", ["-q", "-r", "../r.zip", "a.txt", "sub", "__MACOSX", "._b.txt", ".DS_Store",
+                                              "a.txt:Zone.Identifier"],
                              in: folder.path + "/z")
         #expect(zipped.status == 0, "\(zipped)")
     }
@@ -181,7 +184,7 @@ struct StripMacArchiveTests {
         #expect(check.status == 1, "\(check)")
         #expect(check.stdout.split(separator: "\n").dropLast() == [
             "r.zip!/sub/.AppleDouble: appledouble-folder", "r.zip!/__MACOSX: macosx-folder", "r.zip!/._b.txt: sidecar",
-            "r.zip!/.DS_Store: ds-store",
+            "r.zip!/.DS_Store: ds-store", "r.zip!/a.txt:Zone.Identifier: zone-file",
         ], "\(check)")
         let ran = try Self.runFix(check, in: folder.path)
         #expect(ran.status == 0 && ran.stderr.isEmpty, "\(ran)")
