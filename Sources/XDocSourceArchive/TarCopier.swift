@@ -203,14 +203,7 @@ struct TarCopier {
                     report.rewrittenEntries += 1
                     report.droppedAttributes += attributes
                     observe(.attributes(member: member, entry: entryName, names: names))
-                    // The new size, in the pax header that gave one and in the header.
-                    prefixes = prefixes.map { prefix in
-                        guard case .pax(let paxHeader, let records, _) = prefix,
-                              records.contains(where: { $0.keyword == Array("size".utf8) }) else { return prefix }
-                        return .pax(header: paxHeader, records: records.map {
-                            $0.keyword == Array("size".utf8) ? PaxRecord.make($0.keyword, Array(String(file.count).utf8)) : $0
-                        }, changed: true)
-                    }
+                    prefixes = Self.resized(prefixes, file.count)
                     try flush(&prefixes, &out)
                     try out.write(TarHeader.withSize(header, file.count) + Self.padded(file))
                 }
@@ -288,13 +281,7 @@ struct TarCopier {
             report.rewrittenEntries += 1
             report.droppedAttributes += attributes
             observe(.attributes(member: DocumentSourceTreePath(bytes: described), entry: entry, names: names))
-            prefixes = prefixes.map { prefix in
-                guard case .pax(let paxHeader, let records, _) = prefix,
-                      records.contains(where: { $0.keyword == Array("size".utf8) }) else { return prefix }
-                return .pax(header: paxHeader, records: records.map {
-                    $0.keyword == Array("size".utf8) ? PaxRecord.make($0.keyword, Array(String(file.count).utf8)) : $0
-                }, changed: true)
-            }
+            prefixes = Self.resized(prefixes, file.count)
             try flush(&prefixes, &out)
             try out.write(TarHeader.withSize(header, file.count) + Self.padded(file))
         case .unrewritable:
@@ -304,6 +291,18 @@ struct TarCopier {
         default:
             try flush(&prefixes, &out)
             try out.write(header + Self.padded(data))
+        }
+    }
+
+    /// The headers in front of a rewritten entry: its new size in the pax header that gave one
+    /// (the ustar header's is set by `TarHeader.withSize`).
+    private static func resized(_ prefixes: [Prefix], _ size: Int) -> [Prefix] {
+        prefixes.map { prefix in
+            guard case .pax(let paxHeader, let records, _) = prefix,
+                  records.contains(where: { $0.keyword == Array("size".utf8) }) else { return prefix }
+            return .pax(header: paxHeader, records: records.map {
+                $0.keyword == Array("size".utf8) ? PaxRecord.make($0.keyword, Array(String(size).utf8)) : $0
+            }, changed: true)
         }
     }
 

@@ -224,4 +224,35 @@ struct StripMacArchiveTests {
         // Without the allowance the kept mark is found again.
         #expect(try xds("check", "r.zip", in: folder.path).status == 1)
     }
+
+    @Test("a tar's ._ entry holding a kept mark is rebuilt to hold only it; its size in the header follows")
+    func keptMarkInTar() throws {
+        let folder = TemporaryFolder()
+        folder.folder("t")
+        folder.file("t/a.txt", "a")
+        let quarantine = Array("0083;5fad2a2e;Safari;5E2F8E27-1B5C-4A0B-9A63-2C1E1B4D5C6F".utf8)
+        folder.write("t/._a.txt", bytes: appleDoubleBytes(attributes: [
+            ("com.apple.quarantine", quarantine), ("com.apple.provenance", [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]),
+            ("com.apple.lastuseddate#PS", [UInt8](repeating: 7, count: 16)), ("com.apple.metadata:_kMDItemUserTags", [0x62]),
+        ], resourceFork: [UInt8](repeating: 5, count: 300)))
+        #expect(try run("/usr/bin/tar", ["--format=pax", "-cf", "t.tar", "t"], in: folder.path).status == 0)
+        let whole = try xds("check", "t.tar", in: folder.path)
+        #expect(whole.stdout.hasPrefix("t.tar!/t/._a.txt: sidecar\n1 found (1 sidecar); "), "\(whole)")
+        let check = try xds("check", "--allow", "macos-provenance", "t.tar", in: folder.path)
+        #expect(check.stdout.split(separator: "\n").dropLast() == [
+            "t.tar!/t/a.txt: quarantine (tar)", "t.tar!/t/a.txt: last-used-date (tar)",
+            "t.tar!/t/a.txt: apple-attribute com.apple.metadata:_kMDItemUserTags",
+        ], "\(check)")
+        #expect(try Self.runFix(check, in: folder.path).status == 0)
+        let again = try xds("check", "--allow", "macos-provenance", "t.tar", in: folder.path)
+        #expect(again.status == 0 && again.stdout.isEmpty, "\(again)")
+        let list = try run("/usr/bin/tar", ["-tvf", "t.tar"], in: folder.path)
+        #expect(list.status == 0 && list.stderr.isEmpty && list.stdout.contains("t/._a.txt"), "\(list)")
+        let kept = try xds("where", "--json", "t.tar", in: folder.path)
+        #expect(kept.stdout.contains("\"kind\":\"macos-provenance\""), "\(kept)")
+        #expect(!kept.stdout.contains("quarantine") && !kept.stdout.contains("last-used-date"), "\(kept)")
+        // Rebuilt once: cleaning the clean copy again changes nothing.
+        #expect(try xds("strip", "--mac-metadata", "--keep", "macos-provenance", "-o", "u.tar", "t.tar", in: folder.path).status == 0)
+        #expect(FileManager.default.contents(atPath: folder.path + "/u.tar") == FileManager.default.contents(atPath: folder.path + "/t.tar"))
+    }
 }
