@@ -45,7 +45,10 @@ public enum ProvenanceDecoder {
         for (field, value) in fields where origin[field] == nil {
             guard value.count <= maximumSize(of: .xdg) else { return tooLarge(.xdg, value, size: value.count) }
             guard let text = String(validating: TextDecoding.droppingOneNUL(value[...]), as: UTF8.self) else {
-                return TextDecoding.undecodable(value, "the xdg \(field.rawValue) is not UTF-8 text")
+                let reason = "the xdg \(field.rawValue) is not UTF-8 text"
+                // A URL field gets SPEC §6's credential rule on its bytes before they are kept.
+                if field == .url || field == .referrer { return .undecodable(UndecodableValue(urlBytes: value, reason: reason)) }
+                return TextDecoding.undecodable(value, reason)
             }
             origin[field] = text
         }

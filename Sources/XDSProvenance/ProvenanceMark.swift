@@ -57,6 +57,10 @@ public struct UndecodableValue: Sendable, Equatable {
     public let bytes: [UInt8]
     /// Why it does not decode, in words (no file name).
     public let reason: String
+    /// Whether the value is a URL field's (an xdg `url` or `referrer` that is not UTF-8): its
+    /// user information was hidden by ``ProvenanceURL/withoutCredentials(bytes:)`` before the
+    /// bytes were kept, and a printer applies ``ProvenanceURL/redacted(bytes:)`` for `--redact`.
+    public let isURL: Bool
 
     /// The most bytes of an undecodable value kept to show.
     public static let maximumKept = 256
@@ -65,6 +69,16 @@ public struct UndecodableValue: Sendable, Equatable {
     public init(bytes: some Collection<UInt8>, reason: String) {
         self.bytes = Array(bytes.prefix(Self.maximumKept))
         self.reason = reason
+        self.isURL = false
+    }
+
+    /// The value of a URL field that is not UTF-8: SPEC §6's rule runs on all its bytes
+    /// (``ProvenanceURL/withoutCredentials(bytes:)``) before at most ``maximumKept`` of them are
+    /// kept, so that no user information, whole or cut, is ever shown.
+    public init(urlBytes: some Collection<UInt8>, reason: String) {
+        self.bytes = Array(ProvenanceURL.withoutCredentials(bytes: urlBytes).prefix(Self.maximumKept))
+        self.reason = reason
+        self.isURL = true
     }
 }
 

@@ -231,10 +231,16 @@ struct WhereOutput {
         self.summary = summary ? MarkSummary() : nil
     }
 
-    /// The text of a URL as printed: never its credentials; with `--redact`, neither its query
-    /// nor its fragment.
+    /// The text of a URL field as printed (SPEC §6's rule, parsed or not): never its
+    /// credentials; with `--redact`, neither its query nor its fragment.
     func urlText(_ url: String) -> String {
         redact ? ProvenanceURL.redacted(url) : ProvenanceURL.withoutCredentials(url)
+    }
+
+    /// The bytes of a URL field that is not UTF-8, before they are shown as hex: the library
+    /// has hidden its credentials (``UndecodableValue/isURL``); `--redact` also cuts the query.
+    func urlBytes(_ bytes: [UInt8]) -> [UInt8] {
+        redact ? ProvenanceURL.redacted(bytes: bytes) : ProvenanceURL.withoutCredentials(bytes: bytes)
     }
 
     /// Writes (or counts) one record, then warns about each value that does not decode (status
@@ -244,7 +250,8 @@ struct WhereOutput {
         if summary != nil {
             summary!.add(record.marks)
         } else {
-            let text = json ? record.json(urls: urlText) + "\n" : (shown > 0 ? "\n" : "") + record.text(urls: urlText)
+            let text = json ? record.json(urls: urlText, urlBytes: urlBytes) + "\n"
+                : (shown > 0 ? "\n" : "") + record.text(urls: urlText, urlBytes: urlBytes)
             guard diagnostics.write(text) else { return false }
             shown += 1
         }
