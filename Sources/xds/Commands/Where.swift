@@ -42,9 +42,10 @@ extension XDS {
                 x-document-source mark has show's keys in "documentSource". Archive members \
                 are named ARCHIVE!/MEMBER, and JSON adds "archive" and "member", as in show.
 
-                URLs are never printed with the credentials they may carry (user:password@ is \
-                written ***@); --redact also drops their query and fragment (signed download \
-                tokens). A value that does not decode is shown as hex with the error, with a \
+                URL fields (url, referrer, urls, hostURL, referrerURL, appInfoURL), whether or \
+                not they parse, are never printed with the credentials they may carry \
+                (user:password@ is written ***@); --redact also drops their query and fragment \
+                (signed download tokens). A value that does not decode is shown as hex with the error, with a \
                 warning on standard error, and the status is 65 at the end; values are bounded \
                 before they are read, and never reach the terminal with control characters in \
                 them.
