@@ -43,11 +43,11 @@ public enum ProvenanceDecoder {
     public static func xdg(_ fields: [(field: XDGOrigin.Field, value: [UInt8])]) -> ProvenanceMark.Content {
         var origin = XDGOrigin()
         for (field, value) in fields where origin[field] == nil {
-            guard value.count <= maximumSize(of: .xdg) else { return tooLarge(.xdg, value, size: value.count) }
+            guard value.count <= maximumSize(of: .xdg) else { return tooLarge(.xdg, value, size: value.count, field: field) }
             guard let text = String(validating: TextDecoding.droppingOneNUL(value[...]), as: UTF8.self) else {
                 let reason = "the xdg \(field.rawValue) is not UTF-8 text"
                 // A URL field gets SPEC §6's credential rule on its bytes before they are kept.
-                if field == .url || field == .referrer { return .undecodable(UndecodableValue(urlBytes: value, reason: reason)) }
+                if field.isURLField { return .undecodable(UndecodableValue(hidingCredentialsIn: value, reason: reason, isURL: true)) }
                 return TextDecoding.undecodable(value, reason)
             }
             origin[field] = text
@@ -75,7 +75,7 @@ public enum ProvenanceDecoder {
             let sorted = xdgValues.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }.map(\.element)
             let content: ProvenanceMark.Content
             if let over = sorted.first(where: { $0.value.isOverLimit }) {
-                content = tooLarge(.xdg, over.value.bytes, size: over.value.size)
+                content = tooLarge(.xdg, over.value.bytes, size: over.value.size, field: over.value.match.field ?? .url)
             } else {
                 content = xdg(sorted.map { ($0.value.match.field ?? .url, Array(stored($0.value))) })
             }
@@ -86,7 +86,7 @@ public enum ProvenanceDecoder {
 
     /// One value decoded as its kind, Samba's NUL taken off, its bound checked first.
     public static func content(of value: ProvenanceValue) -> ProvenanceMark.Content {
-        if value.isOverLimit { return tooLarge(value.match.kind, value.bytes, size: value.size) }
+        if value.isOverLimit { return tooLarge(value.match.kind, value.bytes, size: value.size, field: value.match.field ?? .url) }
         if value.match.kind == .xdg { return xdg([(value.match.field ?? .url, Array(stored(value)))]) }
         return content(of: value.match.kind, Array(stored(value)))
     }
@@ -107,11 +107,19 @@ public enum ProvenanceDecoder {
         ProvenanceNames.storedValue(value.bytes, kind: value.match.kind, isSambaStream: value.match.isSambaStream)
     }
 
-    /// The undecodable mark of a value over its bound.
-    static func tooLarge(_ kind: ProvenanceKind, _ bytes: [UInt8], size: Int?) -> ProvenanceMark.Content {
+    /// The undecodable mark of a value over its bound (`field`: which xdg field it is). A value
+    /// that holds URLs (an xdg `url` or `referrer`, a WhereFroms list, a `Zone.Identifier`) is
+    /// kept without the credentials SPEC §6's rule finds in what was read of it.
+    static func tooLarge(_ kind: ProvenanceKind, _ bytes: [UInt8], size: Int?,
+                         field: XDGOrigin.Field? = nil) -> ProvenanceMark.Content {
         let limit = maximumSize(of: kind)
         let sizeText = size.map { "is \(TextDecoding.byteCount($0))" } ?? "is larger than the filesystem's limit"
-        return .undecodable(UndecodableValue(
-            bytes: bytes, reason: "the \(kind) value \(sizeText), more than the \(TextDecoding.byteCount(limit)) accepted (damaged data)"))
+        let reason = "the \(kind) value \(sizeText), more than the \(TextDecoding.byteCount(limit)) accepted (damaged data)"
+        let isURL = kind == .xdg && field?.isURLField == true
+        guard isURL || kind == .whereFroms || kind == .zoneIdentifier else {
+            return .undecodable(UndecodableValue(bytes: bytes, reason: reason))
+        }
+        return .undecodable(UndecodableValue(hidingCredentialsIn: bytes, reason: reason, isURL: isURL,
+                                             complete: (size ?? bytes.count) <= bytes.count))
     }
 }

@@ -72,13 +72,18 @@ public struct UndecodableValue: Sendable, Equatable {
         self.isURL = false
     }
 
-    /// The value of a URL field that is not UTF-8: SPEC §6's rule runs on all its bytes
-    /// (``ProvenanceURL/withoutCredentials(bytes:)``) before at most ``maximumKept`` of them are
-    /// kept, so that no user information, whole or cut, is ever shown.
-    public init(urlBytes: some Collection<UInt8>, reason: String) {
-        self.bytes = Array(ProvenanceURL.withoutCredentials(bytes: urlBytes).prefix(Self.maximumKept))
+    /// A value that holds URLs, kept so that no user information, whole or cut, is ever shown:
+    /// SPEC §6's rule (``ProvenanceURL/withoutCredentials(bytes:)``) runs on all of `bytes`
+    /// before at most ``maximumKept`` of them are kept. `isURL`: the value is one URL field that
+    /// is not UTF-8 (an xdg `url` or `referrer`), whose printer applies `--redact`'s cut too;
+    /// false for a whole WhereFroms or `Zone.Identifier` value that does not decode. `complete`:
+    /// false when `bytes` are only the start of a longer value (one over its bound), in which an
+    /// authority running to their end is hidden whole (its `@` may be past them).
+    public init(hidingCredentialsIn bytes: some Collection<UInt8>, reason: String, isURL: Bool, complete: Bool = true) {
+        let clean = complete ? ProvenanceURL.withoutCredentials(bytes: bytes) : ProvenanceURL.withoutCredentials(prefix: bytes)
+        self.bytes = Array(clean.prefix(Self.maximumKept))
         self.reason = reason
-        self.isURL = true
+        self.isURL = isURL
     }
 }
 

@@ -54,6 +54,20 @@ public enum ProvenanceURL {
         rewritten(Array(bytes), cutQuery: false)
     }
 
+    /// ``withoutCredentials(bytes:)`` of the first bytes of a longer value (one over its
+    /// bound, not read whole): an authority that runs to their end may have its last `@` past
+    /// them, so all of it is shown as `***`.
+    public static func withoutCredentials(prefix bytes: some Collection<UInt8>) -> [UInt8] {
+        let bytes = Array(bytes)
+        var open: Int?
+        forEachAuthority(bytes) { authority in
+            if authority.range.upperBound == bytes.count { open = authority.range.lowerBound }
+            return true
+        }
+        guard let open else { return rewritten(bytes, cutQuery: false) }
+        return rewritten(Array(bytes[..<open]), cutQuery: false) + [0x2A, 0x2A, 0x2A]
+    }
+
     /// ``redacted(_:)`` on bytes that need not be UTF-8.
     public static func redacted(bytes: some Collection<UInt8>) -> [UInt8] {
         rewritten(Array(bytes), cutQuery: true)
@@ -250,4 +264,10 @@ public enum ProvenanceURL {
             userInfoEnd = bytes[authorityStart..<end].lastIndex(of: UInt8(ascii: "@"))
         }
     }
+}
+
+extension XDGOrigin.Field {
+    /// Whether the field holds a URL (``XDGOrigin/Field/url``, ``XDGOrigin/Field/referrer``): a
+    /// field printers pass through ``ProvenanceURL`` (SPEC §6).
+    public var isURLField: Bool { self == .url || self == .referrer }
 }

@@ -98,12 +98,47 @@ import XDSProvenance
     }
 
     @Test("a URL field that is not UTF-8: the rule runs on all its bytes before they are cut to the bytes kept")
-    func undecodableURLField() {
+    func undecodableURLField() throws {
         let long = Array("https://".utf8) + Array(repeating: UInt8(ascii: "p"), count: 300) + Array("@h/".utf8) + [0xFF]
-        let value = UndecodableValue(urlBytes: long, reason: "not UTF-8")
+        let value = UndecodableValue(hidingCredentialsIn: long, reason: "the xdg url is not UTF-8 text", isURL: true)
         #expect(value.isURL)
         #expect(value.bytes == Array("https://***@h/".utf8) + [0xFF])
         #expect(!UndecodableValue(bytes: long, reason: "x").isURL)
+        // Through the decoder: an xdg url that is not UTF-8, and one over its bound.
+        let match = try #require(ProvenanceNames.match(attributeName: Array("user.xdg.origin.url".utf8)))
+        let notUTF8 = ProvenanceValue(name: "user.xdg.origin.url", match: match, bytes: long)
+        #expect(ProvenanceDecoder.content(of: notUTF8) == .undecodable(value))
+        let start = Array("https://alice:pw@h/".utf8) + Array(repeating: UInt8(ascii: "x"), count: 500)
+        let tooLarge = ProvenanceValue(name: "user.xdg.origin.url", match: match, bytes: start, size: 70_000)
+        guard case .undecodable(let kept) = ProvenanceDecoder.content(of: tooLarge) else {
+            Issue.record("not undecodable")
+            return
+        }
+        #expect(kept.isURL && kept.bytes.starts(with: Array("https://***@h/xx".utf8)) && kept.bytes.count == 256)
+        // Only the start of a longer value: an authority running to its end is hidden whole.
+        let cut = ProvenanceValue(name: "user.xdg.origin.url", match: match, bytes: Array("https://alice:pw".utf8), size: 70_000)
+        #expect(ProvenanceDecoder.content(of: cut) == .undecodable(
+            UndecodableValue(hidingCredentialsIn: Array("https://***".utf8), reason: "the xdg value is 70000 bytes, more than the 64 KiB accepted (damaged data)", isURL: true)))
+    }
+
+    @Test("a WhereFroms list or Zone.Identifier that does not decode is shown as hex without the credentials in it")
+    func undecodableWholeValues() {
+        // A string, then an integer (not a string): the list does not decode.
+        let list = MarkBytes.bplistArray([MarkBytes.string("https://a:pw@h.ex/x"), [0x10, 0x01]])
+        let content = ProvenanceDecoder.content(of: .whereFroms, list)
+        guard case .undecodable(let value) = content else {
+            Issue.record("\(content)")
+            return
+        }
+        #expect(!value.isURL)
+        #expect(value.bytes.starts(with: Array("bplist00".utf8)))
+        #expect(value.bytes.firstRange(of: Array("https://***@h.ex/x".utf8)) != nil, "\(value)")
+        let zone = Array("[ZoneTransfer]\r\nZoneId=x\r\nHostUrl=https://a:pw@h.ex/x?sig=1\r\n".utf8)
+        #expect(ProvenanceDecoder.content(of: .zoneIdentifier, zone) == .undecodable(UndecodableValue(
+            bytes: Array("[ZoneTransfer]\r\nZoneId=x\r\nHostUrl=https://***@h.ex/x?sig=1\r\n".utf8),
+            reason: "the ZoneId \"x\" is not a number")))
+        #expect(ProvenanceURL.withoutCredentials(prefix: Array("x https://a:pw@h/y".utf8)) == Array("x https://***@h/y".utf8))
+        #expect(ProvenanceURL.withoutCredentials(prefix: Array("x https://a:pw@h".utf8)) == Array("x https://***".utf8))
     }
 
     @Test("hostile values: a long authority, many @, many schemes (one linear pass)", .timeLimit(.minutes(1)))

@@ -103,6 +103,23 @@ struct WhereCredentialsCLITests {
         }
     }
 
+    @Test("a WhereFroms list and a zone file that do not decode: their hex holds no credentials; status 65")
+    func undecodableWholeValues() throws {
+        let folder = TemporaryFolder()
+        let file = folder.file("doc.pdf")
+        let froms = try plistlib(#"["https://alice:pw@dl.example/a", 1]"#)
+        try folder.setAttribute(file, froms, name: "user.com.apple.metadata:kMDItemWhereFroms")
+        folder.write("doc.pdf:Zone.Identifier", bytes: Self.bytes("[ZoneTransfer]\r\nZoneId=x\r\nHostUrl=https://carol:pw@cdn.example/f\r\n"))
+        let hex = { (text: String) in Self.bytes(text).map { String(format: "%02x", $0) }.joined() }
+        for arguments in [["where", "--json", "doc.pdf"], ["where", "doc.pdf"]] {
+            let result = try xds(arguments, in: folder.path)
+            #expect(result.status == 65, "\(result)")
+            #expect(result.stdout.contains(hex("https://***@dl.example/a")), "\(result.stdout)")
+            #expect(result.stdout.contains(hex("https://***@cdn.example/f")), "\(result.stdout)")
+            #expect(!result.stdout.contains(hex(":pw@")), "\(result.stdout)")
+        }
+    }
+
     @Test("WhereFroms strings, a zone file's hostURL and referrerURL, an appInfoURL: the same rule; a Mail subject and mailto: unchanged")
     func otherFields() throws {
         let folder = TemporaryFolder()

@@ -103,7 +103,7 @@ struct MarkRecord {
     private static func xdgRows(_ origin: XDGOrigin, urls: (String) -> String) -> [(String, String)] {
         XDGOrigin.Field.allCases.compactMap { field in
             guard let value = origin[field] else { return nil }
-            let isURL = field == .url || field == .referrer
+            let isURL = field.isURLField
             return (field.rawValue, isURL ? urls(value) : value)
         }
     }
