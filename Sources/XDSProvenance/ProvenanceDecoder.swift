@@ -107,7 +107,8 @@ public enum ProvenanceDecoder {
         ProvenanceNames.storedValue(value.bytes, kind: value.match.kind, isSambaStream: value.match.isSambaStream)
     }
 
-    /// The undecodable mark of a value over its bound (`field`: which xdg field it is). A value
+    /// The undecodable mark of a value over its bound (`field`: which xdg field it is, the
+    /// `url` when not given, as ``content(of:_:)`` decodes an xdg value). A value
     /// that holds URLs (an xdg `url` or `referrer`, a WhereFroms list, a `Zone.Identifier`) is
     /// kept without the credentials SPEC §6's rule finds in what was read of it.
     static func tooLarge(_ kind: ProvenanceKind, _ bytes: [UInt8], size: Int?,
@@ -115,7 +116,7 @@ public enum ProvenanceDecoder {
         let limit = maximumSize(of: kind)
         let sizeText = size.map { "is \(TextDecoding.byteCount($0))" } ?? "is larger than the filesystem's limit"
         let reason = "the \(kind) value \(sizeText), more than the \(TextDecoding.byteCount(limit)) accepted (damaged data)"
-        let isURL = kind == .xdg && field?.isURLField == true
+        let isURL = kind == .xdg && (field ?? .url).isURLField
         guard isURL || kind == .whereFroms || kind == .zoneIdentifier else {
             return .undecodable(UndecodableValue(bytes: bytes, reason: reason))
         }
