@@ -115,6 +115,12 @@ import XDSProvenance
             return
         }
         #expect(kept.isURL && kept.bytes.starts(with: Array("https://***@h/xx".utf8)) && kept.bytes.count == 256)
+        let whole = ProvenanceDecoder.content(of: .xdg, start + Array(repeating: UInt8(ascii: "x"), count: 70_000))
+        guard case .undecodable(let big) = whole else {
+            Issue.record("not undecodable")
+            return
+        }
+        #expect(big.isURL && big.bytes.starts(with: Array("https://***@h/xx".utf8)))
         // Only the start of a longer value: an authority running to its end is hidden whole.
         let cut = ProvenanceValue(name: "user.xdg.origin.url", match: match, bytes: Array("https://alice:pw".utf8), size: 70_000)
         #expect(ProvenanceDecoder.content(of: cut) == .undecodable(
