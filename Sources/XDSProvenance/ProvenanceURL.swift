@@ -8,12 +8,13 @@
 /// - A *scheme* is an ASCII letter, then ASCII letters, digits, `+`, `-` or `.`, then `:`
 ///   (RFC 3986 §3.1), at the start of the text or after a byte that cannot be part of one.
 /// - After its `:`, a run of `/`, `\` and control characters is skipped. An authority follows
-///   when that run holds a `/` or `\` (RFC 3986 §3.2 begins one with `//`; browsers also take
-///   `\` and a single `/`), or when the scheme is `http`, `https`, `ftp`, `ws` or `wss` (any
-///   case), which always have one; the search for the next scheme resumes after it.
+///   when that run holds a `/` or `\` (RFC 3986 §3.2 begins one with `//`; the WHATWG URL
+///   Standard's "special authority ignore slashes state" takes any run of `/` and `\`), or when
+///   the scheme is `http`, `https`, `ftp`, `ws` or `wss` (any case: the URL Standard's special
+///   schemes with a host, which always have one); the search for the next scheme resumes after it.
 /// - The authority runs to the first `/`, `\`, `?`, `#` or the end (RFC 3986 §3.2: blanks and
 ///   control characters do not end it here). Everything before its *last* `@` is the user
-///   information (RFC 3986 §3.2.1: the host cannot hold an `@`) and is shown as `***`.
+///   information (RFC 3986 §3.2.1; a host, §3.2.2, cannot hold an `@`) and is shown as `***`.
 /// - ``redacted(_:)`` then cuts at the first `?` or `#` after the first authority (the query
 ///   and fragment, RFC 3986 §3.4, §3.5).
 /// - A text in which no authority is found is returned unchanged by both (`mailto:joe@x`,
