@@ -132,19 +132,21 @@ public enum ProvenanceURL {
         var copied = 0
         var cut: Int?
         forEachAuthority(bytes) { authority in
+            // Authorities from the cut on are cut away (each one before it ends before it).
+            if let cut, authority.range.lowerBound >= cut { return false }
             if let at = authority.userInfoEnd {
                 if out.isEmpty { out.reserveCapacity(bytes.count) }
                 out += bytes[copied..<authority.range.lowerBound]
                 out += [0x2A, 0x2A, 0x2A]
                 copied = at
             }
-            guard cutQuery else { return true }
-            // Every authority ends before a `?` or `#`, so the first one after the first
-            // authority is also the first after its end; later authorities are cut away.
-            var index = authority.range.upperBound
-            while index < bytes.count, bytes[index] != UInt8(ascii: "?"), bytes[index] != UInt8(ascii: "#") { index += 1 }
-            cut = index
-            return false
+            if cutQuery && cut == nil {
+                // The first `?` or `#` after the first authority (none is inside one).
+                var index = authority.range.upperBound
+                while index < bytes.count, bytes[index] != UInt8(ascii: "?"), bytes[index] != UInt8(ascii: "#") { index += 1 }
+                cut = index
+            }
+            return true
         }
         let end = cut ?? bytes.count
         if copied == 0 && out.isEmpty { return end == bytes.count ? bytes : Array(bytes[..<end]) }

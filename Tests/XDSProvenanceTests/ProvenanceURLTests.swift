@@ -82,6 +82,9 @@ import XDSProvenance
         // --redact cuts at the first ? or # after the first authority; later URLs go with it.
         #expect(ProvenanceURL.redacted("https://a:pw@h/x?q=1 https://b:pw@i/") == "https://***@h/x")
         #expect(ProvenanceURL.redacted("Re: what? see https://h/x#y") == "Re: what? see https://h/x")
+        // Authorities between the first one and the cut keep no credentials (found by the fuzzer).
+        #expect(ProvenanceURL.redacted(#"svn+ssh:\\a:p@h/x y http:/b@c@d?e"#) == #"svn+ssh:\\***@h/x y http:/***@d"#)
+        #expect(ProvenanceURL.redacted(bytes: Array("ftp://h/ https://a:pw@i/?q".utf8)) == Array("ftp://h/ https://***@i/".utf8))
         // The rule is idempotent.
         let once = ProvenanceURL.withoutCredentials("https://a:b@c@h/x https:/d@e")
         #expect(ProvenanceURL.withoutCredentials(once) == once)

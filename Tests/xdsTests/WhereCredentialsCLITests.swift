@@ -23,6 +23,8 @@ struct WhereCredentialsCLITests {
         ("bare", bytes("https:/alice:pw@h.example"), "https:/***@h.example", "https:/***@h.example"),
         ("svn", bytes("svn+ssh://a:pw@h.example/x y"), "svn+ssh://***@h.example/x y", "svn+ssh://***@h.example/x y"),
         ("twoats", bytes("https://a:pw@c@h.example/x"), "https://***@h.example/x", "https://***@h.example/x"),
+        ("two", bytes(#"svn+ssh:\\a:pw@h.example/x y http:/b:pw@c@d.example?e"#), #"svn+ssh:\\***@h.example/x y http:/***@d.example?e"#,
+         #"svn+ssh:\\***@h.example/x y http:/***@d.example"#),
         ("mailto", bytes("mailto:joe@example.com?subject=pw"), "mailto:joe@example.com?subject=pw", "mailto:joe@example.com?subject=pw"),
     ]
 
