@@ -32,11 +32,12 @@ endif
 # tests add (curl and wget: `--xattr` downloads from a loopback server; ntfs-3g: an NTFS image
 # mounted through FUSE, for the real writers of download marks; p7zip-full: 7z writes the LZMA
 # and Deflate64 zips whose ._ entries a clean copy cannot read; acl: setfacl and getfacl give a
-# rewritten sidecar a POSIX ACL to keep; pre-commit: the xds-check hook run by try-repo), what
+# rewritten sidecar a POSIX ACL to keep; pre-commit: the xds-check hook run by try-repo; python3-nautilus and gir1.2-nautilus-4.0: the
+# GNOME Files extension's unit tests, NautilusExtensionTests), what
 # make test-deb's checks add (lintian; man-db renders the man page), then what benchmarks add.
 APT_BUILD  := libcurl4-openssl-dev libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 python3-pip pkg-config openssl libarchive-dev libarchive-tools tar samba smbclient binutils \
   bzip2 xz-utils zstd lz4 lzip ncompress zip unzip zipalign
-APT_TEST   := curl wget ntfs-3g p7zip-full acl pre-commit
+APT_TEST   := curl wget ntfs-3g p7zip-full acl pre-commit python3-nautilus gir1.2-nautilus-4.0
 APT_DEB    := lintian man-db
 APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine time curl bindfs
 BREW_BUILD := libplist libdeflate zlib pkg-config libarchive

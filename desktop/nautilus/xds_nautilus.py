@@ -1,0 +1,531 @@
+# xds for GNOME Files (Nautilus 43 through nautilus-python 4; later versions untested).
+#
+# Shows where files came from, as `xds where` reads it (x-document-source, quarantine,
+# WhereFroms, xdg, Zone.Identifier, in attributes, Samba streams and AppleDouble sidecars):
+#
+# * list-view columns `xds_source_app` (Source App), `xds_downloaded_from` (Downloaded From,
+#   without credentials, query or fragment: `xds where --redact`) and `xds_downloaded`
+#   (Downloaded, `YYYY-MM-DD HH:MM` local time, since Nautilus sorts extension columns as
+#   strings);
+# * an emblem: the source app's masked icon installed as a themed icon
+#   ($XDG_DATA_HOME/icons/hicolor/16x16/emblems/emblem-xds-HASH.png and 16x16@2/..., HASH from
+#   the appInfoURL), else `emblem-downloads` for a file with download marks. Nautilus shows an
+#   emblem only when the icon theme has it (gtk_icon_theme_has_gicon in
+#   src/nautilus-file.c, nautilus_file_get_emblem_icons); a loose PNG would be dropped;
+# * a properties section "Where From" and two menu items, "Strip Download Marks" and
+#   "Fetch App Icon" (the one action that makes a request).
+#
+# How Nautilus 43 asks (src/nautilus-directory-async.c, extension_info_start): one file of a
+# folder at a time, the next only after the previous answer (update_complete_invoke). So on the
+# first file of a folder the extension lists the folder itself and runs one
+# `xds where --json --redact --no-archives --files-from -` over its entries, on a worker
+# thread, and answers every later file from that result; a file asked again (Nautilus
+# invalidated it: it changed) gets a new run. Nothing here runs a process or reads a file on
+# Nautilus's main thread: get_models (properties) and get_file_items (menu) are synchronous
+# and answer from the folder's result. Local folders only (not `filesystem::remote`, as
+# Nautilus's own thumbnail policy), and a folder of more than 10 000 entries gets nothing.
+# Browsing never makes a request: emblems come from `xds icon --any-cached`.
+#
+# API: nautilus-python 4 (InfoProvider.update_file_info_full, ColumnProvider, MenuProvider,
+# PropertiesModelProvider; see its examples update-file-info-async.py and
+# md5sum-properties-model.py) and the Icon Theme Specification (freedesktop.org) for the
+# hicolor folders.
+#
+# Environment: XDS_NAUTILUS_XDS, the xds binary to run (tests; default: the installed one);
+# XDS_NAUTILUS_DEBUG=1, a debug log on standard error (monotonic seconds, event, folder, name).
+
+import datetime
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+
+import gi
+
+gi.require_version("Nautilus", "4.0")
+from gi.repository import Gio, GLib, GObject, Nautilus  # noqa: E402
+
+# `make install` writes the installed binary's absolute path here.
+INSTALLED_XDS = "/usr/bin/xds"
+MAX_ENTRIES = 10_000
+MAX_FOLDERS = 64
+CUT = 200
+PROCESS_SECONDS = 120
+COLUMNS = (
+    ("xds_source_app", "Source App", "The app the file came from (x-document-source)"),
+    ("xds_downloaded_from", "Downloaded From", "Where the file was downloaded from (xds where --redact)"),
+    ("xds_downloaded", "Downloaded", "When the file was downloaded (local time)"),
+)
+DOWNLOAD_KINDS = {"quarantine", "where-froms", "downloaded-date", "xdg", "zone-identifier"}
+
+
+def xds_binary():
+    """The xds to run: XDS_NAUTILUS_XDS when set (tests), else the installed one."""
+    return os.environ.get("XDS_NAUTILUS_XDS") or INSTALLED_XDS
+
+
+def debug(event, folder="", name=""):
+    if os.environ.get("XDS_NAUTILUS_DEBUG"):
+        sys.stderr.write("xds-nautilus %.6f %s %s %s\n" % (time.monotonic(), event, escaped(str(folder)), escaped(str(name))))
+        sys.stderr.flush()
+
+
+# ---------------------------------------------------------------------------------------
+# Text as `xds where` shows it (Sources/XDSSystem/VisibleText.swift), cut at 200 characters.
+
+def _needs_escape(code):
+    return (code < 0x20 or code == 0x5C or 0x7F <= code <= 0x9F or code == 0xAD or code == 0x061C
+            or 0x200B <= code <= 0x200F or code in (0x2028, 0x2029) or 0x202A <= code <= 0x202E
+            or 0x2066 <= code <= 0x2069 or code == 0xFEFF or 0xD800 <= code <= 0xDFFF)
+
+
+def escaped(text):
+    """`text` with every invisible or terminal-driving character escaped, as `xds where`
+    escapes it (`\\n`, `\\r`, `\\t`, `\\\\`, else `\\u{HEX}`); lone surrogates (bytes that were
+    not UTF-8) too."""
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if not _needs_escape(code):
+            out.append(ch)
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\t":
+            out.append("\\t")
+        else:
+            out.append("\\u{%x}" % code)
+    return "".join(out)
+
+
+def shown(text):
+    """Escaped and cut at CUT characters (the last one an ellipsis when cut)."""
+    text = escaped(text)
+    return text if len(text) <= CUT else text[:CUT - 1] + "\u2026"
+
+
+def local_time(iso):
+    """`YYYY-MM-DD HH:MM` in local time for an ISO 8601 UTC time, or "" when it does not parse."""
+    try:
+        moment = datetime.datetime.fromisoformat(iso.replace("Z", "+00:00"))
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=datetime.timezone.utc)
+        return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+    except (ValueError, OverflowError, OSError, AttributeError):
+        return ""
+
+
+_DOWNLOAD_SCHEME = re.compile(r"^\s*(https?|ftp):", re.IGNORECASE)
+
+
+class Answer:
+    """What the extension shows for one file, computed from its `xds where --json` record."""
+
+    def __init__(self, marks):
+        self.marks = [m for m in marks if isinstance(m, dict)]
+        self.app = ""
+        self.app_info_url = None
+        self.url = ""
+        self.time = ""
+        for mark in self.marks:
+            if mark.get("kind") == "x-document-source" and isinstance(mark.get("documentSource"), dict):
+                source = mark["documentSource"]
+                if not self.app:
+                    self.app = source.get("name") or source.get("identifier") or ""
+                if self.app_info_url is None and isinstance(source.get("appInfoURL"), str):
+                    self.app_info_url = source["appInfoURL"]
+        self.url = self._first_url()
+        for kind in ("quarantine", "downloaded-date"):
+            found = next((m["time"] for m in self.marks if m.get("kind") == kind and isinstance(m.get("time"), str)), None)
+            if found:
+                self.time = local_time(found)
+                break
+        self.app, self.url = shown(str(self.app)), shown(self.url)
+        self.downloaded = any(m.get("kind") in DOWNLOAD_KINDS for m in self.marks)
+        self.strippable = any(m.get("kind") != "x-document-source" for m in self.marks)
+        self.emblem = None
+
+    def _first_url(self):
+        xdg = next((m for m in self.marks if m.get("kind") == "xdg"), None)
+        if xdg and isinstance(xdg.get("url"), str):
+            return xdg["url"]
+        froms = next((m for m in self.marks if m.get("kind") == "where-froms"), None)
+        if froms and isinstance(froms.get("urls"), list):
+            for text in froms["urls"]:
+                if isinstance(text, str) and _DOWNLOAD_SCHEME.match(text):
+                    return text
+        zone = next((m for m in self.marks if m.get("kind") == "zone-identifier"), None)
+        if zone and isinstance(zone.get("hostURL"), str):
+            return zone["hostURL"]
+        return ""
+
+    def properties(self):
+        """(name, value) per mark, as `xds where --redact` lists them: `KIND (STORE)`, then
+        each field on a line (`field: value`) and the attribute it was read from."""
+        items = []
+        for mark in self.marks:
+            lines = []
+            for key, value in mark.items():
+                if key in ("kind", "store", "name"):
+                    continue
+                if isinstance(value, dict):
+                    for inner, inner_value in value.items():
+                        if inner != "other":
+                            lines.append("%s: %s" % (inner, _text(inner_value)))
+                else:
+                    lines.append("%s: %s" % (key, _text(value)))
+            if isinstance(mark.get("name"), str):
+                lines.append(mark["name"])
+            items.append((shown("%s (%s)" % (mark.get("kind", "?"), mark.get("store", "?"))),
+                          "\n".join(shown(line) for line in lines)))
+        return items
+
+
+def _text(value):
+    if isinstance(value, list):
+        return ", ".join(_text(v) for v in value)
+    return str(value)
+
+
+EMPTY = Answer([])
+
+
+# ---------------------------------------------------------------------------------------
+# Work off the main thread.
+
+def emblem_name(app_info_url):
+    """The themed icon name of an app: from a hash of its appInfoURL, never from a name the
+    attribute holds."""
+    return "emblem-xds-" + hashlib.sha256(app_info_url.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def emblem_paths(name):
+    base = os.path.join(GLib.get_user_data_dir(), "icons", "hicolor")
+    return [(os.path.join(base, "16x16", "emblems", name + ".png"), "1"),
+            (os.path.join(base, "16x16@2", "emblems", name + ".png"), "2")]
+
+
+def install_emblem(sample, app_info_url, fetch=False):
+    """Makes the app's emblem (16 px at scales 1 and 2) from `xds icon SAMPLE`, with
+    `--any-cached` (no request) unless `fetch`; returns its name, or None. Worker threads only."""
+    name = emblem_name(app_info_url)
+    paths = emblem_paths(name)
+    if not fetch and all(os.path.exists(p) for p, _ in paths):
+        return name
+    made = False
+    for path, scale in paths:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        temporary = path + ".tmp%d" % os.getpid()
+        command = [xds_binary(), "icon", "--size", "16", "--scale", scale, "-o", temporary]
+        command += [] if fetch else ["--any-cached"]
+        command += ["--", sample]
+        try:
+            done = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, timeout=PROCESS_SECONDS)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        if done.returncode != 0:
+            debug("icon", done.returncode, done.stderr.decode("utf-8", "replace").strip())
+            _remove(temporary)
+            return name if all(os.path.exists(p) for p, _ in paths) else None
+        os.replace(temporary, path)
+        made = True
+    if made:
+        # The theme folder's time changes: GTK rescans it and finds the new icon.
+        try:
+            os.utime(os.path.dirname(os.path.dirname(os.path.dirname(paths[0][0]))))
+        except OSError:
+            pass
+    return name
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+class Folder:
+    """One folder's state. Changed on the main thread only; `process` is the running
+    `xds where` (under `lock`), for cancel_update to end it."""
+
+    def __init__(self, path):
+        self.path = path
+        self.started = 0  # the latest batch started
+        self.ready = 0  # the latest batch finished
+        self.running = False
+        self.disabled = False
+        self.answers = {}  # name (bytes) -> Answer, from batch `ready`
+        self.listed = set()  # the names batch `ready` asked about
+        self.asked = {}  # name -> the batch it was last answered from
+        self.waiting = []  # (provider, handle, closure, file, name)
+        self.lock = threading.Lock()
+        self.process = None
+        self.cancelled = False
+
+
+def read_folder(folder, batch):
+    """A batch on a worker thread: the folder's policy, its entries, one `xds where` over
+    them, the emblems; the result goes back to the main thread."""
+    answers, names, disabled = {}, [], False
+    try:
+        location = Gio.File.new_for_path(folder.path)
+        info = location.query_filesystem_info("filesystem::remote", None)
+        if info.get_attribute_boolean("filesystem::remote"):
+            disabled = True
+        else:
+            with os.scandir(os.fsencode(folder.path)) as entries:
+                for entry in entries:
+                    names.append(entry.name)
+                    if len(names) > MAX_ENTRIES:
+                        disabled = True
+                        break
+        if not disabled and names:
+            answers = run_where(folder, names)
+            samples = {}
+            for name, answer in answers.items():
+                if answer.app_info_url and answer.app_info_url not in samples:
+                    samples[answer.app_info_url] = os.path.join(os.fsencode(folder.path), name)
+            emblems = {url: install_emblem(os.fsdecode(sample), url) for url, sample in samples.items()}
+            for answer in answers.values():
+                answer.emblem = emblems.get(answer.app_info_url) if answer.app_info_url else None
+    except Exception as error:  # noqa: BLE001: whatever happens, the waiting files get an answer
+        debug("error", folder.path, repr(error))
+    GLib.idle_add(_finish_batch, folder, batch, answers, set(names), disabled)
+
+
+def run_where(folder, names):
+    """`xds where --json --redact --no-archives --files-from -` over `names` (bytes) in the
+    folder; the answers of the names with marks."""
+    with folder.lock:
+        if folder.cancelled:
+            return {}
+        folder.process = subprocess.Popen(
+            [xds_binary(), "where", "--json", "--redact", "--no-archives", "--files-from", "-"],
+            cwd=os.fsencode(folder.path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        output, _ = folder.process.communicate(b"\0".join(names), timeout=PROCESS_SECONDS)
+    except subprocess.TimeoutExpired:
+        folder.process.kill()
+        output, _ = folder.process.communicate()
+    finally:
+        with folder.lock:
+            folder.process = None
+    answers = {}
+    for line in output.splitlines():
+        try:
+            record = json.loads(line)
+            # A name that is not UTF-8 comes back with \udcXX for each such byte.
+            name = os.fsencode(record["file"])
+            answers[name] = Answer(record.get("marks") or [])
+        except (ValueError, KeyError, TypeError, UnicodeError):
+            continue
+    return answers
+
+
+_EXTENSION = None
+
+
+def _finish_batch(folder, batch, answers, names, disabled):
+    if _EXTENSION is not None:
+        _EXTENSION.batch_done(folder, batch, answers, names, disabled)
+    return False
+
+
+def complete(provider, handle, closure):
+    """Tells Nautilus the file's information is complete (a function of its own, so that
+    tests can watch it)."""
+    Nautilus.info_provider_update_complete_invoke(closure, provider, handle, Nautilus.OperationResult.COMPLETE)
+
+
+def _handle_key(handle):
+    # The C pointer of the handle, as its wrapper's repr names it; else the wrapper itself.
+    found = re.findall(r"0x[0-9a-f]+", repr(handle))
+    return found[-1] if found else id(handle)
+
+
+def _name_of(file):
+    location = file.get_location()
+    base = location.get_basename() if location is not None else None
+    return os.fsencode(base) if base else None
+
+
+def _folder_of(file):
+    if file.get_uri_scheme() != "file":
+        return None
+    parent = file.get_parent_location()
+    return parent.get_path() if parent is not None else None
+
+
+class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvider,
+                   Nautilus.MenuProvider, Nautilus.PropertiesModelProvider):
+    """The extension nautilus-python loads."""
+
+    def __init__(self):
+        super().__init__()
+        global _EXTENSION
+        _EXTENSION = self
+        self.folders = {}
+
+    # Columns ---------------------------------------------------------------------------
+
+    def get_columns(self):
+        return [Nautilus.Column(name=name, attribute=name, label=label, description=description)
+                for name, label, description in COLUMNS]
+
+    # File information ------------------------------------------------------------------
+
+    def update_file_info_full(self, provider, handle, closure, file):
+        path = _folder_of(file)
+        name = _name_of(file)
+        if path is None or name is None:
+            return Nautilus.OperationResult.COMPLETE
+        folder = self.folders.get(path)
+        if folder is None:
+            # Results of folders seen long ago go (dicts keep insertion order: oldest first).
+            for old in [p for p, f in self.folders.items() if not f.running and not f.waiting][:-MAX_FOLDERS]:
+                del self.folders[old]
+            folder = self.folders[path] = Folder(path)
+        debug("update_file_info", path, os.fsdecode(name))
+        if folder.disabled:
+            debug("update_complete", path, os.fsdecode(name))
+            return Nautilus.OperationResult.COMPLETE
+        if folder.ready and name in folder.listed and folder.asked.get(name, 0) < folder.ready:
+            self._apply(file, folder, name)
+            debug("update_complete", path, os.fsdecode(name))
+            return Nautilus.OperationResult.COMPLETE
+        folder.waiting.append((provider, handle, closure, file, name))
+        if not folder.running:
+            folder.running = True
+            folder.started += 1
+            threading.Thread(target=read_folder, args=(folder, folder.started), daemon=True).start()
+        return Nautilus.OperationResult.IN_PROGRESS
+
+    def batch_done(self, folder, batch, answers, names, disabled):
+        folder.running = False
+        if self.folders.get(folder.path) is not folder:
+            return  # left (cancel_update): nobody waits
+        folder.ready, folder.answers, folder.listed, folder.disabled = batch, answers, names, disabled
+        waiting, folder.waiting = folder.waiting, []
+        for provider, handle, closure, file, name in waiting:
+            if not disabled:
+                self._apply(file, folder, name)
+            debug("update_complete", folder.path, os.fsdecode(name))
+            complete(provider, handle, closure)
+
+    def _apply(self, file, folder, name):
+        folder.asked[name] = folder.ready
+        answer = folder.answers.get(name, EMPTY)
+        file.add_string_attribute("xds_source_app", answer.app)
+        file.add_string_attribute("xds_downloaded_from", answer.url)
+        file.add_string_attribute("xds_downloaded", answer.time)
+        if answer.emblem:
+            file.add_emblem(answer.emblem)
+        elif answer.downloaded:
+            file.add_emblem("emblem-downloads")
+
+    def cancel_update(self, provider, handle):
+        """Nautilus stopped asking (the folder was left): the folder's process ends."""
+        key = _handle_key(handle)
+        for path, folder in list(self.folders.items()):
+            kept = [w for w in folder.waiting if _handle_key(w[1]) != key]
+            if len(kept) == len(folder.waiting):
+                continue
+            folder.waiting = kept
+            if not kept:
+                debug("cancel", path)
+                with folder.lock:
+                    folder.cancelled = True
+                    if folder.process is not None:
+                        folder.process.kill()
+                del self.folders[path]
+
+    def forget(self, file):
+        """The next question about `file` waits for a new run of its folder."""
+        path, name = _folder_of(file), _name_of(file)
+        folder = self.folders.get(path) if path else None
+        if folder is not None:
+            folder.asked[name] = float("inf")
+
+    def answer_for(self, file):
+        """The folder's answer for `file`, or None when its folder has not been read."""
+        path, name = _folder_of(file), _name_of(file)
+        folder = self.folders.get(path) if path else None
+        if folder is None or not folder.ready or folder.disabled:
+            return None
+        return folder.answers.get(name, EMPTY)
+
+    # Properties ------------------------------------------------------------------------
+
+    def get_models(self, files):
+        if len(files) != 1:
+            return []
+        answer = self.answer_for(files[0])
+        if answer is None or not answer.marks:
+            return []
+        section = Gio.ListStore.new(Nautilus.PropertiesItem)
+        for name, value in answer.properties():
+            section.append(Nautilus.PropertiesItem(name=name, value=value))
+        return [Nautilus.PropertiesModel(title="Where From", model=section)]
+
+    # Menu ------------------------------------------------------------------------------
+
+    def get_file_items(self, *arguments):
+        files = arguments[-1]  # (files) in nautilus-python 4; (window, files) before
+        answers = [(file, self.answer_for(file)) for file in files]
+        answers = [(file, answer) for file, answer in answers if answer is not None]
+        items = []
+        strippable = [file for file, answer in answers if answer.strippable]
+        if strippable:
+            item = Nautilus.MenuItem(name="XdsExtension::StripDownloadMarks", label="Strip Download Marks",
+                                     tip="Remove the marks of where the files were downloaded from (xds strip)")
+            item.connect("activate", self._strip, strippable)
+            items.append(item)
+        labelled = [(file, answer) for file, answer in answers if answer.app_info_url]
+        if labelled:
+            item = Nautilus.MenuItem(name="XdsExtension::FetchAppIcon", label="Fetch App Icon",
+                                     tip="Fetch the icon of the app the files came from (xds icon)")
+            item.connect("activate", self._fetch_icon, labelled)
+            items.append(item)
+        return items
+
+    def _strip(self, _item, files):
+        paths = [file.get_location().get_path() for file in files]
+        self._in_background(files, lambda: subprocess.run(
+            [xds_binary(), "strip", "--keep", "x-document-source", "--"] + paths,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=PROCESS_SECONDS))
+
+    def _fetch_icon(self, _item, labelled):
+        samples = {}
+        for file, answer in labelled:
+            samples.setdefault(answer.app_info_url, file.get_location().get_path())
+        self._in_background([file for file, _ in labelled], lambda: [
+            install_emblem(sample, url, fetch=True) for url, sample in samples.items()])
+
+    def _in_background(self, files, work):
+        def worker():
+            try:
+                work()
+            except Exception as error:  # noqa: BLE001
+                debug("error", "", repr(error))
+            GLib.idle_add(invalidate, files)
+        threading.Thread(target=worker, daemon=True).start()
+
+
+def invalidate(files):
+    """After an action: Nautilus asks about the files again, and each gets a new `xds where`
+    run (not the folder's last result, which is older than the action)."""
+    for file in files:
+        if _EXTENSION is not None:
+            _EXTENSION.forget(file)
+        file.invalidate_extension_info()
+    return False
