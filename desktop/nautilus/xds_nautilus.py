@@ -18,10 +18,10 @@
 # How Nautilus 43 asks (src/nautilus-directory-async.c, extension_info_start): one file of a
 # folder at a time, the next only after the previous answer (update_complete_invoke). So on the
 # first file of a folder the extension lists the folder itself and runs one
-# `xds where --json --redact --no-archives --files-from -` over its entries, on a worker
-# thread, and answers every later file from that result; a file asked again (Nautilus
-# invalidated it: it changed) gets a new run. Nothing here runs a process or reads a file on
-# Nautilus's main thread: get_models (properties) and get_file_items (menu) are synchronous
+# `xds where --json --redact --no-archives --files-from -` over its entries, and answers every
+# later file from that result; a file asked again after the result it was answered from (it
+# changed) or after an action gets a new run. No file is read and no process is waited for on
+# Nautilus's main thread (GIO's asynchronous calls, GSubprocess read asynchronously): get_models (properties) and get_file_items (menu) are synchronous
 # and answer from the folder's result. Local folders only (not `filesystem::remote`, as
 # Nautilus's own thumbnail policy), and a folder of more than 10 000 entries gets nothing.
 # Browsing never makes a request: emblems come from `xds icon --any-cached`.
@@ -39,9 +39,7 @@ import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
-import threading
 import time
 
 import gi
@@ -54,7 +52,7 @@ INSTALLED_XDS = "/usr/bin/xds"
 MAX_ENTRIES = 10_000
 MAX_FOLDERS = 64
 CUT = 200
-PROCESS_SECONDS = 120
+PROCESS_SECONDS = 120  # a child process still running then is killed
 COLUMNS = (
     ("xds_source_app", "Source App", "The app the file came from (x-document-source)"),
     ("xds_downloaded_from", "Downloaded From", "Where the file was downloaded from (xds where --redact)"),
@@ -199,6 +197,27 @@ EMPTY = Answer([])
 
 # ---------------------------------------------------------------------------------------
 # Work off the main thread.
+#
+# nautilus-python keeps Python's lock while Nautilus's main loop runs, so a Python thread
+# would hardly ever run (tried: a worker thread stalled at its first system call). Everything
+# slow is therefore done by GLib outside Python: the folder's filesystem and listing through
+# GIO's asynchronous calls (GLib's worker threads), and xds as a GSubprocess whose output is
+# read asynchronously. The main thread only starts them and takes their results in callbacks.
+
+# Makes an app's emblem (16 px at scales 1 and 2) in a child process: with `any` from the
+# cache only (`xds icon --any-cached`, no request) and only when missing; with `fetch`, fetched.
+EMBLEM_SCRIPT = r"""
+xds=$1 sample=$2 small=$3 large=$4 mode=$5
+mkdir -p "${small%/*}" "${large%/*}" || exit 1
+if [ "$mode" = any ] && [ -s "$small" ] && [ -s "$large" ]; then exit 0; fi
+cached=--any-cached
+[ "$mode" = fetch ] && cached=
+"$xds" icon --size 16 --scale 1 $cached -o "$small" -- "$sample" &&
+"$xds" icon --size 16 --scale 2 $cached -o "$large" -- "$sample" || exit 1
+# The theme folder's time changes: GTK rescans it and finds the new icon.
+touch "${small%/16x16/*}"
+"""
+
 
 def emblem_name(app_info_url):
     """The themed icon name of an app: from a hash of its appInfoURL, never from a name the
@@ -207,55 +226,53 @@ def emblem_name(app_info_url):
 
 
 def emblem_paths(name):
+    """Where the emblem's two PNGs go ($XDG_DATA_HOME/icons/hicolor, the Icon Theme
+    Specification's user folder; hicolor's index.theme lists 16x16/emblems and 16x16@2/emblems)."""
     base = os.path.join(GLib.get_user_data_dir(), "icons", "hicolor")
-    return [(os.path.join(base, "16x16", "emblems", name + ".png"), "1"),
-            (os.path.join(base, "16x16@2", "emblems", name + ".png"), "2")]
+    return (os.path.join(base, "16x16", "emblems", name + ".png"),
+            os.path.join(base, "16x16@2", "emblems", name + ".png"))
 
 
-def install_emblem(sample, app_info_url, fetch=False):
-    """Makes the app's emblem (16 px at scales 1 and 2) from `xds icon SAMPLE`, with
-    `--any-cached` (no request) unless `fetch`; returns its name, or None. Worker threads only."""
-    name = emblem_name(app_info_url)
-    paths = emblem_paths(name)
-    if not fetch and all(os.path.exists(p) for p, _ in paths):
-        return name
-    made = False
-    for path, scale in paths:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        temporary = path + ".tmp%d" % os.getpid()
-        command = [xds_binary(), "icon", "--size", "16", "--scale", scale, "-o", temporary]
-        command += [] if fetch else ["--any-cached"]
-        command += ["--", sample]
-        try:
-            done = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.PIPE, timeout=PROCESS_SECONDS)
-        except (OSError, subprocess.TimeoutExpired):
-            return None
-        if done.returncode != 0:
-            debug("icon", done.returncode, done.stderr.decode("utf-8", "replace").strip())
-            _remove(temporary)
-            return name if all(os.path.exists(p) for p, _ in paths) else None
-        os.replace(temporary, path)
-        made = True
-    if made:
-        # The theme folder's time changes: GTK rescans it and finds the new icon.
-        try:
-            os.utime(os.path.dirname(os.path.dirname(os.path.dirname(paths[0][0]))))
-        except OSError:
-            pass
-    return name
-
-
-def _remove(path):
+def spawn(argv, done, cwd=None, stdin=None, cancellable=None):
+    """Starts `argv` as a GSubprocess (stdin from `stdin` bytes, stdout read) and calls
+    `done(status, stdout_bytes)` on the main loop when it has ended; status None when it could
+    not start or was killed. Returns the subprocess (None when it could not start)."""
+    flags = Gio.SubprocessFlags.STDOUT_PIPE | Gio.SubprocessFlags.STDERR_SILENCE
+    flags |= Gio.SubprocessFlags.STDIN_PIPE if stdin is not None else Gio.SubprocessFlags.STDIN_INHERIT
+    launcher = Gio.SubprocessLauncher.new(flags)
+    if cwd is not None:
+        launcher.set_cwd(cwd)
     try:
-        os.remove(path)
-    except OSError:
-        pass
+        process = launcher.spawnv([os.fsdecode(a) if isinstance(a, bytes) else a for a in argv])
+    except GLib.Error as error:
+        debug("error", "", error.message)
+        GLib.idle_add(lambda: done(None, b"") and False)
+        return None
+    timer = GLib.timeout_add_seconds(PROCESS_SECONDS, lambda: process.force_exit() and False)
+
+    def finished(process, result):
+        GLib.source_remove(timer)
+        try:
+            _, out, _ = process.communicate_finish(result)
+        except GLib.Error:  # cancelled (the folder was left), or the pipes failed
+            return done(None, b"")
+        status = process.get_exit_status() if process.get_if_exited() else None
+        done(status, out.get_data() if out is not None else b"")
+    process.communicate_async(GLib.Bytes.new(stdin) if stdin is not None else None, cancellable, finished)
+    return process
+
+
+def make_emblem(sample, app_info_url, done, fetch=False):
+    """Makes the emblem of the app at `app_info_url` from `xds icon SAMPLE` (a child process)
+    and calls `done(name or None)`."""
+    name = emblem_name(app_info_url)
+    small, large = emblem_paths(name)
+    spawn(["/bin/sh", "-c", EMBLEM_SCRIPT, "sh", xds_binary(), sample, small, large, "fetch" if fetch else "any"],
+          lambda status, _: done(name if status == 0 else None))
 
 
 class Folder:
-    """One folder's state. Changed on the main thread only; `process` is the running
-    `xds where` (under `lock`), for cancel_update to end it."""
+    """One folder's state, used on the main thread only."""
 
     def __init__(self, path):
         self.path = path
@@ -267,78 +284,97 @@ class Folder:
         self.listed = set()  # the names batch `ready` asked about
         self.asked = {}  # name -> the batch it was last answered from
         self.waiting = []  # (provider, handle, closure, file, name)
-        self.lock = threading.Lock()
-        self.process = None
-        self.cancelled = False
+        self.process = None  # the running xds where
+        self.cancellable = Gio.Cancellable()
 
 
-def read_folder(folder, batch):
-    """A batch on a worker thread: the folder's policy, its entries, one `xds where` over
-    them, the emblems; the result goes back to the main thread."""
-    answers, names, disabled = {}, [], False
-    try:
-        location = Gio.File.new_for_path(folder.path)
-        info = location.query_filesystem_info("filesystem::remote", None)
-        if info.get_attribute_boolean("filesystem::remote"):
-            disabled = True
-        else:
-            with os.scandir(os.fsencode(folder.path)) as entries:
-                for entry in entries:
-                    names.append(entry.name)
-                    if len(names) > MAX_ENTRIES:
-                        disabled = True
-                        break
-        if not disabled and names:
-            answers = run_where(folder, names)
-            samples = {}
-            for name, answer in answers.items():
-                if answer.app_info_url and answer.app_info_url not in samples:
-                    samples[answer.app_info_url] = os.path.join(os.fsencode(folder.path), name)
-            emblems = {url: install_emblem(os.fsdecode(sample), url) for url, sample in samples.items()}
-            for answer in answers.values():
-                answer.emblem = emblems.get(answer.app_info_url) if answer.app_info_url else None
-    except Exception as error:  # noqa: BLE001: whatever happens, the waiting files get an answer
-        debug("error", folder.path, repr(error))
-    GLib.idle_add(_finish_batch, folder, batch, answers, set(names), disabled)
+class Batch:
+    """One reading of a folder, in steps chained on the main loop: is it remote; its entries
+    (at most MAX_ENTRIES + 1 read); one `xds where` over them; the emblems of its apps. Each
+    step is GIO's or a child process's work; `finish` hands the result to the extension."""
 
+    def __init__(self, folder, number, finish):
+        self.folder, self.number, self.finish = folder, number, finish
+        self.location = Gio.File.new_for_path(folder.path)
+        self.names = []
+        self.answers = {}
+        debug("batch_start", folder.path, number)
+        self.location.query_filesystem_info_async("filesystem::remote", GLib.PRIORITY_DEFAULT,
+                                                  folder.cancellable, self._filesystem)
 
-def run_where(folder, names):
-    """`xds where --json --redact --no-archives --files-from -` over `names` (bytes) in the
-    folder; the answers of the names with marks."""
-    with folder.lock:
-        if folder.cancelled:
-            return {}
-        folder.process = subprocess.Popen(
-            [xds_binary(), "where", "--json", "--redact", "--no-archives", "--files-from", "-"],
-            cwd=os.fsencode(folder.path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        output, _ = folder.process.communicate(b"\0".join(names), timeout=PROCESS_SECONDS)
-    except subprocess.TimeoutExpired:
-        folder.process.kill()
-        output, _ = folder.process.communicate()
-    finally:
-        with folder.lock:
-            folder.process = None
-    answers = {}
-    for line in output.splitlines():
+    def _end(self, disabled=False):
+        debug("batch_end", self.folder.path, self.number)
+        self.finish(self.folder, self.number, self.answers, set(self.names), disabled)
+
+    def _failed(self, error):
+        if not self.folder.cancellable.is_cancelled():
+            debug("error", self.folder.path, getattr(error, "message", repr(error)))
+        self._end()
+
+    def _filesystem(self, location, result):
         try:
-            record = json.loads(line)
-            # A name that is not UTF-8 comes back with \udcXX for each such byte.
-            name = os.fsencode(record["file"])
-            answers[name] = Answer(record.get("marks") or [])
-        except (ValueError, KeyError, TypeError, UnicodeError):
-            continue
-    return answers
+            info = location.query_filesystem_info_finish(result)
+        except GLib.Error as error:
+            return self._failed(error)
+        if info.get_attribute_boolean("filesystem::remote"):
+            return self._end(disabled=True)
+        location.enumerate_children_async("standard::name", Gio.FileQueryInfoFlags.NOFOLLOW_SYMLINKS,
+                                          GLib.PRIORITY_DEFAULT, self.folder.cancellable, self._enumerated)
 
+    def _enumerated(self, location, result):
+        try:
+            self.enumerator = location.enumerate_children_finish(result)
+        except GLib.Error as error:
+            return self._failed(error)
+        self.enumerator.next_files_async(1000, GLib.PRIORITY_DEFAULT, self.folder.cancellable, self._listed)
 
-_EXTENSION = None
+    def _listed(self, enumerator, result):
+        try:
+            infos = enumerator.next_files_finish(result)
+        except GLib.Error as error:
+            return self._failed(error)
+        self.names += [os.fsencode(info.get_name()) for info in infos]
+        if len(self.names) > MAX_ENTRIES:
+            enumerator.close_async(GLib.PRIORITY_DEFAULT, None, None)
+            self.names = []
+            return self._end(disabled=True)
+        if infos:
+            return enumerator.next_files_async(1000, GLib.PRIORITY_DEFAULT, self.folder.cancellable, self._listed)
+        enumerator.close_async(GLib.PRIORITY_DEFAULT, None, None)
+        if not self.names:
+            return self._end()
+        self.folder.process = spawn(
+            [xds_binary(), "where", "--json", "--redact", "--no-archives", "--files-from", "-"], self._where,
+            cwd=self.folder.path, stdin=b"\0".join(self.names), cancellable=self.folder.cancellable)
 
+    def _where(self, _status, output):
+        self.folder.process = None
+        if self.folder.cancellable.is_cancelled():
+            return self._end()
+        for line in output.splitlines():
+            try:
+                record = json.loads(line)
+                # A name that is not UTF-8 comes back with \udcXX for each such byte.
+                self.answers[os.fsencode(record["file"])] = Answer(record.get("marks") or [])
+            except (ValueError, KeyError, TypeError, UnicodeError):
+                continue
+        samples = {}
+        for name, answer in self.answers.items():
+            if answer.app_info_url and answer.app_info_url not in samples:
+                samples[answer.app_info_url] = os.fsdecode(os.path.join(os.fsencode(self.folder.path), name))
+        self.pending = len(samples)
+        if not samples:
+            return self._end()
+        for url, sample in samples.items():
+            make_emblem(sample, url, lambda emblem, url=url: self._emblem(url, emblem))
 
-def _finish_batch(folder, batch, answers, names, disabled):
-    if _EXTENSION is not None:
-        _EXTENSION.batch_done(folder, batch, answers, names, disabled)
-    return False
+    def _emblem(self, url, emblem):
+        for answer in self.answers.values():
+            if answer.app_info_url == url:
+                answer.emblem = emblem
+        self.pending -= 1
+        if self.pending == 0:
+            self._end()
 
 
 def complete(provider, handle, closure):
@@ -372,8 +408,6 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
 
     def __init__(self):
         super().__init__()
-        global _EXTENSION
-        _EXTENSION = self
         self.folders = {}
 
     # Columns ---------------------------------------------------------------------------
@@ -407,7 +441,7 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
         if not folder.running:
             folder.running = True
             folder.started += 1
-            threading.Thread(target=read_folder, args=(folder, folder.started), daemon=True).start()
+            Batch(folder, folder.started, self.batch_done)
         return Nautilus.OperationResult.IN_PROGRESS
 
     def batch_done(self, folder, batch, answers, names, disabled):
@@ -443,10 +477,9 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
             folder.waiting = kept
             if not kept:
                 debug("cancel", path)
-                with folder.lock:
-                    folder.cancelled = True
-                    if folder.process is not None:
-                        folder.process.kill()
+                folder.cancellable.cancel()
+                if folder.process is not None:
+                    folder.process.force_exit()
                 del self.folders[path]
 
     def forget(self, file):
@@ -500,32 +533,25 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
 
     def _strip(self, _item, files):
         paths = [file.get_location().get_path() for file in files]
-        self._in_background(files, lambda: subprocess.run(
-            [xds_binary(), "strip", "--keep", "x-document-source", "--"] + paths,
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=PROCESS_SECONDS))
+        spawn([xds_binary(), "strip", "--keep", "x-document-source", "--"] + paths,
+              lambda status, _: self._invalidate(files))
 
     def _fetch_icon(self, _item, labelled):
         samples = {}
         for file, answer in labelled:
             samples.setdefault(answer.app_info_url, file.get_location().get_path())
-        self._in_background([file for file, _ in labelled], lambda: [
-            install_emblem(sample, url, fetch=True) for url, sample in samples.items()])
+        remaining = [len(samples)]
 
-    def _in_background(self, files, work):
-        def worker():
-            try:
-                work()
-            except Exception as error:  # noqa: BLE001
-                debug("error", "", repr(error))
-            GLib.idle_add(invalidate, files)
-        threading.Thread(target=worker, daemon=True).start()
+        def made(_emblem):
+            remaining[0] -= 1
+            if remaining[0] == 0:
+                self._invalidate([file for file, _ in labelled])
+        for url, sample in samples.items():
+            make_emblem(sample, url, made, fetch=True)
 
-
-def invalidate(files):
-    """After an action: Nautilus asks about the files again, and each gets a new `xds where`
-    run (not the folder's last result, which is older than the action)."""
-    for file in files:
-        if _EXTENSION is not None:
-            _EXTENSION.forget(file)
-        file.invalidate_extension_info()
-    return False
+    def _invalidate(self, files):
+        """After an action: Nautilus asks about the files again, and each gets a new `xds
+        where` run (not the folder's last result, which is older than the action)."""
+        for file in files:
+            self.forget(file)
+            file.invalidate_extension_info()
