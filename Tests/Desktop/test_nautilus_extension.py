@@ -354,6 +354,31 @@ class ExtensionTests(unittest.TestCase):
         self.assertEqual(len(fetches), 2, "the two sizes, fetched once each: %r" % fetches)
         self.assertEqual(VIOLATIONS, [])
 
+    def test_7b_emblem_from_the_cache(self):
+        """The icon in xds's cache but no emblem installed yet (a new session): the file is
+        answered at once, the emblem is made from the cache beside it (`--any-cached`, no
+        request) and the file is asked about again and answered from the same run."""
+        name = xds_nautilus.emblem_name(self.app_info_url)
+        for path in xds_nautilus.emblem_paths(name):
+            os.remove(path)
+        more = os.path.join(WORK, "more")
+        os.mkdir(more)
+        open(os.path.join(more, "doc.txt"), "w").close()
+        labelled = subprocess.run([os.environ["XDS_REAL"], "set", os.path.join(more, "doc.txt"), "--id", "com.example.app",
+                                   "--name", "Example", "--app-info-url", self.app_info_url], capture_output=True)
+        self.assertEqual(labelled.returncode, 0, labelled)
+        extension = xds_nautilus.XdsExtension()
+        driver = Driver(extension)
+        file = FakeFile(os.path.join(more, "doc.txt"), driver)
+        before = len(calls("where"))
+        driver.run([file], until=lambda: file.emblems == [name])
+        self.assertEqual(file.invalidated, 1)
+        self.assertEqual(file.attributes["xds_source_app"], "Example")
+        self.assertEqual(len(calls("where")), before + 1, "one run: the file's second answer is from it")
+        self.assertTrue(calls("icon")[-1].startswith("icon --size 16 --scale 2 --any-cached"), calls("icon")[-1])
+        xds_nautilus.complete = self.driver._complete
+        self.assertEqual(VIOLATIONS, [])
+
     def test_8_large_folder(self):
         """More than 10 000 entries: no column, no emblem, no process."""
         big = os.path.join(WORK, "big")

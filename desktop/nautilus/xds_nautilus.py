@@ -61,13 +61,16 @@ COLUMNS = (
 DOWNLOAD_KINDS = {"quarantine", "where-froms", "downloaded-date", "xdg", "zone-identifier"}
 
 
+DEBUG = bool(os.environ.get("XDS_NAUTILUS_DEBUG"))
+
+
 def xds_binary():
     """The xds to run: XDS_NAUTILUS_XDS when set (tests), else the installed one."""
     return os.environ.get("XDS_NAUTILUS_XDS") or INSTALLED_XDS
 
 
 def debug(event, folder="", name=""):
-    if os.environ.get("XDS_NAUTILUS_DEBUG"):
+    if DEBUG:
         sys.stderr.write("xds-nautilus %.6f %s %s %s\n" % (time.monotonic(), event, escaped(str(folder)), escaped(str(name))))
         sys.stderr.flush()
 
@@ -81,10 +84,15 @@ def _needs_escape(code):
             or 0x2066 <= code <= 0x2069 or code == 0xFEFF or 0xD800 <= code <= 0xDFFF)
 
 
+_ESCAPED = re.compile("[\x00-\x1f\\\\\x7f-\x9f\xad\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
+
+
 def escaped(text):
     """`text` with every invisible or terminal-driving character escaped, as `xds where`
     escapes it (`\\n`, `\\r`, `\\t`, `\\\\`, else `\\u{HEX}`); lone surrogates (bytes that were
     not UTF-8) too."""
+    if not _ESCAPED.search(text):
+        return text
     out = []
     for ch in text:
         code = ord(ch)
@@ -284,14 +292,15 @@ class Folder:
         self.listed = set()  # the names batch `ready` asked about
         self.asked = {}  # name -> the batch it was last answered from
         self.waiting = []  # (provider, handle, closure, file, name)
+        self.labelled = {}  # name -> file answered without its app's emblem (being made)
         self.process = None  # the running xds where
         self.cancellable = Gio.Cancellable()
 
 
 class Batch:
     """One reading of a folder, in steps chained on the main loop: is it remote; its entries
-    (at most MAX_ENTRIES + 1 read); one `xds where` over them; the emblems of its apps. Each
-    step is GIO's or a child process's work; `finish` hands the result to the extension."""
+    (at most MAX_ENTRIES + 1 read); one `xds where` over them. Each step is GIO's or a child
+    process's work; `finish` hands the result to the extension (which sees to the emblems)."""
 
     def __init__(self, folder, number, finish):
         self.folder, self.number, self.finish = folder, number, finish
@@ -326,7 +335,7 @@ class Batch:
             self.enumerator = location.enumerate_children_finish(result)
         except GLib.Error as error:
             return self._failed(error)
-        self.enumerator.next_files_async(1000, GLib.PRIORITY_DEFAULT, self.folder.cancellable, self._listed)
+        self.enumerator.next_files_async(MAX_ENTRIES + 1, GLib.PRIORITY_DEFAULT, self.folder.cancellable, self._listed)
 
     def _listed(self, enumerator, result):
         try:
@@ -339,15 +348,17 @@ class Batch:
             self.names = []
             return self._end(disabled=True)
         if infos:
-            return enumerator.next_files_async(1000, GLib.PRIORITY_DEFAULT, self.folder.cancellable, self._listed)
+            return enumerator.next_files_async(MAX_ENTRIES + 1, GLib.PRIORITY_DEFAULT, self.folder.cancellable, self._listed)
         enumerator.close_async(GLib.PRIORITY_DEFAULT, None, None)
         if not self.names:
             return self._end()
+        debug("listed", self.folder.path, len(self.names))
         self.folder.process = spawn(
             [xds_binary(), "where", "--json", "--redact", "--no-archives", "--files-from", "-"], self._where,
             cwd=self.folder.path, stdin=b"\0".join(self.names), cancellable=self.folder.cancellable)
 
     def _where(self, _status, output):
+        debug("where_done", self.folder.path, len(output))
         self.folder.process = None
         if self.folder.cancellable.is_cancelled():
             return self._end()
@@ -358,23 +369,7 @@ class Batch:
                 self.answers[os.fsencode(record["file"])] = Answer(record.get("marks") or [])
             except (ValueError, KeyError, TypeError, UnicodeError):
                 continue
-        samples = {}
-        for name, answer in self.answers.items():
-            if answer.app_info_url and answer.app_info_url not in samples:
-                samples[answer.app_info_url] = os.fsdecode(os.path.join(os.fsencode(self.folder.path), name))
-        self.pending = len(samples)
-        if not samples:
-            return self._end()
-        for url, sample in samples.items():
-            make_emblem(sample, url, lambda emblem, url=url: self._emblem(url, emblem))
-
-    def _emblem(self, url, emblem):
-        for answer in self.answers.values():
-            if answer.app_info_url == url:
-                answer.emblem = emblem
-        self.pending -= 1
-        if self.pending == 0:
-            self._end()
+        self._end()
 
 
 def complete(provider, handle, closure):
@@ -409,6 +404,10 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
     def __init__(self):
         super().__init__()
         self.folders = {}
+        # appInfoURL -> the emblem's name, or None when it could not be made from the cache
+        # (tried again after Fetch App Icon); a URL whose emblem is being made is in `making`.
+        self.emblems = {}
+        self.making = set()
 
     # Columns ---------------------------------------------------------------------------
 
@@ -449,6 +448,19 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
         if self.folders.get(folder.path) is not folder:
             return  # left (cancel_update): nobody waits
         folder.ready, folder.answers, folder.listed, folder.disabled = batch, answers, names, disabled
+        folder.labelled = {}
+        # Emblems already made are used at once; the others are made beside the answers (no
+        # file waits for them) and their files asked about again when one appears.
+        for name, answer in answers.items():
+            url = answer.app_info_url
+            if url is None:
+                continue
+            if url in self.emblems:
+                answer.emblem = self.emblems[url]
+            elif url not in self.making:
+                self.making.add(url)
+                sample = os.fsdecode(os.path.join(os.fsencode(folder.path), name))
+                make_emblem(sample, url, lambda emblem, url=url: self.emblem_made(url, emblem))
         waiting, folder.waiting = folder.waiting, []
         for provider, handle, closure, file, name in waiting:
             if not disabled:
@@ -456,9 +468,29 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
             debug("update_complete", folder.path, os.fsdecode(name))
             complete(provider, handle, closure)
 
+    def emblem_made(self, url, emblem):
+        """An app's emblem is made (or could not be): the files of that app already answered
+        are asked about again, and answered from their folder's result with the emblem."""
+        self.making.discard(url)
+        self.emblems[url] = emblem
+        if emblem is None:
+            return
+        for folder in self.folders.values():
+            again = []
+            for name, answer in folder.answers.items():
+                if answer.app_info_url == url:
+                    answer.emblem = emblem
+                    if name in folder.labelled:
+                        folder.asked[name] = 0  # the current result answers it again
+                        again.append(folder.labelled.pop(name))
+            for file in again:
+                file.invalidate_extension_info()
+
     def _apply(self, file, folder, name):
         folder.asked[name] = folder.ready
         answer = folder.answers.get(name, EMPTY)
+        if answer.app_info_url and answer.emblem is None and answer.app_info_url not in self.emblems:
+            folder.labelled[name] = file  # to ask about again when its emblem is made
         file.add_string_attribute("xds_source_app", answer.app)
         file.add_string_attribute("xds_downloaded_from", answer.url)
         file.add_string_attribute("xds_downloaded", answer.time)
@@ -542,12 +574,16 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
             samples.setdefault(answer.app_info_url, file.get_location().get_path())
         remaining = [len(samples)]
 
-        def made(_emblem):
+        def made(emblem, url):
+            if emblem is not None:
+                self.emblems[url] = emblem
+            else:
+                self.emblems.pop(url, None)
             remaining[0] -= 1
             if remaining[0] == 0:
                 self._invalidate([file for file, _ in labelled])
         for url, sample in samples.items():
-            make_emblem(sample, url, made, fetch=True)
+            make_emblem(sample, url, lambda emblem, url=url: made(emblem, url), fetch=True)
 
     def _invalidate(self, files):
         """After an action: Nautilus asks about the files again, and each gets a new `xds
