@@ -491,9 +491,14 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
         answer = folder.answers.get(name, EMPTY)
         if answer.app_info_url and answer.emblem is None and answer.app_info_url not in self.emblems:
             folder.labelled[name] = file  # to ask about again when its emblem is made
-        file.add_string_attribute("xds_source_app", answer.app)
-        file.add_string_attribute("xds_downloaded_from", answer.url)
-        file.add_string_attribute("xds_downloaded", answer.time)
+        # An attribute left out shows as empty (nautilus-file.c gives "" for an extension
+        # attribute it does not have): most files have no mark, and this saves their three calls.
+        if answer.app:
+            file.add_string_attribute("xds_source_app", answer.app)
+        if answer.url:
+            file.add_string_attribute("xds_downloaded_from", answer.url)
+        if answer.time:
+            file.add_string_attribute("xds_downloaded", answer.time)
         if answer.emblem:
             file.add_emblem(answer.emblem)
         elif answer.downloaded:
