@@ -72,6 +72,14 @@ class File(GObject.Object, Nautilus.FileInfo):
         super().__init__()
         self.location = Gio.File.new_for_path(path)
         self.parent = parent
+        self.name = os.path.basename(path)
+        self.parent_uri = parent.get_uri()
+
+    def do_get_name(self):
+        return self.name
+
+    def do_get_parent_uri(self):
+        return self.parent_uri
 
     def do_get_uri_scheme(self):
         return "file"

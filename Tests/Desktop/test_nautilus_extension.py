@@ -120,6 +120,9 @@ class FakeFile(GObject.Object, Nautilus.FileInfo):
     def do_get_parent_location(self):
         return Gio.File.new_for_path(self.path).get_parent()
 
+    def do_get_parent_uri(self):
+        return Gio.File.new_for_path(self.path).get_parent().get_uri()
+
     def do_is_directory(self):
         return False
 

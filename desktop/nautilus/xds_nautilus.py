@@ -385,16 +385,37 @@ def _handle_key(handle):
 
 
 def _name_of(file):
+    """The file's name as bytes (the name on disk, as `xds where` is given it)."""
+    try:
+        name = file.get_name()  # NautilusFile's own copy: no allocation of a GFile
+        if name:
+            return os.fsencode(name)
+    except UnicodeError:
+        pass  # not UTF-8: the location's basename keeps the bytes
     location = file.get_location()
     base = location.get_basename() if location is not None else None
     return os.fsencode(base) if base else None
 
 
+_PATHS = {}  # parent URI -> local path, or None (a few hundred folders at most)
+
+
 def _folder_of(file):
+    """The local path of the file's folder, or None when it is not a local file."""
     if file.get_uri_scheme() != "file":
         return None
-    parent = file.get_parent_location()
-    return parent.get_path() if parent is not None else None
+    uri = file.get_parent_uri()
+    if uri is None:
+        return None
+    path = _PATHS.get(uri)
+    if path is None:
+        if len(_PATHS) > 1024:
+            _PATHS.clear()
+        try:
+            path = _PATHS[uri] = GLib.filename_from_uri(uri)[0]
+        except GLib.Error:
+            return None
+    return path
 
 
 class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvider,
