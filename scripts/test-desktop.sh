@@ -87,7 +87,13 @@ status=0
 # The session's chatter (dbus-daemon, portals, tracker) goes to a log, shown when the test fails.
 timeout -k 10 150 dbus-run-session -- /usr/bin/python3 Tests/Desktop/window_test.py "$folder" "$screenshot" \
     2> "$work/session.log" || status=$?
-grep -h '^xds-nautilus .* \(update_file_info\|update_complete\|batch_\)' "$work/session.log" | head -3 || true
+# The extension was loaded once, from the test's copy.
+loaded=$(grep -c '^xds-nautilus [0-9.]* loaded ' "$HOME/nautilus.log" || true)
+if [ $status -eq 0 ] && { [ "$loaded" != 1 ] || ! grep -q "^xds-nautilus [0-9.]* loaded $XDG_DATA_HOME/nautilus-python/extensions/xds_nautilus.py" "$HOME/nautilus.log"; }; then
+    echo "test-desktop: FAILED: the extension was loaded $loaded times, or not from \$XDG_DATA_HOME:"
+    grep '^xds-nautilus [0-9.]* loaded ' "$HOME/nautilus.log" || true
+    status=1
+fi
 [ $status -eq 0 ] || { echo "test-desktop: the session's standard error, last lines:"; tail -40 "$work/session.log"; }
 cleanup
 trap - EXIT INT TERM

@@ -418,6 +418,9 @@ def _folder_of(file):
     return path
 
 
+debug("loaded", os.path.abspath(__file__))
+
+
 class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvider,
                    Nautilus.MenuProvider, Nautilus.PropertiesModelProvider):
     """The extension nautilus-python loads."""
