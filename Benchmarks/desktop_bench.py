@@ -44,7 +44,9 @@ import importlib.util  # noqa: E402
 
 spec = importlib.util.spec_from_file_location("xds_nautilus", os.path.join(HERE, "..", "desktop", "nautilus", "xds_nautilus.py"))
 extension_module = importlib.util.module_from_spec(spec)
+real_stderr, sys.stderr = sys.stderr, io.StringIO()  # its "loaded" line
 spec.loader.exec_module(extension_module)
+sys.stderr = real_stderr
 
 folder = os.path.join(work, "Downloads")
 os.mkdir(folder)
