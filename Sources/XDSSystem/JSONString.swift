@@ -27,20 +27,38 @@ package enum JSONString {
         return out + "\""
     }
 
+    /// Appends ``literal(_:)`` of `text` to `out` as UTF-8 bytes, without a String in between
+    /// for the common string that needs no escape.
+    package static func append(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        let plain = text.withUTF8 { bytes in
+            guard !needsEscape(bytes) else { return false }
+            out.append(0x22)
+            out.append(contentsOf: bytes)
+            out.append(0x22)
+            return true
+        }
+        if !plain { out.append(contentsOf: literal(text).utf8) }
+    }
+
+    /// Whether ``literal(_:)`` must escape something in the UTF-8 bytes `bytes` (as
+    /// ``needsEscape(_:)`` for a string).
+    package static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return true }
+            if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80,
+               bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 { return true }
+            index += 1
+        }
+        return false
+    }
+
     /// Whether ``literal(_:)`` must escape something in `text`: a quote, a backslash, a control
     /// character (C0 or DEL), or U+2028/U+2029 (UTF-8 E2 80 A8/A9).
     package static func needsEscape(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return true }
-                if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80,
-                   bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 { return true }
-                index += 1
-            }
-            return false
-        }
+        return text.withUTF8 { needsEscape($0) }
     }
 }

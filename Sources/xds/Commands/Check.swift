@@ -77,13 +77,16 @@ extension XDS {
             var summary = CheckSummary(roots: existing, allow: words, namesOnly: namesOnly)
             let scan = MacMetadataScan(roots: roots, jobs: jobs.count, selection: selection, namesOnly: namesOnly,
                                        limits: archiveLimit.limits)
-            let tally = MacMetadataRun.run(scan, dryRun: true, github: github, diagnostics: &diagnostics) { finding, diagnostics in
-                summary.add(finding)
-                let text = json ? FindingRecord.json(finding) + "\n" : github ? FindingRecord.github(finding) : FindingRecord.line(finding)
-                return diagnostics.write(text)
-            }
-            if !tally.outputFailed, !json, let line = summary.line {
-                _ = diagnostics.write(line)
+            // The findings are written in batches (StandardOutput.buffered), the last line with them.
+            StandardOutput.buffered(&diagnostics) { diagnostics in
+                let tally = MacMetadataRun.run(scan, dryRun: true, github: github, diagnostics: &diagnostics) { finding, diagnostics in
+                    summary.add(finding)
+                    let text = json ? FindingRecord.json(finding) + "\n" : github ? FindingRecord.github(finding) : FindingRecord.line(finding)
+                    return diagnostics.write(text)
+                }
+                if !tally.outputFailed, !json, let line = summary.line {
+                    _ = diagnostics.write(line)
+                }
             }
             if summary.total > 0 { diagnostics.record(.absent) }
             try diagnostics.finish()

@@ -207,9 +207,12 @@ extension XDS {
         static func write(
             _ record: FoundRecord, json: Bool, icons: IconDisplay? = nil, shown: inout Int, diagnostics: inout Diagnostics
         ) -> Bool {
-            let text = json
-                ? record.json + "\n"
-                : (shown > 0 ? "\n" : "") + (record.stored.flatMap { icons?.sequence(for: $0.source) } ?? "") + record.text
+            if json {
+                guard diagnostics.write({ record.appendJSONLine(to: &$0) }) else { return false }
+                shown += 1
+                return true
+            }
+            let text = (shown > 0 ? "\n" : "") + (record.stored.flatMap { icons?.sequence(for: $0.source) } ?? "") + record.text
             guard diagnostics.write(text) else { return false }
             shown += 1
             return true
@@ -222,6 +225,7 @@ extension XDS {
             var diagnostics = Diagnostics()
             var progress = ProgressLine()
             var shown = 0
+            StandardOutput.buffered(&diagnostics) { diagnostics in
             for root in roots {
                 guard diagnostics.accepts(root) else { continue }
                 guard Recursive.isFolder(root) else {
@@ -253,6 +257,7 @@ extension XDS {
                 if counts.tagged == 0 && members == 0 && !unsure {
                     diagnostics.fail(root, "no file or folder in it has an x-document-source attribute", status: .absent)
                 }
+            }
             }
             return diagnostics
         }

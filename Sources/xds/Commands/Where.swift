@@ -187,6 +187,7 @@ extension XDS {
                               jobs: Int, archives: Bool = true) -> Diagnostics {
             var diagnostics = Diagnostics()
             var progress = ProgressLine()
+            StandardOutput.buffered(&diagnostics) { diagnostics in
             for root in roots {
                 guard diagnostics.accepts(root) else { continue }
                 guard Recursive.isFolder(root) else {
@@ -231,6 +232,7 @@ extension XDS {
                 if counts.tagged == 0 && members == 0 && !unsure {
                     diagnostics.fail(root, "no file or folder in it has a mark of where it came from", status: .absent)
                 }
+            }
             }
             return diagnostics
         }

@@ -74,6 +74,68 @@ struct FoundRecord {
         return object.json
     }
 
+    /// ``json`` and a line break, appended to `out` as bytes: the common record (a file or
+    /// folder found in a walk, no TextBundle) without a String, a Dictionary or an array made
+    /// for it (issue 35); the others through ``json``. The same bytes either way.
+    func appendJSONLine(to out: inout [UInt8]) {
+        guard member == nil, textBundle == nil else {
+            out.append(contentsOf: json.utf8)
+            out.append(0x0A)
+            return
+        }
+        out.append(contentsOf: #"{"file":"#.utf8)
+        Self.appendPath(file, to: &out)
+        if let stored {
+            let entries = stored.source.dictionary
+            var known = 0, wrongType = false
+            for key in DocumentSource.keys {
+                guard let value = entries[key] else { continue }
+                known += 1
+                guard case .string(let string) = value else {
+                    wrongType = true
+                    continue
+                }
+                out.append(contentsOf: #",""#.utf8)
+                out.append(contentsOf: key.utf8)
+                out.append(contentsOf: #"":"#.utf8)
+                JSONString.append(string, to: &out)
+            }
+            out.append(contentsOf: #","store":"#.utf8)
+            JSONString.append(stored.store.rawValue, to: &out)
+            out.append(contentsOf: #","other":"#.utf8)
+            if known == entries.count {
+                out.append(contentsOf: "{}".utf8)
+            } else {
+                out.append(contentsOf: JSONText.object(stored.source.otherKeys).utf8)
+            }
+            if wrongType {
+                out.append(contentsOf: #","warnings":["#.utf8)
+                for (index, warning) in stored.source.warnings.enumerated() {
+                    if index > 0 { out.append(0x2C) }
+                    JSONString.append(warning, to: &out)
+                }
+                out.append(0x5D)
+            }
+        }
+        out.append(contentsOf: "}\n".utf8)
+    }
+
+    /// A path's JSON string literal (``DocumentSourceTreePath/json``): its bytes as they are
+    /// when they are ASCII with nothing to escape, the common name.
+    private static func appendPath(_ path: DocumentSourceTreePath, to out: inout [UInt8]) {
+        let plain = path.bytes.withUnsafeBufferPointer { bytes in
+            for byte in bytes where byte >= 0x7F || byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
+            return true
+        }
+        if plain {
+            out.append(0x22)
+            out.append(contentsOf: path.bytes)
+            out.append(0x22)
+        } else {
+            out.append(contentsOf: path.json.utf8)
+        }
+    }
+
     // MARK: Text
 
     /// The text for people: the name, then the value's fields aligned under it (the store, the

@@ -35,6 +35,8 @@ struct Diagnostics {
     static func printError(_ line: String) {
         var text = line
         if !text.hasSuffix("\n") { text += "\n" }
+        // Records a walk has gathered go first: they were found before this line.
+        StandardOutput.flush()
         // write(2) rather than stdio's `stderr`, which Swift 6 treats as shared mutable state;
         // a failed write to standard error cannot be reported anywhere, so it is ignored.
         try? SystemCall.writeAll(2, Array(text.utf8))
