@@ -41,8 +41,10 @@ struct BinaryPlistValidator {
     private var onPath: [Bool]
     private var visits = 0
     private var expandedBytes = 0
-    /// Strings already checked, by object index, so shared strings are decoded once.
-    private var checkedStrings: [Int: String] = [:]
+    /// Strings already checked, by object index, so shared strings are decoded once: an array
+    /// as long as the object table, as ``onPath`` (a Dictionary keyed by index cost a fifth of
+    /// the decoding of a 4-key value in hashing and growing: issue 35).
+    private var checkedStrings: [String?]
     private(set) var scalars: [ExactScalar] = []
     /// The expansion bounds in force: the static ones times the caller's scale.
     private var visitLimit = maximumVisits
@@ -78,8 +80,9 @@ struct BinaryPlistValidator {
     private init(_ bytes: [UInt8], threeByteSizes: Bool = false) throws(PropertyListError) {
         self.bytes = bytes
         let count = bytes.count
-        let magic: [UInt8] = Array("bplist".utf8)
-        guard count >= 8, Array(bytes[0..<6]) == magic else {
+        // Compared in place: two arrays made for it were a tenth of a small value's decoding.
+        guard count >= 8, bytes[0] == 0x62, bytes[1] == 0x70, bytes[2] == 0x6C, bytes[3] == 0x69,
+              bytes[4] == 0x73, bytes[5] == 0x74 else {
             throw PropertyListError(.notAPropertyList, "not a binary plist: the data does not start with 'bplist'")
         }
         guard bytes[6] == UInt8(ascii: "0"), bytes[7] == UInt8(ascii: "0") else {
@@ -122,6 +125,7 @@ struct BinaryPlistValidator {
         rootIndex = Int(root)
         tableOffset = Int(table)
         onPath = Array(repeating: false, count: objectCount)
+        checkedStrings = Array(repeating: nil, count: objectCount)
     }
 
     /// Every entry of the offset table must point into the object area: after the 8-byte

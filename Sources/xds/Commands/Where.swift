@@ -303,9 +303,11 @@ struct WhereOutput {
         if summary != nil {
             summary!.add(record.marks)
         } else {
-            let text = json ? record.json(urls: urlText, urlBytes: urlBytes) + "\n"
-                : (shown > 0 ? "\n" : "") + record.text(urls: urlText, urlBytes: urlBytes)
-            guard diagnostics.write(text) else { return false }
+            if json {
+                guard diagnostics.write({ record.appendJSONLine(to: &$0, urls: urlText, urlBytes: urlBytes) }) else { return false }
+            } else {
+                guard diagnostics.write((shown > 0 ? "\n" : "") + record.text(urls: urlText, urlBytes: urlBytes)) else { return false }
+            }
             shown += 1
         }
         for (mark, value) in record.undecodable {

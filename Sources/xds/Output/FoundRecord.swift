@@ -49,7 +49,14 @@ struct FoundRecord {
     /// The JSON Lines object, without the line break: `"file"`, `"archive"` and `"member"` for
     /// a member, then `"identifier"`, `"name"`, `"path"`, `"appInfoURL"` when present, `"store"`,
     /// `"other"` and `"warnings"` (only when there are any), then `"textbundle"`.
-    var json: String {
+    var json: String { object.json }
+
+    /// ``json`` and a line break, appended to `out` as bytes (a walk's batch of records).
+    func appendJSONLine(to out: inout [UInt8]) {
+        object.appendLine(to: &out)
+    }
+
+    private var object: JSONObject {
         var object = JSONObject()
         object.add("file", file)
         if let member {
@@ -57,13 +64,7 @@ struct FoundRecord {
             object.add("member", member.name)
         }
         if let stored {
-            let source = stored.source
-            for (key, value) in zip(DocumentSource.keys, [source.identifier, source.name, source.path, source.appInfoURL]) {
-                if let value { object.add(key, value) }
-            }
-            object.add("store", stored.store.rawValue)
-            object.add("other", json: JSONText.object(source.otherKeys))
-            if !source.warnings.isEmpty { object.add("warnings", strings: source.warnings) }
+            object.addFields(of: stored.source, store: stored.store.rawValue)
         }
         if let textBundle {
             var bundle = JSONObject()
@@ -71,69 +72,7 @@ struct FoundRecord {
             if !textBundle.warnings.isEmpty { bundle.add("warnings", strings: textBundle.warnings) }
             object.add("textbundle", bundle)
         }
-        return object.json
-    }
-
-    /// ``json`` and a line break, appended to `out` as bytes: the common record (a file or
-    /// folder found in a walk, no TextBundle) without a String, a Dictionary or an array made
-    /// for it (issue 35); the others through ``json``. The same bytes either way.
-    func appendJSONLine(to out: inout [UInt8]) {
-        guard member == nil, textBundle == nil else {
-            out.append(contentsOf: json.utf8)
-            out.append(0x0A)
-            return
-        }
-        out.append(contentsOf: #"{"file":"#.utf8)
-        Self.appendPath(file, to: &out)
-        if let stored {
-            let entries = stored.source.dictionary
-            var known = 0, wrongType = false
-            for key in DocumentSource.keys {
-                guard let value = entries[key] else { continue }
-                known += 1
-                guard case .string(let string) = value else {
-                    wrongType = true
-                    continue
-                }
-                out.append(contentsOf: #",""#.utf8)
-                out.append(contentsOf: key.utf8)
-                out.append(contentsOf: #"":"#.utf8)
-                JSONString.append(string, to: &out)
-            }
-            out.append(contentsOf: #","store":"#.utf8)
-            JSONString.append(stored.store.rawValue, to: &out)
-            out.append(contentsOf: #","other":"#.utf8)
-            if known == entries.count {
-                out.append(contentsOf: "{}".utf8)
-            } else {
-                out.append(contentsOf: JSONText.object(stored.source.otherKeys).utf8)
-            }
-            if wrongType {
-                out.append(contentsOf: #","warnings":["#.utf8)
-                for (index, warning) in stored.source.warnings.enumerated() {
-                    if index > 0 { out.append(0x2C) }
-                    JSONString.append(warning, to: &out)
-                }
-                out.append(0x5D)
-            }
-        }
-        out.append(contentsOf: "}\n".utf8)
-    }
-
-    /// A path's JSON string literal (``DocumentSourceTreePath/json``): its bytes as they are
-    /// when they are ASCII with nothing to escape, the common name.
-    private static func appendPath(_ path: DocumentSourceTreePath, to out: inout [UInt8]) {
-        let plain = path.bytes.withUnsafeBufferPointer { bytes in
-            for byte in bytes where byte >= 0x7F || byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
-            return true
-        }
-        if plain {
-            out.append(0x22)
-            out.append(contentsOf: path.bytes)
-            out.append(0x22)
-        } else {
-            out.append(contentsOf: path.json.utf8)
-        }
+        return object
     }
 
     // MARK: Text

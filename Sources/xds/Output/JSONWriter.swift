@@ -1,34 +1,42 @@
+import XDSSystem
 import XDocSource
 
 /// A JSON object written member by member, in the order the members are added: the one way
-/// `xds` writes a JSON Lines record. Strings are escaped by the library's `JSONText.string`
+/// `xds` writes a JSON Lines record. Strings are escaped by the library's `JSONString`
 /// (quotes, `\`, every control character, U+2028/U+2029), paths from their exact bytes
-/// (`DocumentSourceTreePath.json`), property-list values mapped by `JSONText.value`.
+/// (`DocumentSourceTreePath.json`), property-list values mapped by `JSONText.value`. Kept as
+/// UTF-8 bytes, which a walk's records are written as (``appendLine(to:)``): no String is
+/// built for a member that needs no escape (issue 35).
 struct JSONObject {
-    private var text = "{"
+    private var bytes: [UInt8] = [0x7B]
     private var isEmpty = true
 
     init() {}
 
+    /// Starts a member: the comma before it and its key.
+    private mutating func key(_ key: String) {
+        if !isEmpty { bytes.append(0x2C) }
+        JSONString.append(key, to: &bytes)
+        bytes.append(0x3A)
+        isEmpty = false
+    }
+
     /// Adds `key` with a value already written as JSON text.
     mutating func add(_ key: String, json value: String) {
-        // Appended piece by piece: `a + b + c` built two temporary strings per member, a fifth
-        // of `where -r --json`'s own time (perf, issue 26).
-        if !isEmpty { text.append(",") }
-        text.append(JSONText.string(key))
-        text.append(":")
-        text.append(value)
-        isEmpty = false
+        self.key(key)
+        bytes.append(contentsOf: value.utf8)
     }
 
     /// Adds a string.
     mutating func add(_ key: String, _ value: String) {
-        add(key, json: JSONText.string(value))
+        self.key(key)
+        JSONString.append(value, to: &bytes)
     }
 
     /// Adds a path, from its exact bytes.
     mutating func add(_ key: String, _ path: DocumentSourceTreePath) {
-        add(key, json: path.json)
+        self.key(key)
+        Self.append(path, to: &bytes)
     }
 
     /// Adds a property-list value.
@@ -38,14 +46,83 @@ struct JSONObject {
 
     /// Adds an array of strings.
     mutating func add(_ key: String, strings: [String]) {
-        add(key, json: "[" + strings.map(JSONText.string).joined(separator: ",") + "]")
+        self.key(key)
+        bytes.append(0x5B)
+        for (index, string) in strings.enumerated() {
+            if index > 0 { bytes.append(0x2C) }
+            JSONString.append(string, to: &bytes)
+        }
+        bytes.append(0x5D)
     }
 
     /// Adds an object.
     mutating func add(_ key: String, _ object: JSONObject) {
-        add(key, json: object.json)
+        self.key(key)
+        object.append(to: &bytes)
+    }
+
+    /// Adds an array of objects.
+    mutating func add(_ key: String, objects: [JSONObject]) {
+        self.key(key)
+        bytes.append(0x5B)
+        for (index, object) in objects.enumerated() {
+            if index > 0 { bytes.append(0x2C) }
+            object.append(to: &bytes)
+        }
+        bytes.append(0x5D)
+    }
+
+    /// Adds a value's fields as `show --json` writes them (`identifier`, `name`, `path`,
+    /// `appInfoURL` when they are strings, `url` mapping the last), then `store` when given,
+    /// `other` and `warnings` (only when there are any). The common value, the four keys as
+    /// strings, builds no other-keys dictionary nor warnings array.
+    mutating func addFields(of source: DocumentSource, store: String? = nil, url: (String) -> String = { $0 }) {
+        let entries = source.dictionary
+        var strings = 0
+        for key in DocumentSource.keys {
+            guard case .string(let value) = entries[key] else { continue }
+            strings += 1
+            add(key, key == "appInfoURL" ? url(value) : value)
+        }
+        if let store { add("store", store) }
+        guard strings != entries.count else {
+            add("other", json: "{}")
+            return
+        }
+        add("other", json: JSONText.object(source.otherKeys))
+        let warnings = source.warnings
+        if !warnings.isEmpty { add("warnings", strings: warnings) }
     }
 
     /// The object's text.
-    var json: String { text + "}" }
+    var json: String { String(decoding: bytes, as: UTF8.self) + "}" }
+
+    /// Appends the object's bytes to `out`.
+    func append(to out: inout [UInt8]) {
+        out.append(contentsOf: bytes)
+        out.append(0x7D)
+    }
+
+    /// Appends the object and a line break to `out`: one JSON Lines record.
+    func appendLine(to out: inout [UInt8]) {
+        out.append(contentsOf: bytes)
+        out.append(0x7D)
+        out.append(0x0A)
+    }
+
+    /// A path's JSON string literal (``DocumentSourceTreePath/json``): its bytes as they are
+    /// when they are ASCII with nothing to escape (the common name), else from the library.
+    static func append(_ path: DocumentSourceTreePath, to out: inout [UInt8]) {
+        let plain = path.bytes.withUnsafeBufferPointer { bytes in
+            for byte in bytes where byte >= 0x7F || byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
+            return true
+        }
+        if plain {
+            out.append(0x22)
+            out.append(contentsOf: path.bytes)
+            out.append(0x22)
+        } else {
+            out.append(contentsOf: path.json.utf8)
+        }
+    }
 }

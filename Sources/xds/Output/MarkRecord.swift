@@ -47,14 +47,23 @@ struct MarkRecord {
     /// under SPEC §6's keys. `urls` gives the text of every URL field (credentials hidden,
     /// `--redact`), `urlBytes` the bytes of one that is not UTF-8, before they are shown as hex.
     func json(urls: (String) -> String, urlBytes: ([UInt8]) -> [UInt8] = { $0 }) -> String {
+        object(urls: urls, urlBytes: urlBytes).json
+    }
+
+    /// ``json(urls:urlBytes:)`` and a line break, appended to `out` as bytes (a walk's batch).
+    func appendJSONLine(to out: inout [UInt8], urls: (String) -> String, urlBytes: ([UInt8]) -> [UInt8] = { $0 }) {
+        object(urls: urls, urlBytes: urlBytes).appendLine(to: &out)
+    }
+
+    private func object(urls: (String) -> String, urlBytes: ([UInt8]) -> [UInt8]) -> JSONObject {
         var object = JSONObject()
         object.add("file", file)
         if let member {
             object.add("archive", member.archive)
             object.add("member", member.name)
         }
-        object.add("marks", json: "[" + marks.map { Self.json($0, urls: urls, urlBytes: urlBytes).json }.joined(separator: ",") + "]")
-        return object.json
+        object.add("marks", objects: marks.map { Self.json($0, urls: urls, urlBytes: urlBytes) })
+        return object
     }
 
     private static func json(_ mark: ProvenanceMark, urls: (String) -> String, urlBytes: ([UInt8]) -> [UInt8]) -> JSONObject {
@@ -67,11 +76,7 @@ struct MarkRecord {
             // Its fields are show's, under one key: show's `name` and `store` would collide
             // with the mark's own.
             var fields = JSONObject()
-            for (key, value) in zip(DocumentSource.keys, [source.identifier, source.name, source.path, source.appInfoURL.map(urls)]) {
-                if let value { fields.add(key, value) }
-            }
-            fields.add("other", json: JSONText.object(source.otherKeys))
-            if !source.warnings.isEmpty { fields.add("warnings", strings: source.warnings) }
+            fields.addFields(of: source, url: urls)
             object.add("documentSource", fields)
         case .quarantine(let quarantine):
             object.add("flags", quarantine.flags)
