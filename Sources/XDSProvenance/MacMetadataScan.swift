@@ -48,6 +48,9 @@ public struct MacMetadataScan: Sendable {
         case archiveProblem(archive: DocumentSourceTreePath, ArchiveProblem)
         /// An archive that could not be read to its end (missing, unreadable, damaged, over the limit).
         case archiveFailed(ArchiveError)
+        /// A `__MACOSX` or `.AppleDouble` folder on disk that stays (or would) because something
+        /// in it is kept; what goes in it is reported as any finding.
+        case folderStays(MacMetadataFolderStay)
         /// The walk's counts so far.
         case progress(DocumentSourceTree.Counts)
     }
@@ -79,6 +82,7 @@ public struct MacMetadataScan: Sendable {
             switch event {
             case .found(let record):
                 for finding in record.findings where visit(.found(finding)) == .stop { return .stop }
+                for stay in record.stays where visit(.folderStays(stay)) == .stop { return .stop }
                 return .proceed
             case .problem(let problem):
                 return visit(.problem(problem))

@@ -137,3 +137,32 @@ public struct MacMetadataFinding: Sendable, Equatable {
     /// Whether it is inside an archive.
     public var isInArchive: Bool { member != nil }
 }
+
+/// A `__MACOSX` or `.AppleDouble` folder that `strip --mac-metadata` does not remove because
+/// something in it is kept (SPEC §6: "removed when everything in them goes, otherwise their
+/// Mac files go and the folder is reported"): the strip names it, and why, on standard error.
+/// Not a finding: `check` does not report it.
+public struct MacMetadataFolderStay: Sendable, Equatable {
+    /// Why the folder stays.
+    public enum Reason: Sendable, Equatable {
+        /// Sidecars are kept (`--keep sidecar`) and it holds one: a `._NAME` file in
+        /// `__MACOSX`, any file in `.AppleDouble` (Netatalk's AppleDouble files).
+        case keptSidecars
+        /// A `._NAME` file in it holds a mark of a kind kept: rewritten to hold only that.
+        case keptMark
+    }
+
+    /// The folder, exact bytes.
+    public let folder: DocumentSourceTreePath
+    /// ``MacMetadata/What/macOSXFolder`` or ``MacMetadata/What/appleDoubleFolder``.
+    public let what: MacMetadata.What
+    /// Why it stays.
+    public let reason: Reason
+
+    /// Creates one.
+    public init(folder: DocumentSourceTreePath, what: MacMetadata.What, reason: Reason) {
+        self.folder = folder
+        self.what = what
+        self.reason = reason
+    }
+}

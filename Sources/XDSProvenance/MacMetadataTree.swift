@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+internal import XDSSystem
 import XDocSource
 
 /// The marks and the Mac metadata (``MacMetadata``) of every file and folder under folders, found
@@ -47,13 +48,20 @@ public struct MacMetadataTree: Sendable {
         self.recursive = recursive
     }
 
-    /// What one entry held (or lost): its findings, in the order above.
+    /// What one entry held (or lost): its findings, in the order above; or the `__MACOSX` and
+    /// `.AppleDouble` folders found to stay (then without findings).
     public struct Record: Sendable, Equatable {
-        /// The findings, never empty.
+        /// The findings (empty only in a record of ``stays``).
         public let findings: [MacMetadataFinding]
+        /// `__MACOSX` and `.AppleDouble` folders that stay because something in them is kept
+        /// (SPEC §6: their Mac files go and the folder is reported).
+        public let stays: [MacMetadataFolderStay]
 
         /// Creates one.
-        public init(findings: [MacMetadataFinding]) { self.findings = findings }
+        public init(findings: [MacMetadataFinding], stays: [MacMetadataFolderStay] = []) {
+            self.findings = findings
+            self.stays = stays
+        }
     }
 
     /// Walks every root, calling `visit` on the calling thread for each entry with findings
@@ -65,12 +73,36 @@ public struct MacMetadataTree: Sendable {
         archives archive: (DocumentSourceTreePath) -> DocumentSourceTree.Decision = { _ in .proceed },
         _ visit: (ProvenanceTree.Event<Record>) -> DocumentSourceTree.Decision
     ) -> DocumentSourceTree.Counts {
-        let inspector = Inspector(selection: selection, namesOnly: namesOnly, dryRun: dryRun, walksFolders: recursive)
-        return DocumentSourceTree(roots: roots, jobs: recursive ? jobs : 1).walk(inspecting: inspector, archives: archive) { event in
+        let stays = FolderStays()
+        let inspector = Inspector(selection: selection, namesOnly: namesOnly, dryRun: dryRun, walksFolders: recursive, stays: stays)
+        // A folder that stays is decided on a worker thread as it is declined (and then walked):
+        // reported with the next event, or at the end.
+        func reportStays() -> DocumentSourceTree.Decision {
+            let found = stays.take()
+            return found.isEmpty ? .proceed : visit(.found(Record(findings: [], stays: found)))
+        }
+        let counts = DocumentSourceTree(roots: roots, jobs: recursive ? jobs : 1).walk(inspecting: inspector, archives: archive) { event in
+            guard reportStays() == .proceed else { return .stop }
             switch event {
-            case .inspected(let record): visit(.found(record))
-            case .problem(let problem): visit(.problem(problem))
-            case .progress(let counts): visit(.progress(counts))
+            case .inspected(let record): return visit(.found(record))
+            case .problem(let problem): return visit(.problem(problem))
+            case .progress(let counts): return visit(.progress(counts))
+            }
+        }
+        _ = reportStays()
+        return counts
+    }
+
+    /// The folders found to stay, handed from the workers to the calling thread.
+    final class FolderStays: Sendable {
+        private let found = Lock<[MacMetadataFolderStay]>([])
+
+        func add(_ stay: MacMetadataFolderStay) { found.withLock { $0.append(stay) } }
+
+        func take() -> [MacMetadataFolderStay] {
+            found.withLock { found in
+                defer { found.removeAll() }
+                return found
             }
         }
     }
@@ -84,6 +116,8 @@ extension MacMetadataTree {
         let namesOnly: Bool
         let dryRun: Bool
         let walksFolders: Bool
+        /// Where a `__MACOSX` or `.AppleDouble` declined because something in it stays is told.
+        let stays: FolderStays
 
         var claimsEntries: Bool { true }
 
@@ -111,8 +145,14 @@ extension MacMetadataTree {
         func inspect(claimed entry: DocumentSourceTree.ClaimedEntry) throws(DocumentSourceFileError) -> DocumentSourceTree.Claim<Record> {
             // A root is Mac metadata by its own name or by a folder it is in (`__MACOSX/x`).
             let own = MacMetadata.what(fileName: entry.name)
-            guard let what = own ?? (entry.isRoot ? MacMetadata.what(entryPath: entry.path.bytes) : nil), selection.removes(what)
-            else { return .declined }
+            guard let what = own ?? (entry.isRoot ? MacMetadata.what(entryPath: entry.path.bytes) : nil) else { return .declined }
+            // A `._NAME` named itself, when what it holds decides: read first, as one met in the walk.
+            if !namesOnly, own == .sidecar, entry.isRoot, entry.type == .file,
+                !(selection.removes(.sidecar) && selection.removesEveryKind)
+            {
+                return try inspectRootSidecar(entry)
+            }
+            guard selection.removes(what) else { return .declined }
             if !namesOnly {
                 switch what {
                 case .sidecar:
@@ -123,9 +163,10 @@ extension MacMetadataTree {
                     if entry.type == .folder || (entry.type == .file && !entry.isRoot) { return .declined }
                 case .macOSXFolder, .appleDoubleFolder:
                     if entry.type == .file && own != nil { return .declined }
-                    // Sidecars kept, or one in it holding a kept mark: walked as any folder
-                    // (what goes in it goes, what is kept stays, and the folder with it).
-                    if own != nil, entry.type == .folder, !selection.removes(.sidecar) || holdsKeptMark(entry) {
+                    // Sidecars in it kept, or one holding a kept mark: walked as any folder
+                    // (what goes in it goes, what is kept stays, and the folder with it, reported).
+                    if own != nil, entry.type == .folder, let reason = keptContent(entry, what) {
+                        stays.add(MacMetadataFolderStay(folder: entry.path, what: what, reason: reason))
                         return .declined
                     }
                 default:
@@ -134,6 +175,18 @@ extension MacMetadataTree {
             }
             if !dryRun { guard try entry.remove() else { return .taken(nil) } }
             return .taken(Record(findings: [MacMetadataFinding(file: entry.path, what: what)]))
+        }
+
+        /// Why the `__MACOSX` or `.AppleDouble` folder `entry` stays, if it does: it holds a
+        /// sidecar and sidecars are kept (any file of `.AppleDouble`, Netatalk's AppleDouble
+        /// files; a `._NAME` file of `__MACOSX`), or a `._NAME` file holding a kept mark.
+        func keptContent(_ entry: DocumentSourceTree.ClaimedEntry, _ what: MacMetadata.What) -> MacMetadataFolderStay.Reason? {
+            if !selection.removes(.sidecar), entry.containsFile(limit: 0, where: { name, _, _ in
+                what == .appleDoubleFolder || MacMetadata.what(fileName: name) == .sidecar
+            }) {
+                return .keptSidecars
+            }
+            return holdsKeptMark(entry) ? .keptMark : nil
         }
 
         /// Whether a `._NAME` file in the folder `entry` holds a mark of a kind kept (read only
@@ -220,13 +273,19 @@ extension MacMetadataTree {
             }
         }
 
-        /// The findings of a plan, in order: one sidecar line, or its entries under `path`.
+        /// The findings of a plan, in order: one sidecar line, or its entries under the entry's path.
         func findings(_ plan: SidecarPlan, entry: DocumentSourceTree.InspectedEntry) -> [MacMetadataFinding] {
+            findings(plan, path: entry.path, sidecar: entry.sidecar)
+        }
+
+        /// The findings of a plan for the sidecar at `sidecar`: one sidecar line, or its
+        /// entries under `path` (the file it describes, or itself for an orphan).
+        func findings(_ plan: SidecarPlan, path: DocumentSourceTreePath, sidecar: DocumentSourceTreePath?) -> [MacMetadataFinding] {
             switch plan {
             case .none:
                 return []
             case .delete:
-                guard let sidecar = entry.sidecar else { return [] }
+                guard let sidecar else { return [] }
                 return [MacMetadataFinding(file: sidecar, what: .sidecar)]
             case .edit(_, let found, _):
                 var result: [MacMetadataFinding] = []
@@ -234,10 +293,10 @@ extension MacMetadataTree {
                     item.kind.map { (name: item.name, match: ProvenanceNames.Match(kind: $0, field: nil, isSambaStream: false)) }
                 }
                 for location in ProvenanceMarkLocation.grouped(store: .appleDouble, marks) {
-                    result.append(MacMetadataFinding(file: entry.path, what: .mark, kind: location.kind, store: .appleDouble))
+                    result.append(MacMetadataFinding(file: path, what: .mark, kind: location.kind, store: .appleDouble))
                 }
                 for item in found where item.kind == nil {
-                    result.append(MacMetadataFinding(file: entry.path, what: .appleAttribute, name: item.name))
+                    result.append(MacMetadataFinding(file: path, what: .appleAttribute, name: item.name))
                 }
                 return result
             }
@@ -314,15 +373,20 @@ extension MacMetadataTree {
             case .delete:
                 return try writer.removeSidecarFile() ? findings(.delete, entry: entry) : []
             case .edit(let removing, _, let rebuild):
-                let names = Set(removing)
                 let changed = try writer.editSidecar { (current) throws(AppleDoubleError) -> AppleDouble.Edit in
-                    guard rebuild else { return try AppleDouble.edited(current, removing: names) }
-                    // Only what is kept stays: no Finder info, no resource fork.
-                    let kept = try AppleDouble(bytes: current, fileSize: current.count).attributes.filter { !names.contains($0.name) }
-                    return .replace(try AppleDouble.newFile(attributes: kept))
+                    try Self.edit(current, removing: Set(removing), rebuild: rebuild)
                 }
                 return changed ? findings(planned, entry: entry) : []
             }
+        }
+
+        /// The change of an ``SidecarPlan/edit(removing:findings:rebuild:)`` to the whole
+        /// sidecar `current`: the entries `names` removed, or with `rebuild` only what is kept
+        /// (no Finder info, no resource fork).
+        static func edit(_ current: [UInt8], removing names: Set<String>, rebuild: Bool) throws(AppleDoubleError) -> AppleDouble.Edit {
+            guard rebuild else { return try AppleDouble.edited(current, removing: names) }
+            let kept = try AppleDouble(bytes: current, fileSize: current.count).attributes.filter { !names.contains($0.name) }
+            return .replace(try AppleDouble.newFile(attributes: kept))
         }
 
         /// The findings of an entry's own attributes: marks grouped per kind and store, then
