@@ -67,7 +67,7 @@ public struct ArchiveCleaner: Sendable {
     }
 
     /// A cleaner that also leaves out the Mac metadata of `selection` (`xds strip
-    /// --mac-metadata ARCHIVE -o CLEAN`, ``macMetadataFilter``), or nil when the name is not an
+    /// --mac-metadata ARCHIVE -o CLEAN`, ``macMetadataFilter(_:)``), or nil when the name is not an
     /// archive's.
     public init?(archive: DocumentSourceTreePath, macMetadata selection: MacMetadataSelection,
                  limits: ArchiveScanner.Limits = .init()) {
@@ -86,7 +86,7 @@ public struct ArchiveCleaner: Sendable {
     }
 
     /// What the copy leaves out: AppleDouble attributes and pax records of ``kinds``; with a
-    /// ``selection``, ``macMetadataFilter``.
+    /// ``selection``, ``macMetadataFilter(_:)``.
     public var filter: ArchiveCopy.Filter {
         if let selection { return Self.macMetadataFilter(selection) }
         let kinds = self.kinds
