@@ -12,7 +12,7 @@ import XDocSourceArchive
 ///   `.DS_Store`; `.AppleDouble/` folders (Netatalk 2) and what is in them; a `._NAME` folder
 ///   and what is in it; Explorer's `NAME:Zone.Identifier` files (a name Windows cannot
 ///   extract). A `._NAME` file holding a mark of a kind kept is read and rebuilt to
-///   hold only what is kept (no Finder info, no resource fork; a zip keeps the folders it is
+///   hold only what is kept (no Finder info, no resource fork; the copy keeps the folders it is
 ///   in): it is then not Mac metadata, nor the `__MACOSX/` it stays in. With `sidecar` kept
 ///   (or `macosx-folder`, under `__MACOSX/`) a `._` entry stays, without its marks and Apple
 ///   attributes.

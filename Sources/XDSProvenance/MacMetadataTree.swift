@@ -12,7 +12,10 @@ import XDocSource
 /// (XDocSource's `DocumentSourceTree` with an inspector: streaming, ``jobs`` threads, links
 /// never followed), with names claimed as they are listed: `.DS_Store`, `__MACOSX`,
 /// `.AppleDouble`, and a link (or anything but a regular file) named `._NAME` or
-/// `NAME:Zone.Identifier`, each reported (or deleted) whole and never walked into.
+/// `NAME:Zone.Identifier`, each reported (or deleted) whole and never walked into — but a
+/// `__MACOSX` or `.AppleDouble` holding a kept sidecar or a `._` with a kept mark, walked as
+/// any folder and reported as staying (``Record/stays``), and a regular `._NAME` named as a
+/// root, read first as one met in the walk is.
 ///
 /// What is found, per entry, in this order: its marks of the selected kinds (one finding per
 /// kind and store, as `strip -n` lists them), its Apple attributes (one per name), its sidecar
