@@ -164,4 +164,14 @@ struct StripMacKeptTests {
         #expect(try xds("strip", "--mac-metadata", "u.tar", "-o", "d.tar", in: folder.path).status == 0)
         #expect(try run("/usr/bin/tar", ["-tf", "d.tar"], in: folder.path).stdout == "a.txt\n")
     }
+
+    @Test("strip --help and the man page's source (--experimental-dump-help, what generate-manual reads) warn that --mac-metadata deletes what Macs use")
+    func helpWarns() throws {
+        let help = try xds("strip", "--help")
+        #expect(help.status == 0 && help.stdout.contains("IT DELETES WHAT MACS USE: resource forks, Finder tags and comments,"), "\(help)")
+        #expect(help.stdout.contains("never for a share that Macs work on"), "\(help)")
+        let dump = try xds("strip", "--experimental-dump-help")
+        #expect(dump.stdout.contains("IT DELETES WHAT MACS USE: resource forks, Finder tags and comments, code signatures kept in attributes"))
+        #expect(dump.stdout.contains("__MACOSX or .AppleDouble folder that keeps something is named on standard error"))
+    }
 }
