@@ -6,6 +6,7 @@ import Darwin
 internal import XDSSystem
 import XDocSource
 import XDocSourceArchive
+import XDSWalk
 
 /// A clean copy of a zip or tar archive: the archive without the marks of
 /// ``ProvenanceNames`` (SPEC §6, `xds strip ARCHIVE -o CLEAN|-`), everything else as it was.
@@ -36,7 +37,7 @@ import XDocSourceArchive
 /// ```
 public struct ArchiveCleaner: Sendable {
     /// The archive read.
-    public let archive: DocumentSourceTreePath
+    public let archive: TreePath
     /// The kinds of marks left out.
     public let kinds: Set<ProvenanceKind>
     /// The bounds of the read (`ArchiveScanner.Limits.maximumDecompressedSize` is
@@ -47,7 +48,7 @@ public struct ArchiveCleaner: Sendable {
 
     /// A cleaner of the archive at `archive`, or nil when its name is not an archive's
     /// (`ArchiveKind(fileName:)`: `.zip`, `.textpack`, `.tar` and its compressed forms).
-    public init?(archive: DocumentSourceTreePath, kinds: Set<ProvenanceKind> = Set(ProvenanceKind.allCases),
+    public init?(archive: TreePath, kinds: Set<ProvenanceKind> = Set(ProvenanceKind.allCases),
                  limits: ArchiveScanner.Limits = .init()) {
         guard let copy = ArchiveCopy(path: archive, limits: limits) else { return nil }
         self.archive = archive
@@ -59,7 +60,7 @@ public struct ArchiveCleaner: Sendable {
     /// `init(archive:kinds:limits:)` for a path given as text.
     public init?(archive: String, kinds: Set<ProvenanceKind> = Set(ProvenanceKind.allCases),
                  limits: ArchiveScanner.Limits = .init()) {
-        self.init(archive: DocumentSourceTreePath(archive), kinds: kinds, limits: limits)
+        self.init(archive: TreePath(archive), kinds: kinds, limits: limits)
     }
 
     /// What the copy leaves out: AppleDouble attributes and pax records of ``kinds``.
@@ -80,9 +81,9 @@ public struct ArchiveCleaner: Sendable {
         /// describes, as `xds where` names it), in `store` (``ProvenanceStore/zip`` or
         /// ``ProvenanceStore/tar``). One per kind and member (consecutive entries for one member,
         /// a tar's `._NAME` then NAME, make one), in ``ProvenanceKind`` order.
-        case mark(member: DocumentSourceTreePath, kind: ProvenanceKind, store: ProvenanceStore)
+        case mark(member: TreePath, kind: ProvenanceKind, store: ProvenanceStore)
         /// A `._` entry the copy would leave out unread, by its own name.
-        case unreadable(entry: DocumentSourceTreePath, reason: ArchiveCopy.UnreadableReason)
+        case unreadable(entry: TreePath, reason: ArchiveCopy.UnreadableReason)
     }
 
     /// Reads the archive exactly as ``write(to:observe:)`` does, writes nothing, and calls
@@ -95,7 +96,7 @@ public struct ArchiveCleaner: Sendable {
     public func dryRun(_ visit: (Finding) -> Void) throws(ArchiveCleanerError) -> ArchiveCopy.Report {
         let kinds = self.kinds
         let store: ProvenanceStore = copy.kind == .zip ? .zip : .tar
-        var member: DocumentSourceTreePath?
+        var member: TreePath?
         var found = Set<ProvenanceKind>()
         func flush() {
             if let member {
@@ -104,7 +105,7 @@ public struct ArchiveCleaner: Sendable {
             member = nil
             found = []
         }
-        func add(_ name: DocumentSourceTreePath, _ matches: [ProvenanceKind]) {
+        func add(_ name: TreePath, _ matches: [ProvenanceKind]) {
             if member != name { flush() }
             member = name
             found.formUnion(matches.filter { kinds.contains($0) })

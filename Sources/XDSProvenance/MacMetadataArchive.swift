@@ -1,5 +1,6 @@
 import XDocSource
 import XDocSourceArchive
+import XDSWalk
 
 /// The marks and Mac metadata inside one zip or tar (SPEC §6 "Before publishing"), read without
 /// extracting, as `xds check` reports them: what the archive reader gives (pax `SCHILY.xattr.` /
@@ -17,14 +18,14 @@ import XDocSourceArchive
 /// reader does not hand them over; the archive side of `strip --mac-metadata` reads them.
 public struct MacMetadataArchive: Sendable {
     /// The archive's path, exact bytes.
-    public let path: DocumentSourceTreePath
+    public let path: TreePath
     /// What is reported.
     public var selection: MacMetadataSelection
     /// The bounds, as `where`'s (`--archive-limit`).
     public var limits: ArchiveScanner.Limits
 
     /// The archive at `path`, or nil when its name is not an archive's.
-    public init?(path: DocumentSourceTreePath, selection: MacMetadataSelection, limits: ArchiveScanner.Limits = ArchiveScanner.Limits()) {
+    public init?(path: TreePath, selection: MacMetadataSelection, limits: ArchiveScanner.Limits = ArchiveScanner.Limits()) {
         guard ArchiveKind(fileName: path.bytes) != nil else { return nil }
         self.path = path
         self.selection = selection
@@ -42,7 +43,7 @@ public struct MacMetadataArchive: Sendable {
     /// Reads every header, calling `visit` with each finding and problem in archive order.
     /// - Throws: `ArchiveError` as `ArchiveScanner/scan(_:)` (missing 66, unreadable 74,
     ///   damaged or over the archive limit 65).
-    public func scan(_ visit: (Event) -> DocumentSourceTree.Decision) throws(ArchiveError) {
+    public func scan(_ visit: (Event) -> FileTree.Decision) throws(ArchiveError) {
         guard let scanner = ArchiveScanner(path: path, limits: limits) else { return }
         let store: ProvenanceStore = scanner.kind == .zip ? .zip : .tar
         var reportedMacOSX = false
@@ -92,7 +93,7 @@ public struct MacMetadataArchive: Sendable {
             if what == .macOSXFolder, selection.removes(.macOSXFolder) {
                 if !reportedMacOSX {
                     reportedMacOSX = true
-                    result.append(MacMetadataFinding(file: path, member: DocumentSourceTreePath("__MACOSX"), what: .macOSXFolder))
+                    result.append(MacMetadataFinding(file: path, member: TreePath("__MACOSX"), what: .macOSXFolder))
                 }
                 return result
             }

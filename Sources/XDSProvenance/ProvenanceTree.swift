@@ -5,6 +5,7 @@ import Darwin
 #endif
 import XDocSource
 internal import XDSSystem
+import XDSWalk
 
 /// Every mark of every file and folder under folders (`xds where -r`, `xds strip -r`): the walk
 /// of XDocSource's `DocumentSourceTree` (streaming, memory flat, ``jobs`` threads, symbolic
@@ -37,7 +38,7 @@ public struct ProvenanceTree: Sendable {
     /// A file or folder with marks, or an orphan sidecar or zone file.
     public struct Found: Sendable, Equatable {
         /// The root as given joined with the path below it, exact bytes (an orphan's own path).
-        public let path: DocumentSourceTreePath
+        public let path: TreePath
         /// Whether it is a folder.
         public let isFolder: Bool
         /// Its marks, in ``ProvenanceFile/read()``'s order.
@@ -47,11 +48,11 @@ public struct ProvenanceTree: Sendable {
         public let isOrphan: Bool
         /// A store of the entry that could not be read (a malformed sidecar) while others
         /// could: ``marks`` holds what was read.
-        public let problem: DocumentSourceFileError?
+        public let problem: FileAccessError?
 
         /// Creates a record.
-        public init(path: DocumentSourceTreePath, isFolder: Bool, marks: [ProvenanceMark], isOrphan: Bool,
-                    problem: DocumentSourceFileError? = nil) {
+        public init(path: TreePath, isFolder: Bool, marks: [ProvenanceMark], isOrphan: Bool,
+                    problem: FileAccessError? = nil) {
             self.path = path
             self.isFolder = isFolder
             self.marks = marks
@@ -63,7 +64,7 @@ public struct ProvenanceTree: Sendable {
     /// An entry whose marks were (or, with `dryRun`, would be) removed.
     public struct Stripped: Sendable, Equatable {
         /// The entry's path (an orphan's own path).
-        public let path: DocumentSourceTreePath
+        public let path: TreePath
         /// Whether it is a folder.
         public let isFolder: Bool
         /// What went, one location per kind and store.
@@ -72,7 +73,7 @@ public struct ProvenanceTree: Sendable {
         public let isOrphan: Bool
 
         /// Creates a record.
-        public init(path: DocumentSourceTreePath, isFolder: Bool, locations: [ProvenanceMarkLocation], isOrphan: Bool) {
+        public init(path: TreePath, isFolder: Bool, locations: [ProvenanceMarkLocation], isOrphan: Bool) {
             self.path = path
             self.isFolder = isFolder
             self.locations = locations
@@ -85,9 +86,9 @@ public struct ProvenanceTree: Sendable {
         /// An entry with marks (``Found``), or one stripped (``Stripped``).
         case found(Record)
         /// Something that could not be read, vanished, or was not walked (the walk goes on).
-        case problem(DocumentSourceTree.Problem)
+        case problem(FileTree.Problem)
         /// The counts so far (`DocumentSourceTree/Counts/tagged`: entries with marks).
-        case progress(DocumentSourceTree.Counts)
+        case progress(FileTree.Counts)
     }
 
     // MARK: - Walking
@@ -95,7 +96,7 @@ public struct ProvenanceTree: Sendable {
     /// Walks every root, calling `visit` on the calling thread for each entry with marks,
     /// each problem and the progress, until the end or until `visit` says `DocumentSourceTree/Decision/stop`.
     @discardableResult
-    public func walk(_ visit: (Event<Found>) -> DocumentSourceTree.Decision) -> DocumentSourceTree.Counts {
+    public func walk(_ visit: (Event<Found>) -> FileTree.Decision) -> FileTree.Counts {
         tree.walk(inspecting: Reader()) { visit(Self.event($0)) }
     }
 
@@ -103,9 +104,9 @@ public struct ProvenanceTree: Sendable {
     /// `archive` (as `DocumentSourceTree/walk(archives:_:)` does), for the caller to scan.
     @discardableResult
     public func walk(
-        archives archive: (DocumentSourceTreePath) -> DocumentSourceTree.Decision,
-        _ visit: (Event<Found>) -> DocumentSourceTree.Decision
-    ) -> DocumentSourceTree.Counts {
+        archives archive: (TreePath) -> FileTree.Decision,
+        _ visit: (Event<Found>) -> FileTree.Decision
+    ) -> FileTree.Counts {
         tree.walk(inspecting: Reader(), archives: archive) { visit(Self.event($0)) }
     }
 
@@ -117,15 +118,15 @@ public struct ProvenanceTree: Sendable {
     @discardableResult
     public func strip(
         _ kinds: Set<ProvenanceKind>, dryRun: Bool,
-        archives archive: (DocumentSourceTreePath) -> DocumentSourceTree.Decision = { _ in .proceed },
-        _ visit: (Event<Stripped>) -> DocumentSourceTree.Decision
-    ) -> DocumentSourceTree.Counts {
+        archives archive: (TreePath) -> FileTree.Decision = { _ in .proceed },
+        _ visit: (Event<Stripped>) -> FileTree.Decision
+    ) -> FileTree.Counts {
         tree.walk(inspecting: Stripper(kinds: kinds, dryRun: dryRun), archives: archive) { visit(Self.event($0)) }
     }
 
-    private var tree: DocumentSourceTree { DocumentSourceTree(roots: roots, jobs: jobs) }
+    private var tree: FileTree { FileTree(roots: roots, jobs: jobs) }
 
-    private static func event<Record>(_ event: DocumentSourceTree.InspectionEvent<Record>) -> Event<Record> {
+    private static func event<Record>(_ event: FileTree.InspectionEvent<Record>) -> Event<Record> {
         switch event {
         case .inspected(let record): .found(record)
         case .problem(let problem): .problem(problem)
@@ -143,14 +144,14 @@ extension ProvenanceTree {
     }
 
     /// Reads and decodes every mark of an entry.
-    struct Reader: DocumentSourceTreeInspector {
+    struct Reader: FileTreeInspector {
         typealias Record = Found
 
         func wantsAttribute(named name: UnsafeBufferPointer<UInt8>) -> Bool { isMarkName(name) }
-        func zoneFileOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]? { ProvenanceNames.zoneFileOwner(fileName) }
-        func zoneFileName(for name: [UInt8]) -> [UInt8]? { ProvenanceNames.zoneFileName(for: name) }
+        func companionOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]? { ProvenanceNames.zoneFileOwner(fileName) }
+        func companionName(for name: [UInt8]) -> [UInt8]? { ProvenanceNames.zoneFileName(for: name) }
 
-        func inspect(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> Found? {
+        func inspect(_ entry: FileTree.InspectedEntry) throws(FileAccessError) -> Found? {
             var marks: [ProvenanceMark] = []
             var attributes: [(store: ProvenanceStore, value: ProvenanceValue)] = []
             for name in entry.attributeNames {
@@ -168,7 +169,7 @@ extension ProvenanceTree {
             for store in [ProvenanceStore.xattr, .sambaStream] {
                 marks += ProvenanceDecoder.marks(store: store, values: attributes.filter { $0.store == store }.map(\.value))
             }
-            var problem: DocumentSourceFileError?
+            var problem: FileAccessError?
             do {
                 if let double = try entry.readSidecar() {
                     let values = double.attributes.compactMap { attribute -> ProvenanceValue? in
@@ -181,7 +182,7 @@ extension ProvenanceTree {
                 problem = error
             }
             let limit = ProvenanceDecoder.maximumSize(of: .zoneIdentifier)
-            if let zoneName = entry.zoneFileName, let zone = try entry.readZoneFile(upTo: limit + 1) {
+            if let zoneName = entry.companionName, let zone = try entry.readCompanion(upTo: limit + 1, describedAs: "zone file") {
                 let match = ProvenanceNames.Match(kind: .zoneIdentifier, field: nil, isSambaStream: false)
                 let value = ProvenanceValue(
                     name: String(decoding: zoneName, as: UTF8.self), match: match, bytes: zone.bytes,
@@ -197,7 +198,7 @@ extension ProvenanceTree {
     }
 
     /// Removes (or lists) the marks of some kinds from an entry.
-    struct Stripper: DocumentSourceTreeInspector {
+    struct Stripper: FileTreeInspector {
         typealias Record = Stripped
         let kinds: Set<ProvenanceKind>
         let dryRun: Bool
@@ -207,17 +208,17 @@ extension ProvenanceTree {
             else { return false }
             return kinds.contains(match.kind)
         }
-        func zoneFileOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]? { ProvenanceNames.zoneFileOwner(fileName) }
-        func zoneFileName(for name: [UInt8]) -> [UInt8]? { ProvenanceNames.zoneFileName(for: name) }
+        func companionOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]? { ProvenanceNames.zoneFileOwner(fileName) }
+        func companionName(for name: [UInt8]) -> [UInt8]? { ProvenanceNames.zoneFileName(for: name) }
 
-        func inspect(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> Stripped? {
+        func inspect(_ entry: FileTree.InspectedEntry) throws(FileAccessError) -> Stripped? {
             // The marks' names from the walk's one listing (exact bytes): no second listxattr.
             var attributes: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)] = []
             for raw in entry.attributeNames {
                 guard let match = ProvenanceNames.match(attributeName: raw), kinds.contains(match.kind) else { continue }
                 attributes.append((raw, String(decoding: raw, as: UTF8.self), match))
             }
-            let zone = kinds.contains(.zoneIdentifier) ? entry.zoneFileName : nil
+            let zone = kinds.contains(.zoneIdentifier) ? entry.companionName : nil
             let locations = dryRun
                 ? try wouldGo(entry, attributes, zone: zone)
                 : try remove(entry, attributes, zone: zone)
@@ -228,12 +229,12 @@ extension ProvenanceTree {
         /// What would go (`-n`): the listed names, the sidecar's entries (its start, as read),
         /// the zone file when it is a regular file. Nothing is opened for writing.
         private func wouldGo(
-            _ entry: DocumentSourceTree.InspectedEntry, _ attributes: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
+            _ entry: FileTree.InspectedEntry, _ attributes: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
             zone: [UInt8]?
-        ) throws(DocumentSourceFileError) -> [ProvenanceMarkLocation] {
+        ) throws(FileAccessError) -> [ProvenanceMarkLocation] {
             var sidecarMarks: [(name: String, match: ProvenanceNames.Match)] = []
             if let double = try entry.readSidecar() { sidecarMarks = marks(of: double) }
-            return Self.locations(attributes, sidecar: sidecarMarks, zone: zone != nil && entry.hasZoneFile ? zone : nil)
+            return Self.locations(attributes, sidecar: sidecarMarks, zone: zone != nil && entry.hasCompanion ? zone : nil)
         }
 
         /// Removes the marks under the entry's writers' lock, as `remove -r` removes a value:
@@ -243,15 +244,15 @@ extension ProvenanceTree {
         /// is left as it was); any other failure leaves the other stores tried, the first
         /// failure thrown.
         private func remove(
-            _ entry: DocumentSourceTree.InspectedEntry, _ attributes: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
+            _ entry: FileTree.InspectedEntry, _ attributes: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
             zone: [UInt8]?
-        ) throws(DocumentSourceFileError) -> [ProvenanceMarkLocation] {
+        ) throws(FileAccessError) -> [ProvenanceMarkLocation] {
             guard !attributes.isEmpty || entry.sidecarName != nil || zone != nil else { return [] }
-            return try entry.withWriterLock { (writer) throws(DocumentSourceFileError) -> [ProvenanceMarkLocation] in
-                var firstFailure: DocumentSourceFileError?
+            return try entry.withWriterLock { (writer) throws(FileAccessError) -> [ProvenanceMarkLocation] in
+                var firstFailure: FileAccessError?
                 var sidecarMarks: [(name: String, match: ProvenanceNames.Match)] = []
                 if entry.sidecarName != nil {
-                    do throws(DocumentSourceFileError) {
+                    do throws(FileAccessError) {
                         // Decided on the whole sidecar as read under the lock.
                         let changed = try writer.editSidecar { (current) throws(AppleDoubleError) -> AppleDouble.Edit in
                             sidecarMarks = marks(of: try AppleDouble(bytes: current, fileSize: current.count))
@@ -267,7 +268,7 @@ extension ProvenanceTree {
                 }
                 var removed: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)] = []
                 for attribute in attributes {
-                    do throws(DocumentSourceFileError) {
+                    do throws(FileAccessError) {
                         if try writer.removeAttribute(named: attribute.raw) { removed.append(attribute) }
                     } catch {
                         if firstFailure == nil { firstFailure = error }
@@ -275,8 +276,8 @@ extension ProvenanceTree {
                 }
                 var zoneRemoved = false
                 if zone != nil {
-                    do throws(DocumentSourceFileError) {
-                        zoneRemoved = try writer.removeZoneFile()
+                    do throws(FileAccessError) {
+                        zoneRemoved = try writer.removeCompanion(describedAs: "zone file")
                     } catch {
                         if firstFailure == nil { firstFailure = error }
                     }

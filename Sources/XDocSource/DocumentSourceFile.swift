@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import XDSWalk
 
 /// A `DocumentSource` together with the store it was read from.
 public struct StoredDocumentSource: Sendable, Equatable {

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 internal import XDSSystem
+import XDSWalk
 
 /// The advisory lock that serialises writers of one file's attribute (SPEC §2 "concurrent
 /// writers"): an exclusive `flock(2)` on the file or folder itself, held from before the read

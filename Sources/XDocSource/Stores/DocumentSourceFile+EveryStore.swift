@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 internal import XDSSystem
+import XDSWalk
 
 /// What XDSProvenance reads and removes of a path besides `x-document-source`, through the same
 /// stores and the same hardening: every attribute name from one listing, any attribute read
@@ -60,7 +61,7 @@ extension DocumentSourceFile {
     /// name (a link, FIFO or folder is never opened). A sidecar that does not parse is
     /// ``DocumentSourceFileError/Kind/malformedSidecar``.
     package func readSidecarDouble() throws(DocumentSourceFileError) -> (double: AppleDouble, location: String)? {
-        guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: self)
+        guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: path)
         else { return nil }
         defer { SystemCall.close(folder.descriptor) }
         let name = "._" + folder.name
@@ -84,7 +85,7 @@ extension DocumentSourceFile {
     package func readFileBeside(
         named name: (String) -> String, limit: Int
     ) throws(DocumentSourceFileError) -> (name: String, location: String, bytes: [UInt8], size: Int)? {
-        guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: self)
+        guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: path)
         else { return nil }
         defer { SystemCall.close(folder.descriptor) }
         let besideName = name(folder.name)
@@ -99,7 +100,7 @@ extension DocumentSourceFile {
     /// when it is a regular file; false when there is none. A link, folder or anything else of
     /// that name is left alone.
     package func removeFileBeside(named name: (String) -> String) throws(DocumentSourceFileError) -> Bool {
-        guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: self)
+        guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: path)
         else { return false }
         defer { SystemCall.close(folder.descriptor) }
         let besideName = name(folder.name)

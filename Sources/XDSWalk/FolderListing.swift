@@ -55,12 +55,12 @@ struct FolderListing {
         return result
     }
 
-    /// The zone files `NAME:Zone.Identifier` of this listing (regular files, or entries of
-    /// unknown type), as `owner` recognises them (the one name table is XDSProvenance's, a
-    /// layer above: the walk only knows that such names hold a `:`); empty, and nearly free
-    /// (a byte scan per name), when there is none.
-    func zoneFiles(owner: (ArraySlice<UInt8>) -> [UInt8]?) -> ZoneFiles {
-        var result = ZoneFiles()
+    /// The companion files `NAME:SUFFIX` of this listing (regular files, or entries of unknown
+    /// type), as `owner` recognises them (XDSProvenance's `NAME:Zone.Identifier`: the name
+    /// table is the reader's, a layer above; the walk only knows that such names hold a `:`);
+    /// empty, and nearly free (a byte scan per name), when there is none.
+    func companions(owner: (ArraySlice<UInt8>) -> [UInt8]?) -> Companions {
+        var result = Companions()
         for index in indices {
             let type = types[index]
             guard type == DT_REG || type == DT_UNKNOWN else { continue }
@@ -72,15 +72,15 @@ struct FolderListing {
         return result
     }
 
-    /// The zone files of a listing: each one's name by the name it belongs to.
-    struct ZoneFiles {
+    /// The companion files of a listing: each one's name by the name it belongs to.
+    struct Companions {
         var byOwner: [[UInt8]: [UInt8]] = [:]
         var names = Set<[UInt8]>()
 
         var isEmpty: Bool { byOwner.isEmpty }
 
-        /// Whether `name` is one of the zone files (cheap for a name without `:`).
-        func isZoneFile(_ name: ArraySlice<UInt8>) -> Bool {
+        /// Whether `name` is one of the companion files (cheap for a name without `:`).
+        func isCompanion(_ name: ArraySlice<UInt8>) -> Bool {
             guard name.contains(UInt8(ascii: ":")) else { return false }
             return names.contains(Array(name))
         }
