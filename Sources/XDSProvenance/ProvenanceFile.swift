@@ -66,13 +66,7 @@ public struct ProvenanceFile: Sendable {
     }
 
     private func marks(problems: inout [FileAccessError]?) throws(FileAccessError) -> [ProvenanceMark] {
-        let found = try locate(kinds: Set(ProvenanceKind.allCases), readValues: true, problems: &problems)
-        var marks: [ProvenanceMark] = []
-        for store in [ProvenanceStore.xattr, .sambaStream, .appleDouble, .zoneFile] {
-            let values = found.values.filter { $0.store == store }.map(\.value)
-            marks += ProvenanceDecoder.marks(store: store, values: values)
-        }
-        return marks
+        ProvenanceReading.marks(try locate(kinds: nil, readValues: true, problems: &problems).values)
     }
 
     // MARK: - Stripping
@@ -149,78 +143,28 @@ public struct ProvenanceFile: Sendable {
 
     // MARK: - Finding
 
-    /// What ``locate(kinds:readValues:)`` found: the values (read only when asked) and the
-    /// locations per kind and store.
+    /// What ``locate(kinds:readValues:problems:)`` found: the values (read only when asked) and
+    /// the locations per kind and store.
     private struct Found {
-        var values: [(store: ProvenanceStore, value: ProvenanceValue)] = []
-        var locations: [ProvenanceMarkLocation] = []
+        var values: ProvenanceReading.Found
+        var locations: [ProvenanceMarkLocation]
     }
 
-    /// Finds the marks of `kinds` in every store; reads their values when `readValues`. A
-    /// malformed sidecar goes to `problems` when the caller keeps them (else it is thrown).
+    /// Finds the marks of `kinds` (nil: every kind) in every store, through the marks' one
+    /// reading function; reads their values when `readValues`. A malformed sidecar goes to
+    /// `problems` when the caller keeps them (else it is thrown).
     private func locate(
-        kinds: Set<ProvenanceKind>, readValues: Bool, problems: inout [FileAccessError]?
+        kinds: Set<ProvenanceKind>?, readValues: Bool, problems: inout [FileAccessError]?
     ) throws(FileAccessError) -> Found {
-        var found = Found()
-        var attributes: [(store: ProvenanceStore, value: ProvenanceValue)] = []
-        if let names = try file.allAttributeNames() {
-            for rawName in names {
-                guard let match = ProvenanceNames.match(attributeName: rawName), kinds.contains(match.kind) else { continue }
-                let name = String(decoding: rawName, as: UTF8.self)
-                let store: ProvenanceStore = match.isSambaStream ? .sambaStream : .xattr
-                guard readValues else {
-                    attributes.append((store, ProvenanceValue(name: name, match: match, bytes: [])))
-                    continue
-                }
-                switch try file.attributeValue(named: name) {
-                case .absent: continue  // removed since the listing
-                case .value(let bytes):
-                    attributes.append((store, ProvenanceValue(name: name, match: match, bytes: bytes)))
-                case .tooLarge:
-                    attributes.append((store, ProvenanceValue(name: name, match: match, bytes: [], tooLarge: true)))
-                }
-            }
-        } else {
-            // No extended attributes here: the sidecar and zone file are the stores. A path
-            // that does not exist is still an error.
-            try requireExists()
+        var kept: [FileAccessError]? = problems
+        defer { problems = kept }
+        let values = try ProvenanceReading.find(
+            in: ProvenancePathSource(file: file), kinds: kinds, readValues: readValues
+        ) { (error) throws(FileAccessError) in
+            guard kept != nil else { throw error }
+            kept?.append(error)
         }
-        found.values += attributes
-
-        var sidecarDouble: (double: AppleDouble, location: String)?
-        do {
-            sidecarDouble = try file.readSidecarDouble()
-        } catch where error.kind == .malformedSidecar && problems != nil {
-            problems?.append(error)
-        }
-        if let sidecar = sidecarDouble {
-            for attribute in sidecar.double.attributes {
-                guard let match = ProvenanceNames.match(plainName: Array(attribute.name.utf8)),
-                    kinds.contains(match.kind)
-                else { continue }
-                found.values.append((.appleDouble, ProvenanceValue(name: attribute.name, match: match, bytes: attribute.value)))
-            }
-        }
-
-        if kinds.contains(.zoneIdentifier) {
-            let limit = ProvenanceDecoder.maximumSize(of: .zoneIdentifier)
-            if let zone = try file.readFileBeside(named: { Self.zoneFileName(for: $0) }, limit: readValues ? limit + 1 : 0) {
-                let match = ProvenanceNames.Match(kind: .zoneIdentifier, field: nil, isSambaStream: false)
-                let size = zone.size > zone.bytes.count ? zone.size : nil
-                found.values.append((.zoneFile, ProvenanceValue(name: zone.name, match: match, bytes: zone.bytes, size: size)))
-            }
-        }
-
-        for store in [ProvenanceStore.xattr, .sambaStream, .appleDouble, .zoneFile] {
-            let values = found.values.filter { $0.store == store }.map { ($0.value.name, $0.value.match) }
-            found.locations += ProvenanceMarkLocation.grouped(store: store, values)
-        }
-        return found
-    }
-
-    /// Throws the path's own error when it does not exist (or cannot be reached).
-    private func requireExists() throws(FileAccessError) {
-        _ = try file.fileType()
+        return Found(values: values, locations: ProvenanceReading.locations(values))
     }
 
     /// `NAME:Zone.Identifier` for the file name NAME (text: SidecarFolder names are text).

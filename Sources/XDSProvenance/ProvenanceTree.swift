@@ -152,43 +152,11 @@ extension ProvenanceTree {
         func companionName(for name: [UInt8]) -> [UInt8]? { ProvenanceNames.zoneFileName(for: name) }
 
         func inspect(_ entry: FileTree.InspectedEntry) throws(FileAccessError) -> Found? {
-            var marks: [ProvenanceMark] = []
-            var attributes: [(store: ProvenanceStore, value: ProvenanceValue)] = []
-            for name in entry.attributeNames {
-                guard let match = ProvenanceNames.match(attributeName: name) else { continue }
-                let text = String(decoding: name, as: UTF8.self)
-                let value: ProvenanceValue
-                do {
-                    guard let bytes = try entry.value(ofAttribute: name) else { continue }
-                    value = ProvenanceValue(name: text, match: match, bytes: bytes)
-                } catch where error.errorNumber == E2BIG {
-                    value = ProvenanceValue(name: text, match: match, bytes: [], tooLarge: true)
-                }
-                attributes.append((match.isSambaStream ? .sambaStream : .xattr, value))
-            }
-            for store in [ProvenanceStore.xattr, .sambaStream] {
-                marks += ProvenanceDecoder.marks(store: store, values: attributes.filter { $0.store == store }.map(\.value))
-            }
+            // A malformed sidecar is kept with what the other stores hold (thrown when they
+            // hold nothing).
             var problem: FileAccessError?
-            do {
-                if let double = try entry.readSidecar() {
-                    let values = double.attributes.compactMap { attribute -> ProvenanceValue? in
-                        guard let match = ProvenanceNames.match(plainName: Array(attribute.name.utf8)) else { return nil }
-                        return ProvenanceValue(name: attribute.name, match: match, bytes: attribute.value)
-                    }
-                    marks += ProvenanceDecoder.marks(store: .appleDouble, values: values)
-                }
-            } catch where error.kind == .malformedSidecar {
-                problem = error
-            }
-            let limit = ProvenanceDecoder.maximumSize(of: .zoneIdentifier)
-            if let zoneName = entry.companionName, let zone = try entry.readCompanion(upTo: limit + 1, describedAs: "zone file") {
-                let match = ProvenanceNames.Match(kind: .zoneIdentifier, field: nil, isSambaStream: false)
-                let value = ProvenanceValue(
-                    name: String(decoding: zoneName, as: UTF8.self), match: match, bytes: zone.bytes,
-                    size: zone.fileSize > zone.bytes.count ? zone.fileSize : nil)
-                marks += ProvenanceDecoder.marks(store: .zoneFile, values: [value])
-            }
+            let found = try ProvenanceReading.find(in: entry, kinds: nil, readValues: true) { problem = $0 }
+            let marks = ProvenanceReading.marks(found)
             if marks.isEmpty {
                 if let problem { throw problem }
                 return nil
@@ -219,22 +187,19 @@ extension ProvenanceTree {
                 attributes.append((raw, String(decoding: raw, as: UTF8.self), match))
             }
             let zone = kinds.contains(.zoneIdentifier) ? entry.companionName : nil
-            let locations = dryRun
-                ? try wouldGo(entry, attributes, zone: zone)
-                : try remove(entry, attributes, zone: zone)
+            let locations = dryRun ? try wouldGo(entry) : try remove(entry, attributes, zone: zone)
             guard !locations.isEmpty else { return nil }
             return Stripped(path: entry.path, isFolder: entry.isFolder, locations: locations, isOrphan: entry.isOrphan)
         }
 
         /// What would go (`-n`): the listed names, the sidecar's entries (its start, as read),
-        /// the zone file when it is a regular file. Nothing is opened for writing.
-        private func wouldGo(
-            _ entry: FileTree.InspectedEntry, _ attributes: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
-            zone: [UInt8]?
-        ) throws(FileAccessError) -> [ProvenanceMarkLocation] {
-            var sidecarMarks: [(name: String, match: ProvenanceNames.Match)] = []
-            if let double = try entry.readSidecar() { sidecarMarks = marks(of: double) }
-            return Self.locations(attributes, sidecar: sidecarMarks, zone: zone != nil && entry.hasCompanion ? zone : nil)
+        /// the zone file when it is a regular file, found by the marks' one reading function
+        /// (names alone). Nothing is opened for writing.
+        private func wouldGo(_ entry: FileTree.InspectedEntry) throws(FileAccessError) -> [ProvenanceMarkLocation] {
+            ProvenanceReading.locations(
+                try ProvenanceReading.find(in: entry, kinds: kinds, readValues: false) { (error) throws(FileAccessError) in
+                    throw error
+                })
         }
 
         /// Removes the marks under the entry's writers' lock, as `remove -r` removes a value:
@@ -296,21 +261,20 @@ extension ProvenanceTree {
             }
         }
 
-        /// One location per kind and store, in ``ProvenanceFile/strip(_:dryRun:)``'s order.
+        /// One location per kind and store, in the marks' store order (``ProvenanceReading/stores``).
         private static func locations(
             _ attributes: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
             sidecar: [(name: String, match: ProvenanceNames.Match)], zone: [UInt8]?
         ) -> [ProvenanceMarkLocation] {
-            var locations = ProvenanceMarkLocation.grouped(
-                store: .xattr, attributes.filter { !$0.match.isSambaStream }.map { ($0.name, $0.match) })
-            locations += ProvenanceMarkLocation.grouped(
-                store: .sambaStream, attributes.filter { $0.match.isSambaStream }.map { ($0.name, $0.match) })
-            locations += ProvenanceMarkLocation.grouped(store: .appleDouble, sidecar)
-            if let zone {
-                locations.append(ProvenanceMarkLocation(
-                    kind: .zoneIdentifier, store: .zoneFile, names: [String(decoding: zone, as: UTF8.self)]))
+            var found: ProvenanceReading.Found = attributes.map { attribute in
+                (attribute.match.isSambaStream ? .sambaStream : .xattr, ProvenanceValue(name: attribute.name, match: attribute.match, bytes: []))
             }
-            return locations
+            found += sidecar.map { (.appleDouble, ProvenanceValue(name: $0.name, match: $0.match, bytes: [])) }
+            if let zone {
+                let match = ProvenanceNames.Match(kind: .zoneIdentifier, field: nil, isSambaStream: false)
+                found.append((.zoneFile, ProvenanceValue(name: String(decoding: zone, as: UTF8.self), match: match, bytes: [])))
+            }
+            return ProvenanceReading.locations(found)
         }
     }
 }
