@@ -55,7 +55,7 @@ public struct MacMetadataScan: Sendable {
 
     /// Walks every root (removing what it finds unless `dryRun`) and looks into every archive
     /// met, calling `visit` on the calling thread with each event until the end or
-    /// `DocumentSourceTree/Decision/stop`.
+    /// `FileTree/Decision/stop`.
     @discardableResult
     public func run(dryRun: Bool, _ visit: (Event) -> FileTree.Decision) -> FileTree.Counts {
         var stopped = false

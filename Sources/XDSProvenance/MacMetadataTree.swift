@@ -9,7 +9,7 @@ import XDSWalk
 /// The marks and the Mac metadata (``MacMetadata``) of every file and folder under folders, found
 /// or removed: the one producer of what `xds check` reports and `xds strip --mac-metadata`
 /// lists (`-n`) or removes (SPEC §6 "Before publishing"). The walk is `ProvenanceTree`'s
-/// (XDocSource's `DocumentSourceTree` with an inspector: streaming, ``jobs`` threads, links
+/// (XDSWalk's `FileTree` with an inspector: streaming, ``jobs`` threads, links
 /// never followed), with names claimed as they are listed: `.DS_Store`, `__MACOSX`,
 /// `.AppleDouble`, and a link (or anything but a regular file) named `._NAME` or
 /// `NAME:Zone.Identifier`, each reported (or deleted) whole and never walked into.

@@ -104,7 +104,7 @@ public struct ProvenanceArchive: Sendable {
 
     /// Reads every header, calling `visit` with each member that carries a mark and each
     /// problem, as they are found (on the calling thread), until the end, the entry bound, or
-    /// `DocumentSourceTree/Decision/stop`.
+    /// `FileTree/Decision/stop`.
     ///
     /// - Returns: the scan's counts; `ArchiveScanner.Summary.tagged` counts the members
     ///   reported.

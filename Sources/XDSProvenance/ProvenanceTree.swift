@@ -8,7 +8,7 @@ internal import XDSSystem
 import XDSWalk
 
 /// Every mark of every file and folder under folders (`xds where -r`, `xds strip -r`): the walk
-/// of XDocSource's `DocumentSourceTree` (streaming, memory flat, ``jobs`` threads, symbolic
+/// of XDSWalk's `FileTree` (streaming, memory flat, ``jobs`` threads, symbolic
 /// links not followed, loops caught, problems as events, archives handed over by name), with
 /// each entry's attribute names from its one `listxattr`, its sidecar `._NAME` and its
 /// `NAME:Zone.Identifier` file from the folder's listing, read and decoded on the worker threads.
@@ -26,7 +26,7 @@ import XDSWalk
 public struct ProvenanceTree: Sendable {
     /// The files and folders to walk, in order.
     public var roots: [String]
-    /// How many threads walk each root folder (`DocumentSourceTree/jobs`).
+    /// How many threads walk each root folder (`FileTree/jobs`).
     public var jobs: Int
 
     /// A walk over `roots` with `jobs` threads.
@@ -87,21 +87,21 @@ public struct ProvenanceTree: Sendable {
         case found(Record)
         /// Something that could not be read, vanished, or was not walked (the walk goes on).
         case problem(FileTree.Problem)
-        /// The counts so far (`DocumentSourceTree/Counts/tagged`: entries with marks).
+        /// The counts so far (`FileTree/Counts/tagged`: entries with marks).
         case progress(FileTree.Counts)
     }
 
     // MARK: - Walking
 
     /// Walks every root, calling `visit` on the calling thread for each entry with marks,
-    /// each problem and the progress, until the end or until `visit` says `DocumentSourceTree/Decision/stop`.
+    /// each problem and the progress, until the end or until `visit` says `FileTree/Decision/stop`.
     @discardableResult
     public func walk(_ visit: (Event<Found>) -> FileTree.Decision) -> FileTree.Counts {
         tree.walk(inspecting: Reader()) { visit(Self.event($0)) }
     }
 
     /// ``walk(_:)``, also handing over every regular file whose name is an archive's to
-    /// `archive` (as `DocumentSourceTree/walk(archives:_:)` does), for the caller to scan.
+    /// `archive` (as `FileTree/walk(inspecting:archives:_:)` does), for the caller to scan.
     @discardableResult
     public func walk(
         archives archive: (TreePath) -> FileTree.Decision,

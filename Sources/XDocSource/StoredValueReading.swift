@@ -167,7 +167,7 @@ struct StoredValueReading {
     }
 
     /// ``readSidecarStart(folder:name:checkFirst:location:)`` for another file beside the
-    /// path (Explorer's `NAME:Zone.Identifier`): at most `limit` bytes, checked first.
+    /// path (a companion file such as XDSProvenance's zone file): at most `limit` bytes, checked first.
     func readBesideStart(
         folder: Int32, name: [UInt8], limit: Int, location: () -> String
     ) throws(DocumentSourceFileError) -> (bytes: [UInt8], fileSize: Int)? {

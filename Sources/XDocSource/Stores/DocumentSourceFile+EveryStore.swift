@@ -9,7 +9,7 @@ import XDSWalk
 /// What XDSProvenance reads and removes of a path besides `x-document-source`, through the same
 /// stores and the same hardening: every attribute name from one listing, any attribute read
 /// with the bounded read loop, the AppleDouble sidecar found relative to its folder and never
-/// followed, and files beside the path (Explorer's `NAME:Zone.Identifier`) opened only when
+/// followed, and files beside the path (XDSProvenance's zone file) opened only when
 /// they are regular files. Errors are worded as for `x-document-source` and name ``path``.
 extension DocumentSourceFile {
     /// What ``attributeValue(named:)`` found.
