@@ -51,9 +51,7 @@ struct MarksInspector: DocumentSourceTreeInspector {
         ProvenanceNames.match(attributeName: name) != nil
     }
 
-    func companionOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]? { ProvenanceNames.zoneFileOwner(fileName) }
-
-    func companionName(for name: [UInt8]) -> [UInt8]? { ProvenanceNames.zoneFileName(for: name) }
+    var companionSuffix: [UInt8]? { ProvenanceNames.zoneFileSuffix }
 
     func inspect(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> Int? {
         var bytes = 0

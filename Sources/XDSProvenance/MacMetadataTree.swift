@@ -97,13 +97,7 @@ extension MacMetadataTree {
                 && MacMetadata.isAppleAttribute(attributeName: name)
         }
 
-        func companionOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]? {
-            namesOnly ? nil : ProvenanceNames.zoneFileOwner(fileName)
-        }
-
-        func companionName(for name: [UInt8]) -> [UInt8]? {
-            namesOnly ? nil : ProvenanceNames.zoneFileName(for: name)
-        }
+        var companionSuffix: [UInt8]? { namesOnly ? nil : ProvenanceNames.zoneFileSuffix }
 
         func claimsEntry(named name: ArraySlice<UInt8>) -> Bool {
             MacMetadata.mayBeMacName(name) && MacMetadata.what(fileName: name) != nil

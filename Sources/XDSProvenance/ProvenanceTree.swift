@@ -148,8 +148,7 @@ extension ProvenanceTree {
         typealias Record = Found
 
         func wantsAttribute(named name: UnsafeBufferPointer<UInt8>) -> Bool { isMarkName(name) }
-        func companionOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]? { ProvenanceNames.zoneFileOwner(fileName) }
-        func companionName(for name: [UInt8]) -> [UInt8]? { ProvenanceNames.zoneFileName(for: name) }
+        var companionSuffix: [UInt8]? { ProvenanceNames.zoneFileSuffix }
 
         func inspect(_ entry: FileTree.InspectedEntry) throws(FileAccessError) -> Found? {
             // A malformed sidecar is kept with what the other stores hold (thrown when they
@@ -176,8 +175,7 @@ extension ProvenanceTree {
             else { return false }
             return kinds.contains(match.kind)
         }
-        func companionOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]? { ProvenanceNames.zoneFileOwner(fileName) }
-        func companionName(for name: [UInt8]) -> [UInt8]? { ProvenanceNames.zoneFileName(for: name) }
+        var companionSuffix: [UInt8]? { ProvenanceNames.zoneFileSuffix }
 
         func inspect(_ entry: FileTree.InspectedEntry) throws(FileAccessError) -> Stripped? {
             // The marks' names from the walk's one listing (exact bytes): no second listxattr.

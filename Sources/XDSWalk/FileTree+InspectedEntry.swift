@@ -40,7 +40,7 @@ extension FileTree {
         /// descriptor, what a sidecar edit relative to the folder needs.
         public let sidecarName: [UInt8]?
         /// The companion file beside the entry (`NAME:Zone.Identifier` for the marks), when its
-        /// folder's listing has one (``FileTreeInspector/companionOwner(_:)``): read it with
+        /// folder's listing has one (``FileTreeInspector/companionSuffix``): read it with
         /// ``readCompanion(upTo:describedAs:)``.
         public let companion: TreePath?
         /// The companion's name in ``folderDescriptor``, when there is one.

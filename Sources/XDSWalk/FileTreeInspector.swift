@@ -7,7 +7,7 @@ internal import XDSSystem
 
 /// A reader of the entries a walk meets (``FileTree/walk(inspecting:_:)``): it says which
 /// attribute names it wants (``wantsAttribute(named:)``), which files beside an entry belong to
-/// it (``companionOwner(_:)``), and reads what it wants of each entry handed to it
+/// it (``companionSuffix``), and reads what it wants of each entry handed to it
 /// (``inspect(_:)``), on the worker threads. XDocSource's `x-document-source` reader
 /// (`xds show -r`, `remove -r`), XDSProvenance's marks (`where -r`, `strip -r`) and its Mac
 /// metadata (`check`) are each one; the walk itself knows no name of any store.
@@ -15,7 +15,7 @@ internal import XDSSystem
 /// The walk lists each entry's attributes once (one `listxattr`), asks
 /// ``wantsAttribute(named:)`` about each name, and calls ``inspect(_:)`` on the worker thread
 /// only for an entry that has a wanted name, an AppleDouble sidecar `._NAME` or a companion
-/// (``companionOwner(_:)``) in its folder's listing: an entry with none of these costs the one
+/// (``companionSuffix``) in its folder's listing: an entry with none of these costs the one
 /// `listxattr`. The record ``inspect(_:)`` returns reaches the caller's callback as
 /// ``FileTree/InspectionEvent/inspected(_:)``, in the order ``FileTree/jobs`` describes.
 ///
@@ -30,20 +30,17 @@ public protocol FileTreeInspector: Sendable {
     /// until one is wanted, so it should be cheap (no allocation). Default: every name is.
     func wantsAttribute(named name: UnsafeBufferPointer<UInt8>) -> Bool
 
-    /// For a file name of the form `NAME:SUFFIX` that belongs to NAME (XDSProvenance's
-    /// `NAME:Zone.Identifier`, as Windows Explorer leaves beside files on WSL and NFS folders),
-    /// NAME; nil for any other name. Called only for names that contain a `:`. Such a file,
-    /// when it is a regular file, is not a document of its own: not counted, not inspected as
-    /// an entry; its NAME gets it as ``FileTree/InspectedEntry/companion``, and one whose NAME
-    /// is not a regular file or folder in the listing is inspected under its own path as an
-    /// orphan. Default: nil (no file is a companion: they are walked as ordinary files).
+    /// The suffix that makes a file `NAME` + suffix the companion of NAME (XDSProvenance's
+    /// `:Zone.Identifier`, as Windows Explorer leaves `NAME:Zone.Identifier` beside files on WSL
+    /// and NFS folders), compared exactly; nil (the default) for none, and then the listing is
+    /// not even scanned for them. Such a file, when it is a regular file and NAME is not empty,
+    /// is not a document of its own: not counted, not inspected as an entry; its NAME gets it
+    /// as ``FileTree/InspectedEntry/companion``, and one whose NAME is not a regular file or
+    /// folder in the listing is inspected under its own path as an orphan. For a root, its
+    /// folder is asked for that one name.
     ///
     /// The walk does not spell the name itself: the name table is the reader's.
-    func companionOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]?
-
-    /// The companion's name for NAME, for a root named to the walk (it has no listing: its
-    /// folder is asked for that one name). Default: nil.
-    func companionName(for name: [UInt8]) -> [UInt8]?
+    var companionSuffix: [UInt8]? { get }
 
     /// Looks at one entry, on the worker thread that listed it (its folder open, its
     /// descriptor valid until this returns), and returns what it found, or nil for nothing
@@ -87,9 +84,7 @@ extension FileTreeInspector {
     /// Every name is wanted.
     public func wantsAttribute(named name: UnsafeBufferPointer<UInt8>) -> Bool { true }
     /// No companions.
-    public func companionOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]? { nil }
-    /// No companions.
-    public func companionName(for name: [UInt8]) -> [UInt8]? { nil }
+    public var companionSuffix: [UInt8]? { nil }
     /// Failures name no entry.
     public var failuresNameTheEntry: Bool { false }
     /// No entry is claimed.

@@ -55,18 +55,21 @@ struct FolderListing {
         return result
     }
 
-    /// The companion files `NAME:SUFFIX` of this listing (regular files, or entries of unknown
-    /// type), as `owner` recognises them (XDSProvenance's `NAME:Zone.Identifier`: the name
-    /// table is the reader's, a layer above; the walk only knows that such names hold a `:`);
-    /// empty, and nearly free (a byte scan per name), when there is none.
-    func companions(owner: (ArraySlice<UInt8>) -> [UInt8]?) -> Companions {
+    /// The companion files `NAME` + `suffix` of this listing (regular files, or entries of
+    /// unknown type; NAME not empty), by NAME (XDSProvenance's `NAME:Zone.Identifier`: the
+    /// suffix is the reader's, a layer above); empty, and nearly free (one byte compared per
+    /// name), when there is none.
+    func companions(suffix: [UInt8]) -> Companions {
         var result = Companions()
+        guard let last = suffix.last else { return result }
+        result.lastByte = last
         for index in indices {
             let type = types[index]
             guard type == DT_REG || type == DT_UNKNOWN else { continue }
             let name = name(at: index)
-            guard name.contains(UInt8(ascii: ":")), let owner = owner(name), !owner.isEmpty else { continue }
-            result.byOwner[owner] = Array(name)
+            guard name.count > suffix.count, name.last == last, name.suffix(suffix.count).elementsEqual(suffix)
+            else { continue }
+            result.byOwner[Array(name.dropLast(suffix.count))] = Array(name)
             result.names.insert(Array(name))
         }
         return result
@@ -76,12 +79,15 @@ struct FolderListing {
     struct Companions {
         var byOwner: [[UInt8]: [UInt8]] = [:]
         var names = Set<[UInt8]>()
+        /// The suffix's last byte: a name that does not end in it is none of them.
+        var lastByte: UInt8 = 0
 
         var isEmpty: Bool { byOwner.isEmpty }
 
-        /// Whether `name` is one of the companion files (cheap for a name without `:`).
+        /// Whether `name` is one of the companion files (cheap for a name that does not end as
+        /// they do).
         func isCompanion(_ name: ArraySlice<UInt8>) -> Bool {
-            guard name.contains(UInt8(ascii: ":")) else { return false }
+            guard name.last == lastByte else { return false }
             return names.contains(Array(name))
         }
     }

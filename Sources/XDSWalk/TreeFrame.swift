@@ -21,7 +21,7 @@ final class TreeFrame {
     /// attribute calls while the folder's listing is examined (N is its first descriptor).
     let access: [CChar]
     /// Subfolders to enter: name, whether the listing has its sidecar `._NAME`, and the name of
-    /// its companion in the listing (``FileTreeInspector/companionOwner(_:)``).
+    /// its companion in the listing (``FileTreeInspector/companionSuffix``).
     var subfolders: [(name: [UInt8], sidecar: Bool, companion: [UInt8]?)] = []
     var next = 0
 

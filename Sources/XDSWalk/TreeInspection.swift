@@ -2,8 +2,7 @@
 /// walk: the walker stays one non-generic type, and records travel to the calling thread as `any Sendable`, cast back there.
 final class TreeInspection: Sendable {
     let wants: @Sendable (UnsafeBufferPointer<UInt8>) -> Bool
-    let companionOwner: @Sendable (ArraySlice<UInt8>) -> [UInt8]?
-    let companionName: @Sendable ([UInt8]) -> [UInt8]?
+    let companionSuffix: [UInt8]?
     let inspect: @Sendable (FileTree.InspectedEntry) throws(FileAccessError) -> (any Sendable)?
     /// Whether entries may be claimed by name (``claims`` is asked only then).
     let claimsEntries: Bool
@@ -15,8 +14,7 @@ final class TreeInspection: Sendable {
 
     init<Inspector: FileTreeInspector>(_ inspector: Inspector) {
         wants = { inspector.wantsAttribute(named: $0) }
-        companionOwner = { inspector.companionOwner($0) }
-        companionName = { inspector.companionName(for: $0) }
+        companionSuffix = inspector.companionSuffix.flatMap { $0.isEmpty ? nil : $0 }
         inspect = { (entry) throws(FileAccessError) -> (any Sendable)? in
             guard let record = try inspector.inspect(entry) else { return nil }
             return record

@@ -92,7 +92,7 @@ extension TreeWalker {
             return (fileName, TreePath(bytes: Array(located.display.utf8) + fileName))
         }
         let sidecar = beside([UInt8(ascii: "."), UInt8(ascii: "_")] + name)
-        let companion = beside(inspection.companionName(name))
+        let companion = beside(inspection.companionSuffix.map { name + $0 })
         guard sidecar != nil || companion != nil || (size > 0 && inspection.wantsAny(nameList, size: size)) else { return }
         let entry = FileTree.InspectedEntry(
             path: rootPath, name: name, isFolder: isFolder, isRoot: true, isOrphan: false,

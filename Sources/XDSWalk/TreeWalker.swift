@@ -380,7 +380,7 @@ struct TreeWalker {
         let sidecars = listing.sidecarNames()
         // The companions here (`NAME:Zone.Identifier` for the marks), by NAME (the inspector
         // tells the form); empty, and free, when there is none.
-        let companions = listing.companions(owner: inspection.companionOwner)
+        let companions = inspection.companionSuffix.map { listing.companions(suffix: $0) } ?? FolderListing.Companions()
         // The names whose sidecar (companion) belongs to a regular file or folder here; the
         // others are orphans (NAME gone, or a link), inspected after the files.
         var owned = Set<[UInt8]>()

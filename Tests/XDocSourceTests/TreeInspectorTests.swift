@@ -45,16 +45,7 @@ struct TreeInspectorTests {
             return prefixes.contains { name.starts(with: $0.utf8) }
         }
 
-        func companionOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]? {
-            guard zoneFiles else { return nil }
-            let suffix = Array(":Zone.Identifier".utf8)
-            guard fileName.count > suffix.count, fileName.suffix(suffix.count).elementsEqual(suffix) else { return nil }
-            return Array(fileName.dropLast(suffix.count))
-        }
-
-        func companionName(for name: [UInt8]) -> [UInt8]? {
-            zoneFiles ? name + Array(":Zone.Identifier".utf8) : nil
-        }
+        var companionSuffix: [UInt8]? { zoneFiles ? Array(":Zone.Identifier".utf8) : nil }
 
         func inspect(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> Seen? {
             let last = String(decoding: entry.name, as: UTF8.self)

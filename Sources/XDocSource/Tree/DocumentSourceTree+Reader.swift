@@ -19,8 +19,13 @@ extension DocumentSourceTree {
         var failuresNameTheEntry: Bool { true }
 
         /// The names of `StoredValueReading`'s table: the native attribute and Samba's streams.
+        /// Asked of every name of every entry: told by length first, then by `memcmp`.
         func wantsAttribute(named name: UnsafeBufferPointer<UInt8>) -> Bool {
-            StoredValueReading.attributeNameBytes.contains { name.elementsEqual($0) }
+            guard let start = name.baseAddress else { return false }
+            for wanted in StoredValueReading.attributeNameBytes where wanted.count == name.count {
+                if wanted.withUnsafeBufferPointer({ memcmp($0.baseAddress!, start, name.count) }) == 0 { return true }
+            }
+            return false
         }
 
         func inspect(_ entry: InspectedEntry) throws(DocumentSourceFileError) -> Found? {
