@@ -11,8 +11,10 @@ import XDSWalk
 /// (``ProvenanceTree``: XDSWalk's `FileTree.InspectedEntry`, read relative to its open folder).
 /// Which names are asked for in which store is ``ProvenanceReading``'s, never a source's.
 protocol ProvenanceSource {
+    /// The attribute names as the source lists them.
+    associatedtype AttributeNames: Sequence<ArraySlice<UInt8>>
     /// Every attribute name, as listed (`listxattr`).
-    func listedAttributeNames() throws(FileAccessError) -> [ArraySlice<UInt8>]
+    func listedAttributeNames() throws(FileAccessError) -> AttributeNames
     /// The value of the listed attribute `name`.
     func attributeValue(_ name: ArraySlice<UInt8>, text: String) throws(FileAccessError) -> DocumentSourceFile.AttributeValue
     /// The sidecar `._NAME`, parsed, or nil when there is none.
@@ -32,8 +34,17 @@ enum ProvenanceReading {
     /// zone file. Written here only.
     static let stores: [ProvenanceStore] = [.xattr, .sambaStream, .appleDouble, .zoneFile]
 
-    /// A mark's value as found, with its store.
-    typealias Found = [(store: ProvenanceStore, value: ProvenanceValue)]
+    /// The values found, by store, in ``stores`` order.
+    struct Found {
+        /// One list per store of ``stores``, at its index.
+        private(set) var byStore = [[ProvenanceValue]](repeating: [], count: ProvenanceReading.stores.count)
+
+        /// Adds `value`, found in `store`.
+        mutating func append(_ value: ProvenanceValue, in store: ProvenanceStore) {
+            guard let index = ProvenanceReading.stores.firstIndex(of: store) else { return }
+            byStore[index].append(value)
+        }
+    }
 
     /// The marks of `kinds` (nil: every kind) in every store of `source`, their values read
     /// when `readValues` (else names alone: what a strip or a dry run needs). A sidecar that
@@ -43,20 +54,20 @@ enum ProvenanceReading {
         in source: some ProvenanceSource, kinds: Set<ProvenanceKind>?, readValues: Bool,
         malformedSidecar: (FileAccessError) throws(FileAccessError) -> Void
     ) throws(FileAccessError) -> Found {
-        var found: Found = []
+        var found = Found()
         for rawName in try source.listedAttributeNames() {
             guard let match = ProvenanceNames.match(attributeName: rawName), kinds?.contains(match.kind) ?? true
             else { continue }
             let name = String(decoding: rawName, as: UTF8.self)
             let store: ProvenanceStore = match.isSambaStream ? .sambaStream : .xattr
             guard readValues else {
-                found.append((store, ProvenanceValue(name: name, match: match, bytes: [])))
+                found.append(ProvenanceValue(name: name, match: match, bytes: []), in: store)
                 continue
             }
             switch try source.attributeValue(rawName, text: name) {
             case .absent: continue  // removed since the listing
-            case .value(let bytes): found.append((store, ProvenanceValue(name: name, match: match, bytes: bytes)))
-            case .tooLarge: found.append((store, ProvenanceValue(name: name, match: match, bytes: [], tooLarge: true)))
+            case .value(let bytes): found.append(ProvenanceValue(name: name, match: match, bytes: bytes), in: store)
+            case .tooLarge: found.append(ProvenanceValue(name: name, match: match, bytes: [], tooLarge: true), in: store)
             }
         }
         var double: AppleDouble?
@@ -68,14 +79,14 @@ enum ProvenanceReading {
         for attribute in double?.attributes ?? [] {
             guard let match = ProvenanceNames.match(plainName: Array(attribute.name.utf8)), kinds?.contains(match.kind) ?? true
             else { continue }
-            found.append((.appleDouble, ProvenanceValue(name: attribute.name, match: match, bytes: attribute.value)))
+            found.append(ProvenanceValue(name: attribute.name, match: match, bytes: attribute.value), in: .appleDouble)
         }
         if kinds?.contains(.zoneIdentifier) ?? true {
             let limit = ProvenanceDecoder.maximumSize(of: .zoneIdentifier)
             if let zone = try source.zoneFile(limit: readValues ? limit + 1 : 0) {
                 let match = ProvenanceNames.Match(kind: .zoneIdentifier, field: nil, isSambaStream: false)
                 let size = zone.size > zone.bytes.count ? zone.size : nil
-                found.append((.zoneFile, ProvenanceValue(name: zone.name, match: match, bytes: zone.bytes, size: size)))
+                found.append(ProvenanceValue(name: zone.name, match: match, bytes: zone.bytes, size: size), in: .zoneFile)
             }
         }
         return found
@@ -85,9 +96,8 @@ enum ProvenanceReading {
     /// ``stores`` order (within a store in ``ProvenanceNames/table`` order).
     static func marks(_ found: Found) -> [ProvenanceMark] {
         var marks: [ProvenanceMark] = []
-        for store in stores {
-            let values = found.filter { $0.store == store }.map(\.value)
-            marks += ProvenanceDecoder.marks(store: store, values: values)
+        for (index, values) in found.byStore.enumerated() where !values.isEmpty {
+            marks += ProvenanceDecoder.marks(store: stores[index], values: values)
         }
         return marks
     }
@@ -95,9 +105,8 @@ enum ProvenanceReading {
     /// One location per kind and store, in ``stores`` order.
     static func locations(_ found: Found) -> [ProvenanceMarkLocation] {
         var locations: [ProvenanceMarkLocation] = []
-        for store in stores {
-            let values = found.filter { $0.store == store }.map { ($0.value.name, $0.value.match) }
-            locations += ProvenanceMarkLocation.grouped(store: store, values)
+        for (index, values) in found.byStore.enumerated() where !values.isEmpty {
+            locations += ProvenanceMarkLocation.grouped(store: stores[index], values.map { ($0.name, $0.match) })
         }
         return locations
     }
@@ -136,8 +145,8 @@ struct ProvenancePathSource: ProvenanceSource {
 /// An entry of the walk: its one listing, values read relative to its open folder, its
 /// sidecar and zone file from the folder's listing.
 extension FileTree.InspectedEntry: ProvenanceSource {
-    func listedAttributeNames() throws(FileAccessError) -> [ArraySlice<UInt8>] {
-        Array(attributeNames)
+    func listedAttributeNames() throws(FileAccessError) -> FileTree.AttributeNameList {
+        attributeNames
     }
 
     func attributeValue(_ name: ArraySlice<UInt8>, text: String) throws(FileAccessError) -> DocumentSourceFile.AttributeValue {

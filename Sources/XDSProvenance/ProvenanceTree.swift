@@ -264,13 +264,15 @@ extension ProvenanceTree {
             _ attributes: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
             sidecar: [(name: String, match: ProvenanceNames.Match)], zone: [UInt8]?
         ) -> [ProvenanceMarkLocation] {
-            var found: ProvenanceReading.Found = attributes.map { attribute in
-                (attribute.match.isSambaStream ? .sambaStream : .xattr, ProvenanceValue(name: attribute.name, match: attribute.match, bytes: []))
+            var found = ProvenanceReading.Found()
+            for attribute in attributes {
+                found.append(ProvenanceValue(name: attribute.name, match: attribute.match, bytes: []),
+                             in: attribute.match.isSambaStream ? .sambaStream : .xattr)
             }
-            found += sidecar.map { (.appleDouble, ProvenanceValue(name: $0.name, match: $0.match, bytes: [])) }
+            for mark in sidecar { found.append(ProvenanceValue(name: mark.name, match: mark.match, bytes: []), in: .appleDouble) }
             if let zone {
                 let match = ProvenanceNames.Match(kind: .zoneIdentifier, field: nil, isSambaStream: false)
-                found.append((.zoneFile, ProvenanceValue(name: String(decoding: zone, as: UTF8.self), match: match, bytes: [])))
+                found.append(ProvenanceValue(name: String(decoding: zone, as: UTF8.self), match: match, bytes: []), in: .zoneFile)
             }
             return ProvenanceReading.locations(found)
         }

@@ -88,13 +88,19 @@ extension DocumentSourceTree {
         /// (still) a regular file; false when there is none. `noun`: what messages call it.
         package func removeCompanion(describedAs noun: String) throws(DocumentSourceFileError) -> Bool {
             guard let companionName = entry.companionName, let companion = entry.companion else { return false }
-            var cName = companionName.map { CChar(bitPattern: $0) }
+            return try removeFile(companionName, shown: "the \(noun) \(companion.lossyString)")
+        }
+
+        /// Deletes the file `name` beside the entry, relative to the walk's open folder, when
+        /// it is (still) a regular file; false when there is none. `shown`: it in messages.
+        func removeFile(_ name: [UInt8], shown: String) throws(DocumentSourceFileError) -> Bool {
+            var cName = name.map { CChar(bitPattern: $0) }
             cName.append(0)
             do throws(Errno) {
                 return try DocumentSourceFile.removeRegularFile(cName, inFolder: entry.folderDescriptor)
             } catch {
                 throw DocumentSourceFileError(
-                    errno: error.rawValue, path: entry.path.lossyString, context: "cannot remove the \(noun) \(companion.lossyString): ")
+                    errno: error.rawValue, path: entry.path.lossyString, context: "cannot remove \(shown): ")
             }
         }
     }
@@ -119,14 +125,7 @@ extension DocumentSourceTree.EntryWriter {
     /// file; false when there is none. What `strip --mac-metadata` does with a `._NAME`.
     package func removeSidecarFile() throws(DocumentSourceFileError) -> Bool {
         guard let sidecarName = entry.sidecarName, let sidecar = entry.sidecar else { return false }
-        var cName = sidecarName.map { CChar(bitPattern: $0) }
-        cName.append(0)
-        do throws(Errno) {
-            return try DocumentSourceFile.removeRegularFile(cName, inFolder: entry.folderDescriptor)
-        } catch {
-            throw DocumentSourceFileError(
-                errno: error.rawValue, path: entry.path.lossyString, context: "cannot remove the sidecar \(sidecar.lossyString): ")
-        }
+        return try removeFile(sidecarName, shown: "the sidecar \(sidecar.lossyString)")
     }
 }
 
