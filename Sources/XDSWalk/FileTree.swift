@@ -89,7 +89,7 @@ public struct FileTree: Sendable {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 
-    /// How many entries (files and folders) pass between two ``Event/progress(_:)`` events.
+    /// How many entries (files and folders) pass between two ``InspectionEvent/progress(_:)`` events.
     public static let progressInterval = 512
 
     /// A walk over `roots` with `jobs` threads (see ``jobs``).

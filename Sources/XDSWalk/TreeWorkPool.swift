@@ -41,7 +41,7 @@ struct TreeTask: @unchecked Sendable {
 
 /// What a multi-threaded walk shares (``FileTree/jobs``): the folders handed from a
 /// busy worker to an idle one, and the bounded channel of events to the consumer (the thread
-/// that called ``FileTree/walk(_:)``).
+/// that called ``FileTree/walk(inspecting:_:)``).
 ///
 /// Memory stays bounded: each worker walks depth first on its own stack, and hands over a
 /// folder (its shallowest pending one: the most work) only when another worker waits for one,

@@ -5,13 +5,13 @@ public import XDSWalk
 // XDocSource keeps compiling with them.
 
 /// Why reading, writing or removing the `x-document-source` attribute of a path failed:
-/// XDSWalk's ``FileAccessError``.
+/// XDSWalk's `FileAccessError`.
 public typealias DocumentSourceFileError = FileAccessError
 
-/// A path met in a walk, as exact bytes: XDSWalk's ``TreePath``.
+/// A path met in a walk, as exact bytes: XDSWalk's `TreePath`.
 public typealias DocumentSourceTreePath = TreePath
 
-/// A reader of the entries a walk meets: XDSWalk's ``FileTreeInspector``.
+/// A reader of the entries a walk meets: XDSWalk's `FileTreeInspector`.
 public typealias DocumentSourceTreeInspector = FileTreeInspector
 
 /// The archive formats `xds` reads members of, chosen by file name: XDSWalk's ``ArchiveKind``.

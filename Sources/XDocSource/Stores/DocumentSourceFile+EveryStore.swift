@@ -59,7 +59,7 @@ extension DocumentSourceFile {
     /// The AppleDouble sidecar `._NAME`, parsed from its first 64 KiB (the part that holds
     /// attributes), with its location for messages; nil when there is no regular file of that
     /// name (a link, FIFO or folder is never opened). A sidecar that does not parse is
-    /// ``DocumentSourceFileError/Kind/malformedSidecar``.
+    /// `DocumentSourceFileError/Kind/malformedSidecar`.
     package func readSidecarDouble() throws(DocumentSourceFileError) -> (double: AppleDouble, location: String)? {
         guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: path)
         else { return nil }

@@ -15,7 +15,7 @@ extension DocumentSourceTree.InspectedEntry {
     /// that cannot be opened for reading is changed by path without the lock, as
     /// `DocumentSourceFile` does. An orphan (``isOrphan``) has no file to lock: `body` runs
     /// without it, and only the sidecar and companion can be changed.
-    /// - Throws: ``DocumentSourceFileError``: ``DocumentSourceFileError/Kind/notFound`` when the
+    /// - Throws: ``DocumentSourceFileError``: `DocumentSourceFileError/Kind/notFound` when the
     ///   entry is gone (or is now a link), the lock still held after 10 s, or what `body` throws.
     package func withWriterLock<T>(
         _ body: (DocumentSourceTree.EntryWriter) throws(DocumentSourceFileError) -> T
@@ -65,7 +65,7 @@ extension DocumentSourceTree {
         /// Edits the sidecar ``InspectedEntry/sidecarName`` in one atomic write as
         /// `DocumentSourceFile`'s sidecar writer does (read whole, `edit` decides from the
         /// whole file, every other entry byte-exact, deleted when `edit` says so; a malformed
-        /// one left as it was, ``DocumentSourceFileError/Kind/malformedSidecar``); false when
+        /// one left as it was, `DocumentSourceFileError/Kind/malformedSidecar`); false when
         /// there is none (or it is no regular file) or nothing changed. Its name is rewritten
         /// through a name as text, so an entry whose name is not UTF-8 has its sidecar refused.
         package func editSidecar(
@@ -84,7 +84,7 @@ extension DocumentSourceTree {
                 orphan: entry.isOrphan, edit: edit)
         }
 
-        /// Deletes the companion file ``FileTree/InspectedEntry/companionName`` when it is
+        /// Deletes the companion file `FileTree/InspectedEntry/companionName` when it is
         /// (still) a regular file; false when there is none. `noun`: what messages call it.
         package func removeCompanion(describedAs noun: String) throws(DocumentSourceFileError) -> Bool {
             guard let companionName = entry.companionName, let companion = entry.companion else { return false }
@@ -120,7 +120,7 @@ extension DocumentSourceTree.InspectedEntry {
 }
 
 extension DocumentSourceTree.EntryWriter {
-    /// Deletes the sidecar ``FileTree/InspectedEntry/sidecarName`` whatever it holds
+    /// Deletes the sidecar `FileTree/InspectedEntry/sidecarName` whatever it holds
     /// (a malformed one too), relative to the walk's open folder, when it is (still) a regular
     /// file; false when there is none. What `strip --mac-metadata` does with a `._NAME`.
     package func removeSidecarFile() throws(DocumentSourceFileError) -> Bool {
@@ -130,11 +130,11 @@ extension DocumentSourceTree.EntryWriter {
 }
 
 extension DocumentSourceTree.InspectedEntry {
-    /// The AppleDouble sidecar ``FileTree/InspectedEntry/sidecar``, parsed (its first 64 KiB, where xnu keeps the
+    /// The AppleDouble sidecar `FileTree/InspectedEntry/sidecar`, parsed (its first 64 KiB, where xnu keeps the
     /// attributes), or nil when there is none or it is gone or no longer a regular file. It
     /// is opened relative to ``folderDescriptor`` without following a link or waiting on a
     /// FIFO.
-    /// - Throws: ``DocumentSourceFileError``: ``DocumentSourceFileError/Kind/malformedSidecar``
+    /// - Throws: ``DocumentSourceFileError``: `DocumentSourceFileError/Kind/malformedSidecar`
     ///   when it is not a well-formed AppleDouble file, else the read's failure.
     public func readSidecar() throws(DocumentSourceFileError) -> AppleDouble? {
         guard let sidecarName, let sidecar else { return nil }

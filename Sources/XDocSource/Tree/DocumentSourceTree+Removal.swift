@@ -27,7 +27,7 @@ extension DocumentSourceTree.Found {
     ///
     /// - Returns: the stores cleared (empty when none had a value) and what remains.
     /// - Throws: ``DocumentSourceFileError`` when the first store that had to change could not,
-    ///   ``DocumentSourceFileError/Kind/notFound`` when the file is gone.
+    ///   `DocumentSourceFileError/Kind/notFound` when the file is gone.
     ///
     /// An orphan sidecar (``isOrphanSidecar``) has only the sidecar to clear: with `sidecar`
     /// true its value is removed (every other entry kept byte-exact; the sidecar deleted when
@@ -44,7 +44,7 @@ extension DocumentSourceTree.Found {
     }
 
     /// A file, folder or orphan sidecar met in a walk: what a removal needs to know of it
-    /// (``FileTree/Entry``).
+    /// (`FileTree/Entry`).
     public typealias Entry = FileTree.Entry
 
     /// ``remove(sidecar:)`` for `entry`.

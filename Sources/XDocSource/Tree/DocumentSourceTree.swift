@@ -16,7 +16,7 @@ public import XDSWalk
 /// }
 /// ```
 ///
-/// The walk is XDSWalk's ``FileTree`` (streaming, memory flat in the tree size, a few dozen
+/// The walk is XDSWalk's `FileTree` (streaming, memory flat in the tree size, a few dozen
 /// descriptors at any depth, ``jobs`` threads, symbolic links not followed, loops caught,
 /// problems as events, archives handed over by name; its documentation says how), with the
 /// `x-document-source` reader (`DocumentSourceTree.Reader`) as its inspector: an entry costs
@@ -37,10 +37,10 @@ public struct DocumentSourceTree: Sendable {
     /// The files and folders to walk, in order.
     public var roots: [String]
 
-    /// How many threads walk each root folder (at least 1; default 1): ``FileTree/jobs``.
+    /// How many threads walk each root folder (at least 1; default 1): `FileTree/jobs`.
     public var jobs: Int
 
-    /// The most threads a walk starts, whatever ``jobs`` asks (``FileTree/maximumJobs``).
+    /// The most threads a walk starts, whatever ``jobs`` asks (`FileTree/maximumJobs`).
     public static var maximumJobs: Int { FileTree.maximumJobs }
 
     /// The number of processors online (a default for ``jobs``).
@@ -78,7 +78,7 @@ public struct DocumentSourceTree: Sendable {
     }
 
     /// Walks every root with a caller's inspector instead of the `x-document-source` reader:
-    /// ``FileTree/walk(inspecting:_:)``.
+    /// `FileTree/walk(inspecting:_:)`.
     @discardableResult
     public func walk<Inspector: DocumentSourceTreeInspector>(
         inspecting inspector: Inspector, _ visit: (InspectionEvent<Inspector.Record>) -> Decision
@@ -87,7 +87,7 @@ public struct DocumentSourceTree: Sendable {
     }
 
     /// ``walk(inspecting:_:)``, also handing over archives by name:
-    /// ``FileTree/walk(inspecting:archives:_:)``.
+    /// `FileTree/walk(inspecting:archives:_:)`.
     @discardableResult
     public func walk<Inspector: DocumentSourceTreeInspector>(
         inspecting inspector: Inspector, archives archive: (DocumentSourceTreePath) -> Decision,
@@ -117,22 +117,22 @@ extension DocumentSourceTree {
         case progress(Counts)
     }
 
-    /// What the callback wants next: ``FileTree/Decision``.
+    /// What the callback wants next: `FileTree/Decision`.
     public typealias Decision = FileTree.Decision
-    /// Something the walk could not do: ``FileTree/Problem``.
+    /// Something the walk could not do: `FileTree/Problem`.
     public typealias Problem = FileTree.Problem
-    /// How much of the tree has been seen: ``FileTree/Counts`` (``Counts/tagged``: the files
+    /// How much of the tree has been seen: `FileTree/Counts` (``Counts/tagged``: the files
     /// and folders found carrying the attribute).
     public typealias Counts = FileTree.Counts
-    /// What a walk with an inspector reports: ``FileTree/InspectionEvent``.
+    /// What a walk with an inspector reports: `FileTree/InspectionEvent`.
     public typealias InspectionEvent<Record: Sendable> = FileTree.InspectionEvent<Record>
-    /// One entry a walk hands to an inspector: ``FileTree/InspectedEntry``.
+    /// One entry a walk hands to an inspector: `FileTree/InspectedEntry`.
     public typealias InspectedEntry = FileTree.InspectedEntry
-    /// An entry an inspector may claim by name: ``FileTree/ClaimedEntry``.
+    /// An entry an inspector may claim by name: `FileTree/ClaimedEntry`.
     public typealias ClaimedEntry = FileTree.ClaimedEntry
-    /// What an inspector says of a claimed entry: ``FileTree/Claim``.
+    /// What an inspector says of a claimed entry: `FileTree/Claim`.
     public typealias Claim<Record: Sendable> = FileTree.Claim<Record>
-    /// The attribute names of one entry as listed: ``FileTree/AttributeNameList``.
+    /// The attribute names of one entry as listed: `FileTree/AttributeNameList`.
     public typealias AttributeNameList = FileTree.AttributeNameList
 
     /// A file or folder that carries the attribute, or an orphan AppleDouble sidecar that
@@ -169,7 +169,7 @@ extension DocumentSourceTree {
 }
 
 extension FileTree.Problem {
-    /// Whether this is a value that does not parse (``DocumentSourceFileError/Kind/malformedValue``)
+    /// Whether this is a value that does not parse (`DocumentSourceFileError/Kind/malformedValue`)
     /// on an entry the walk met: `remove -r` removes it, as `xds remove FILE` does (a value
     /// need not be read to be removed). A sidecar that is not AppleDouble is not one: it
     /// cannot be edited without losing what is in it.
