@@ -142,7 +142,9 @@ extension FileTree {
         /// size (a size over `maximum` tells a file too large to be what it claims); nil when
         /// there is none or it is gone or no longer a regular file. Opened relative to
         /// ``folderDescriptor`` without following a link or waiting on a FIFO.
-        /// - Parameter noun: what the reader calls the file in messages ("zone file").
+        /// - Parameters:
+        ///   - maximum: how many bytes to read at most.
+        ///   - noun: what the reader calls the file in messages ("zone file").
         /// - Throws: ``FileAccessError`` when it cannot be read ("cannot read the NOUN: …").
         public func readCompanion(
             upTo maximum: Int, describedAs noun: String

@@ -132,7 +132,7 @@ extension FileTree {
     }
 
     /// ``walk(inspecting:_:)``, also handing over every regular file whose name is an
-    /// archive's (``ArchiveKind/init(fileName:)``; a root file too) to `archive`, right after
+    /// archive's (`ArchiveKind(fileName:)`; a root file too) to `archive`, right after
     /// its inspection, for the caller to scan (`XDocSourceArchive`'s `ArchiveScanner`) or note.
     /// Files are chosen by name from the listing the walk has anyway: no file is opened or
     /// sniffed.

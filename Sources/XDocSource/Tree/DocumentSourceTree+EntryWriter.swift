@@ -132,7 +132,7 @@ extension DocumentSourceTree.EntryWriter {
 extension DocumentSourceTree.InspectedEntry {
     /// The AppleDouble sidecar `FileTree/InspectedEntry/sidecar`, parsed (its first 64 KiB, where xnu keeps the
     /// attributes), or nil when there is none or it is gone or no longer a regular file. It
-    /// is opened relative to ``folderDescriptor`` without following a link or waiting on a
+    /// is opened relative to `folderDescriptor` without following a link or waiting on a
     /// FIFO.
     /// - Throws: ``DocumentSourceFileError``: `DocumentSourceFileError/Kind/malformedSidecar`
     ///   when it is not a well-formed AppleDouble file, else the read's failure.

@@ -59,7 +59,7 @@ public struct DocumentSourceTree: Sendable {
     var tree: FileTree { FileTree(roots: roots, jobs: jobs) }
 
     /// Walks every root in order, calling `visit` for each event as it happens (on the calling
-    /// thread), until the end or until `visit` returns ``Decision/stop``.
+    /// thread), until the end or until `visit` returns `Decision/stop`.
     /// - Returns: the final counts.
     @discardableResult
     public func walk(_ visit: (Event) -> Decision) -> Counts {
@@ -121,7 +121,7 @@ extension DocumentSourceTree {
     public typealias Decision = FileTree.Decision
     /// Something the walk could not do: `FileTree/Problem`.
     public typealias Problem = FileTree.Problem
-    /// How much of the tree has been seen: `FileTree/Counts` (``Counts/tagged``: the files
+    /// How much of the tree has been seen: `FileTree/Counts` (`Counts/tagged`: the files
     /// and folders found carrying the attribute).
     public typealias Counts = FileTree.Counts
     /// What a walk with an inspector reports: `FileTree/InspectionEvent`.
@@ -177,9 +177,9 @@ extension FileTree.Problem {
         entry != nil && error?.kind == .malformedValue
     }
 
-    /// Removes the value from every store of ``entry``, as ``DocumentSourceTree/Found/remove(sidecar:)`` with
+    /// Removes the value from every store of `entry`, as ``DocumentSourceTree/Found/remove(sidecar:)`` with
     /// `sidecar` true does.
-    /// - Throws: ``DocumentSourceFileError``; `notFound` when there is no ``entry``.
+    /// - Throws: ``DocumentSourceFileError``; `notFound` when there is no `entry`.
     @discardableResult
     public func removeValue() throws(DocumentSourceFileError) -> DocumentSourceRemoval {
         guard let entry else {
