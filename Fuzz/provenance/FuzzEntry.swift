@@ -30,7 +30,11 @@ func check(_ kind: ProvenanceKind, _ value: [UInt8], _ content: ProvenanceMark.C
     switch content {
     case .undecodable(let undecodable):
         precondition(undecodable.bytes.count <= UndecodableValue.maximumKept)
-        precondition(Array(value.prefix(undecodable.bytes.count)) == undecodable.bytes, "kept bytes are the value's first")
+        // Values that hold URLs are kept without the credentials SPEC §6's rule finds in them.
+        let holdsURLs = kind == .whereFroms || kind == .zoneIdentifier || kind == .xdg
+        let shown = holdsURLs ? ProvenanceURL.withoutCredentials(bytes: value) : value
+        precondition(Array(shown.prefix(undecodable.bytes.count)) == undecodable.bytes, "kept bytes are the value's first")
+        precondition(undecodable.isURL == (kind == .xdg), "only a URL field gets --redact's cut")
         // A reason is one line of visible text: whatever the value holds never reaches it raw.
         precondition(!undecodable.reason.isEmpty)
         precondition(!undecodable.reason.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "control character in a reason")
@@ -57,18 +61,48 @@ func check(_ kind: ProvenanceKind, _ value: [UInt8], _ content: ProvenanceMark.C
     }
 }
 
-/// ProvenanceURL: credentials never survive, redaction is idempotent and leaves no query.
+/// ProvenanceURL (SPEC §6's one rule): no user information the rule finds survives, in text or
+/// bytes; both forms are idempotent and agree; a redacted text has no query or fragment after
+/// its first authority; a text without an authority is kept; a host never holds credentials.
 func checkURL(_ text: String) {
     let clean = ProvenanceURL.withoutCredentials(text)
     let redacted = ProvenanceURL.redacted(text)
     precondition(ProvenanceURL.withoutCredentials(clean) == clean, "withoutCredentials is idempotent")
     precondition(ProvenanceURL.redacted(redacted) == redacted, "redacted is idempotent")
-    if ProvenanceURL.isURL(text) {
-        precondition(!redacted.contains("?") && !redacted.contains("#"), "query or fragment left")
-        if text.contains("://"), let host = ProvenanceURL.host(clean) {
-            precondition(!host.contains("@"), "credentials in the host")
+    precondition(ProvenanceURL.withoutCredentials(bytes: Array(text.utf8)) == Array(clean.utf8), "bytes and text agree")
+    precondition(ProvenanceURL.redacted(bytes: Array(text.utf8)) == Array(redacted.utf8), "bytes and text agree")
+    var found = false
+    ProvenanceURL.forEachAuthority(Array(text.utf8)) { _ in
+        found = true
+        return false
+    }
+    if !found { precondition(clean == text && redacted == text, "text without an authority is kept") }
+    for output in [clean, redacted] { checkNoUserInfo(Array(output.utf8)) }
+    var firstEnd: Int?
+    let redactedBytes = Array(redacted.utf8)
+    ProvenanceURL.forEachAuthority(redactedBytes) { authority in
+        firstEnd = authority.range.upperBound
+        return false
+    }
+    if let firstEnd {
+        precondition(!redactedBytes[firstEnd...].contains { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }, "query or fragment left")
+    }
+    precondition(!(ProvenanceURL.host(text)?.contains("@") ?? false), "credentials in the host")
+    // The start of a longer value: the same, and an authority running to its end is all `***`.
+    let prefix = ProvenanceURL.withoutCredentials(prefix: Array(text.utf8))
+    checkNoUserInfo(prefix)
+    ProvenanceURL.forEachAuthority(prefix) { authority in
+        if authority.range.upperBound == prefix.count { precondition(Array(prefix[authority.range]) == Array("***".utf8), "open authority shown") }
+        return true
+    }
+}
+
+/// Every authority the rule finds holds at most `***` before its last `@`.
+func checkNoUserInfo(_ bytes: [UInt8]) {
+    ProvenanceURL.forEachAuthority(bytes) { authority in
+        if let at = authority.userInfoEnd {
+            precondition(Array(bytes[authority.range.lowerBound..<at]) == Array("***".utf8), "user information shown")
         }
-    } else {
-        precondition(clean == text && redacted == text, "text that is not a URL is kept")
+        return true
     }
 }

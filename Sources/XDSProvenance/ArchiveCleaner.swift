@@ -30,6 +30,12 @@ import XDSWalk
 /// out whole, and said to the caller: a clean copy never keeps what it could not look into.
 /// ``dryRun(_:)`` reads the archive as the copy does and lists what would go.
 ///
+/// Made with ``init(archive:macMetadata:limits:)`` (`strip --mac-metadata ARCHIVE -o`), the
+/// copy also leaves out the Mac metadata of a ``MacMetadataSelection`` — `__MACOSX/`, `._`,
+/// `.DS_Store` and `.AppleDouble/` entries, the pax records GNU tar does not read, with
+/// `LIBARCHIVE.xattr.` records of other attributes rewritten as `SCHILY.xattr.` — and
+/// ``macMetadataDryRun(_:)`` is what `xds check` reports inside archives.
+///
 /// ```swift
 /// let cleaner = ArchiveCleaner(archive: "release.tar.gz")!
 /// let report = try cleaner.write(to: "release-clean.tar.gz")
@@ -44,7 +50,10 @@ public struct ArchiveCleaner: Sendable {
     /// `--archive-limit`).
     public var limits: ArchiveScanner.Limits
 
-    private var copy: ArchiveCopy
+    /// With `--mac-metadata`: what goes besides the marks (``kinds`` is its kinds).
+    public let selection: MacMetadataSelection?
+
+    var copy: ArchiveCopy
 
     /// A cleaner of the archive at `archive`, or nil when its name is not an archive's
     /// (`ArchiveKind(fileName:)`: `.zip`, `.textpack`, `.tar` and its compressed forms).
@@ -55,6 +64,20 @@ public struct ArchiveCleaner: Sendable {
         self.kinds = kinds
         self.limits = limits
         self.copy = copy
+        self.selection = nil
+    }
+
+    /// A cleaner that also leaves out the Mac metadata of `selection` (`xds strip
+    /// --mac-metadata ARCHIVE -o CLEAN`, ``macMetadataFilter(_:)``), or nil when the name is not an
+    /// archive's.
+    public init?(archive: TreePath, macMetadata selection: MacMetadataSelection,
+                 limits: ArchiveScanner.Limits = .init()) {
+        guard let copy = ArchiveCopy(path: archive, limits: limits) else { return nil }
+        self.archive = archive
+        self.kinds = selection.kinds
+        self.limits = limits
+        self.copy = copy
+        self.selection = selection
     }
 
     /// `init(archive:kinds:limits:)` for a path given as text.
@@ -63,8 +86,10 @@ public struct ArchiveCleaner: Sendable {
         self.init(archive: TreePath(archive), kinds: kinds, limits: limits)
     }
 
-    /// What the copy leaves out: AppleDouble attributes and pax records of ``kinds``.
+    /// What the copy leaves out: AppleDouble attributes and pax records of ``kinds``; with a
+    /// ``selection``, ``macMetadataFilter(_:)``.
     public var filter: ArchiveCopy.Filter {
+        if let selection { return Self.macMetadataFilter(selection) }
         let kinds = self.kinds
         return ArchiveCopy.Filter(
             dropsAttribute: { name in
@@ -121,6 +146,8 @@ public struct ArchiveCleaner: Sendable {
                 case .unreadable(let entry, let reason):
                     flush()
                     visit(.unreadable(entry: entry, reason: reason))
+                case .entry:
+                    flush()  // (only with a selection: see macMetadataDryRun)
                 }
             }
         } catch {

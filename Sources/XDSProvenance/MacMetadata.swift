@@ -226,6 +226,8 @@ public enum MacMetadata {
             if isAppleAttribute(attributeName: name) { return .appleAttribute }
             return bytes.starts(with: libarchiveXattr) ? .paxRecord : nil
         }
+        // A `LIBARCHIVE.xattr.` name with a malformed escape: libarchive skips it, GNU tar warns.
+        if bytes.count > libarchiveXattr.count, bytes.starts(with: libarchiveXattr) { return .paxRecord }
         return nil
     }
 

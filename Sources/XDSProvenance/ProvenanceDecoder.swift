@@ -43,9 +43,12 @@ public enum ProvenanceDecoder {
     public static func xdg(_ fields: [(field: XDGOrigin.Field, value: [UInt8])]) -> ProvenanceMark.Content {
         var origin = XDGOrigin()
         for (field, value) in fields where origin[field] == nil {
-            guard value.count <= maximumSize(of: .xdg) else { return tooLarge(.xdg, value, size: value.count) }
+            guard value.count <= maximumSize(of: .xdg) else { return tooLarge(.xdg, value, size: value.count, field: field) }
             guard let text = String(validating: TextDecoding.droppingOneNUL(value[...]), as: UTF8.self) else {
-                return TextDecoding.undecodable(value, "the xdg \(field.rawValue) is not UTF-8 text")
+                let reason = "the xdg \(field.rawValue) is not UTF-8 text"
+                // A URL field gets SPEC §6's credential rule on its bytes before they are kept.
+                if field.isURLField { return .undecodable(UndecodableValue(hidingCredentialsIn: value, reason: reason, isURL: true)) }
+                return TextDecoding.undecodable(value, reason)
             }
             origin[field] = text
         }
@@ -72,9 +75,9 @@ public enum ProvenanceDecoder {
             let sorted = xdgValues.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }.map(\.element)
             let content: ProvenanceMark.Content
             if let over = sorted.first(where: { $0.value.isOverLimit }) {
-                content = tooLarge(.xdg, over.value.bytes, size: over.value.size)
+                content = tooLarge(.xdg, over.value.bytes, size: over.value.size, field: over.value.match.field ?? .url)
             } else if let encoded = sorted.first(where: { $0.value.encodingError != nil }) {
-                content = .undecodable(UndecodableValue(bytes: encoded.value.bytes, reason: encoded.value.encodingError!))
+                content = notDecoded(encoded.value, reason: encoded.value.encodingError!)
             } else {
                 content = xdg(sorted.map { ($0.value.match.field ?? .url, Array(stored($0.value))) })
             }
@@ -85,8 +88,8 @@ public enum ProvenanceDecoder {
 
     /// One value decoded as its kind, Samba's NUL taken off, its bound checked first.
     public static func content(of value: ProvenanceValue) -> ProvenanceMark.Content {
-        if value.isOverLimit { return tooLarge(value.match.kind, value.bytes, size: value.size) }
-        if let error = value.encodingError { return .undecodable(UndecodableValue(bytes: value.bytes, reason: error)) }
+        if value.isOverLimit { return tooLarge(value.match.kind, value.bytes, size: value.size, field: value.match.field ?? .url) }
+        if let error = value.encodingError { return notDecoded(value, reason: error) }
         if value.match.kind == .xdg { return xdg([(value.match.field ?? .url, Array(stored(value)))]) }
         return content(of: value.match.kind, Array(stored(value)))
     }
@@ -107,11 +110,32 @@ public enum ProvenanceDecoder {
         ProvenanceNames.storedValue(value.bytes, kind: value.match.kind, isSambaStream: value.match.isSambaStream)
     }
 
-    /// The undecodable mark of a value over its bound.
-    static func tooLarge(_ kind: ProvenanceKind, _ bytes: [UInt8], size: Int?) -> ProvenanceMark.Content {
+    /// A value whose stored form could not be decoded (a `LIBARCHIVE.xattr` value that is not
+    /// base64): shown as stored, with the URL rule run over it when its kind holds URLs, as
+    /// for a value over its bound.
+    static func notDecoded(_ value: ProvenanceValue, reason: String) -> ProvenanceMark.Content {
+        let kind = value.match.kind
+        let isURL = kind == .xdg && (value.match.field ?? .url).isURLField
+        guard isURL || kind == .whereFroms || kind == .zoneIdentifier else {
+            return .undecodable(UndecodableValue(bytes: value.bytes, reason: reason))
+        }
+        return .undecodable(UndecodableValue(hidingCredentialsIn: value.bytes, reason: reason, isURL: isURL))
+    }
+
+    /// The undecodable mark of a value over its bound (`field`: which xdg field it is, the
+    /// `url` when not given, as ``content(of:_:)`` decodes an xdg value). A value
+    /// that holds URLs (an xdg `url` or `referrer`, a WhereFroms list, a `Zone.Identifier`) is
+    /// kept without the credentials SPEC §6's rule finds in what was read of it.
+    static func tooLarge(_ kind: ProvenanceKind, _ bytes: [UInt8], size: Int?,
+                         field: XDGOrigin.Field? = nil) -> ProvenanceMark.Content {
         let limit = maximumSize(of: kind)
         let sizeText = size.map { "is \(TextDecoding.byteCount($0))" } ?? "is larger than the filesystem's limit"
-        return .undecodable(UndecodableValue(
-            bytes: bytes, reason: "the \(kind) value \(sizeText), more than the \(TextDecoding.byteCount(limit)) accepted (damaged data)"))
+        let reason = "the \(kind) value \(sizeText), more than the \(TextDecoding.byteCount(limit)) accepted (damaged data)"
+        let isURL = kind == .xdg && (field ?? .url).isURLField
+        guard isURL || kind == .whereFroms || kind == .zoneIdentifier else {
+            return .undecodable(UndecodableValue(bytes: bytes, reason: reason))
+        }
+        return .undecodable(UndecodableValue(hidingCredentialsIn: bytes, reason: reason, isURL: isURL,
+                                             complete: (size ?? bytes.count) <= bytes.count))
     }
 }

@@ -57,6 +57,10 @@ public struct UndecodableValue: Sendable, Equatable {
     public let bytes: [UInt8]
     /// Why it does not decode, in words (no file name).
     public let reason: String
+    /// Whether the value is a URL field's (an xdg `url` or `referrer` that is not UTF-8): its
+    /// user information was hidden by ``ProvenanceURL/withoutCredentials(bytes:)`` before the
+    /// bytes were kept, and a printer applies ``ProvenanceURL/redacted(bytes:)`` for `--redact`.
+    public let isURL: Bool
 
     /// The most bytes of an undecodable value kept to show.
     public static let maximumKept = 256
@@ -65,6 +69,21 @@ public struct UndecodableValue: Sendable, Equatable {
     public init(bytes: some Collection<UInt8>, reason: String) {
         self.bytes = Array(bytes.prefix(Self.maximumKept))
         self.reason = reason
+        self.isURL = false
+    }
+
+    /// A value that holds URLs, kept so that no user information, whole or cut, is ever shown:
+    /// SPEC §6's rule (``ProvenanceURL/withoutCredentials(bytes:)``) runs on all of `bytes`
+    /// before at most ``maximumKept`` of them are kept. `isURL`: the value is one URL field that
+    /// is not UTF-8 (an xdg `url` or `referrer`), whose printer applies `--redact`'s cut too;
+    /// false for a whole WhereFroms or `Zone.Identifier` value that does not decode. `complete`:
+    /// false when `bytes` are only the start of a longer value (one over its bound), in which an
+    /// authority running to their end is hidden whole (its `@` may be past them).
+    public init(hidingCredentialsIn bytes: some Collection<UInt8>, reason: String, isURL: Bool, complete: Bool = true) {
+        let clean = complete ? ProvenanceURL.withoutCredentials(bytes: bytes) : ProvenanceURL.withoutCredentials(prefix: bytes)
+        self.bytes = Array(clean.prefix(Self.maximumKept))
+        self.reason = reason
+        self.isURL = isURL
     }
 }
 

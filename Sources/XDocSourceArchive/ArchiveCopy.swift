@@ -26,7 +26,13 @@ import XDocSource
 ///   tar); each is an ``Event/unreadable(entry:reason:)``.
 /// - tar pax records (`x` headers, and `g` and Solaris `X` alike) whose keyword the filter
 ///   drops: the header is rewritten without them (the other records byte-exact), or left out
-///   with its blocks when nothing is left.
+///   with its blocks when nothing is left. With ``Filter/rewritesLibarchiveXattr``, a kept
+///   `LIBARCHIVE.xattr.NAME` record becomes `SCHILY.xattr.NAME` in its place (or goes beside
+///   its twin).
+/// - entries by name, with ``Filter/entryRule`` (`strip --mac-metadata`): left out whole and
+///   unread (a tar's with the headers in front of it; a zip folder entry only when nothing
+///   under it stays), or a `._` entry read and kept only when it holds what the rule keeps,
+///   rebuilt to hold only that (``EntryRule``).
 ///
 /// What is kept as it was:
 /// - zip: every other member's local header, data and data descriptor, byte for byte (so its
@@ -64,12 +70,49 @@ public struct ArchiveCopy: Sendable {
         /// (`SCHILY.xattr.user.com.apple.quarantine`, `LIBARCHIVE.xattr.…` URL-encoded).
         public var dropsPaxKeyword: @Sendable ([UInt8]) -> Bool
 
-        /// A filter of these two predicates.
+        /// What becomes of an entry by its name (exact bytes; `isFolder`: a zip name ending in
+        /// `/`, a tar folder header) before anything of it is read: `strip --mac-metadata`
+        /// leaves out `__MACOSX/`, `._NAME`, `.DS_Store` and `.AppleDouble/` entries. Nil:
+        /// every entry is ``EntryRule/copy``.
+        public var entryRule: (@Sendable (_ name: [UInt8], _ isFolder: Bool) -> EntryRule)?
+        /// Whether a `LIBARCHIVE.xattr.NAME` record the filter keeps is rewritten as
+        /// `SCHILY.xattr.NAME`, NAME URL-decoded and the value base64-decoded as libarchive's
+        /// reader decodes them (archive_read_support_format_tar.c; its writer,
+        /// archive_write_set_format_pax.c, writes both spellings), so that GNU tar, which knows
+        /// only `SCHILY.xattr.` (GNU tar manual, "Extended Header Keywords"), reads the
+        /// attribute. The record is left out instead when the `SCHILY.xattr.` twin is in the
+        /// same header, or when it does not decode (or its name holds `=`, `%`, a NUL or a line
+        /// break, which no keyword carries as written).
+        public var rewritesLibarchiveXattr: Bool
+
+        /// A filter of these predicates.
         public init(dropsAttribute: @escaping @Sendable (String) -> Bool,
-                    dropsPaxKeyword: @escaping @Sendable ([UInt8]) -> Bool) {
+                    dropsPaxKeyword: @escaping @Sendable ([UInt8]) -> Bool,
+                    entryRule: (@Sendable (_ name: [UInt8], _ isFolder: Bool) -> EntryRule)? = nil,
+                    rewritesLibarchiveXattr: Bool = false) {
             self.dropsAttribute = dropsAttribute
             self.dropsPaxKeyword = dropsPaxKeyword
+            self.entryRule = entryRule
+            self.rewritesLibarchiveXattr = rewritesLibarchiveXattr
         }
+    }
+
+    /// What ``Filter/entryRule`` says of an entry.
+    public enum EntryRule: Sendable {
+        /// As without a rule: copied; a `._` entry cleaned of the attributes
+        /// ``Filter/dropsAttribute`` names.
+        case copy
+        /// Left out whole and unread (in a tar with the pax and long-name headers in front of
+        /// it; in a zip a folder entry stays when a member under it stays): an
+        /// ``Event/entry(_:)``.
+        case drop
+        /// A `._` entry (a regular file) read and left out whole (an ``Event/entry(_:)``)
+        /// unless it holds an attribute `keeps` accepts; then rebuilt to hold only the
+        /// attributes ``Filter/dropsAttribute`` keeps, without Finder info or resource fork
+        /// (kept as it is when that is what it holds). An entry that is not AppleDouble, or
+        /// not a regular file, is left out; one that cannot be read is an
+        /// ``Event/unreadable(entry:reason:)``.
+        case dropUnlessHolding(@Sendable (String) -> Bool)
     }
 
     /// What a copy left out.
@@ -83,8 +126,10 @@ public struct ArchiveCopy: Sendable {
         public var rewrittenEntries = 0
         /// AppleDouble attributes left out (in entries dropped or rewritten).
         public var droppedAttributes = 0
-        /// Pax records left out.
+        /// Pax records left out (a `LIBARCHIVE.xattr.` record rewritten counts too).
         public var droppedRecords = 0
+        /// `LIBARCHIVE.xattr.` records rewritten as `SCHILY.xattr.`.
+        public var rewrittenRecords = 0
         /// Pax headers left out whole (every record in them went).
         public var droppedHeaders = 0
         /// `._` entries copied as they were because they are not AppleDouble.
@@ -140,6 +185,9 @@ public struct ArchiveCopy: Sendable {
         case paxRecords(member: DocumentSourceTreePath, keywords: [[UInt8]])
         /// A `._` entry left out unread, with everything it held.
         case unreadable(entry: DocumentSourceTreePath, reason: UnreadableReason)
+        /// An entry left out by ``Filter/entryRule`` (its own name), with everything it held:
+        /// its pax records are not listed.
+        case entry(DocumentSourceTreePath)
     }
 
     /// The archive's path, exact bytes.
@@ -309,6 +357,8 @@ enum AppleDoubleCleaning: Equatable {
     /// It holds attributes to drop but cannot be rewritten (an entry id twice): left out whole,
     /// as damaged, rather than copied with them.
     case unrewritable
+    /// Left out whole by the filter's entry rule (it holds nothing kept): an `Event.entry`.
+    case dropEntry
 
     static func clean(_ bytes: [UInt8], filter: ArchiveCopy.Filter) -> AppleDoubleCleaning {
         guard let parsed = try? AppleDouble(bytes: bytes) else { return .keep(readable: false) }
@@ -327,5 +377,23 @@ enum AppleDoubleCleaning: Equatable {
         case .unchanged?: return .keep(readable: true)
         case nil: return .unrewritable  // a file the writer does not rewrite: its marks must not stay
         }
+    }
+
+    /// ``ArchiveCopy/EntryRule/dropUnlessHolding(_:)``: `.dropEntry` unless an attribute
+    /// `keeps` accepts is in it (or it is not AppleDouble); else the entry rebuilt with only
+    /// the attributes the filter keeps (`.keep` when that is the entry as it is).
+    static func keepOnly(_ bytes: [UInt8], keeps: (String) -> Bool, filter: ArchiveCopy.Filter) -> AppleDoubleCleaning {
+        guard let parsed = try? AppleDouble(bytes: bytes), parsed.attributes.contains(where: { keeps($0.name) })
+        else { return .dropEntry }
+        var names: [String] = []
+        var count = 0
+        for attribute in parsed.attributes where filter.dropsAttribute(attribute.name) {
+            count += 1
+            if !names.contains(attribute.name) { names.append(attribute.name) }
+        }
+        let kept = parsed.attributes.filter { !filter.dropsAttribute($0.name) }
+        guard let file = try? AppleDouble.newFile(attributes: kept) else { return .unrewritable }
+        if file == bytes { return .keep(readable: true) }
+        return .replace(file, attributes: count, names: names)
     }
 }

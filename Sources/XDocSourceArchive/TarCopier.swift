@@ -1,122 +1,6 @@
 internal import XDSSystem
 import XDocSource
 
-/// One 512-byte tar header: the fields the copy reads, and the two it may rewrite (the size and
-/// the checksum).
-enum TarHeader {
-    /// Whether the checksum field matches the header (the sum of its bytes with the field as
-    /// spaces, unsigned as POSIX says or signed as old writers computed it).
-    static func checksumHolds(_ header: [UInt8]) -> Bool {
-        guard header.count == 512, let stored = octal(header[148..<156]) else { return false }
-        var unsigned = 0, signed = 0
-        for (index, byte) in header.enumerated() {
-            let value = (148..<156).contains(index) ? 32 : byte
-            unsigned += Int(value)
-            signed += Int(Int8(bitPattern: value))
-        }
-        return stored == Int64(unsigned) || stored == Int64(signed)
-    }
-
-    /// An octal field (leading spaces, digits, then NUL or space); nil when it holds no digit
-    /// or something else.
-    static func octal(_ field: ArraySlice<UInt8>) -> Int64? {
-        var value: Int64 = 0
-        var digits = 0
-        var index = field.startIndex
-        while index < field.endIndex, field[index] == 32 { index += 1 }
-        while index < field.endIndex, (48...55).contains(field[index]) {
-            guard value <= Int64.max >> 3 else { return nil }
-            value = value << 3 | Int64(field[index] - 48)
-            digits += 1
-            index += 1
-        }
-        guard digits > 0 else { return nil }
-        while index < field.endIndex {
-            guard field[index] == 0 || field[index] == 32 else { return nil }
-            index += 1
-        }
-        return value
-    }
-
-    /// The size field: octal, or GNU's base-256 (high bit of the first byte set); nil when it
-    /// is neither or negative.
-    static func size(_ header: [UInt8]) -> Int64? {
-        let field = header[124..<136]
-        if field.first! & 0x80 != 0 {
-            guard field.first! & 0x40 == 0 else { return nil }  // negative
-            var value: Int64 = Int64(field.first! & 0x3F)
-            for byte in field.dropFirst() {
-                guard value <= Int64.max >> 8 else { return nil }
-                value = value << 8 | Int64(byte)
-            }
-            return value
-        }
-        if field.allSatisfy({ $0 == 0 || $0 == 32 }) { return 0 }
-        return octal(field)
-    }
-
-    /// `header` with the size `size` (11 octal digits and a NUL) and its checksum recomputed.
-    static func withSize(_ header: [UInt8], _ size: Int) -> [UInt8] {
-        var out = header
-        out.replaceSubrange(124..<136, with: octalField(size, width: 12))
-        out.replaceSubrange(148..<156, with: [UInt8](repeating: 32, count: 8))
-        let sum = out.reduce(0) { $0 + Int($1) }
-        out.replaceSubrange(148..<156, with: octalField(sum, width: 7) + [32])
-        return out
-    }
-
-    /// `value` in octal, zero-padded to `width - 1` digits and a NUL.
-    private static func octalField(_ value: Int, width: Int) -> [UInt8] {
-        var digits = Array(String(value, radix: 8).utf8)
-        while digits.count < width - 1 { digits.insert(48, at: 0) }
-        return digits + [0]
-    }
-
-    /// The name field (up to its NUL).
-    static func name(_ header: [UInt8]) -> [UInt8] {
-        Array(header[0..<100].prefix { $0 != 0 })
-    }
-}
-
-/// One pax record as stored (`LENGTH KEYWORD=VALUE\n`).
-struct PaxRecord {
-    let raw: [UInt8]
-    let keyword: [UInt8]
-    var value: ArraySlice<UInt8> { raw[(raw.firstIndex(of: UInt8(ascii: "="))! + 1)..<(raw.count - 1)] }
-
-    /// The records of a pax header's data; nil when it is malformed. NULs after the last
-    /// record (padding some writers leave) are ignored.
-    static func parse(_ data: [UInt8]) -> [PaxRecord]? {
-        var records: [PaxRecord] = []
-        var at = 0
-        while at < data.count {
-            if data[at...].allSatisfy({ $0 == 0 }) { break }
-            var length = 0
-            var index = at
-            while index < data.count, (48...57).contains(data[index]), length < 1 << 30 {
-                length = length * 10 + Int(data[index] - 48)
-                index += 1
-            }
-            guard index < data.count, data[index] == 32, index > at, length > index - at + 1,
-                  at + length <= data.count, data[at + length - 1] == 10 else { return nil }
-            let raw = Array(data[at..<at + length])
-            let body = raw[(index - at + 1)..<(length - 1)]
-            guard let equals = body.firstIndex(of: UInt8(ascii: "=")), equals > body.startIndex else { return nil }
-            records.append(PaxRecord(raw: raw, keyword: Array(body[..<equals])))
-            at += length
-        }
-        return records
-    }
-
-    /// A record of `keyword` and `value`, its length prefix computed (it counts its own digits).
-    static func make(_ keyword: [UInt8], _ value: some Collection<UInt8>) -> PaxRecord {
-        let rest = keyword.count + value.count + 3  // space, '=', newline
-        var length = rest + 1
-        while String(length).utf8.count + rest != length { length += 1 }
-        return PaxRecord(raw: Array(String(length).utf8) + [32] + keyword + [UInt8(ascii: "=")] + value + [10], keyword: keyword)
-    }
-}
-
 /// The tar side of ``ArchiveCopy``: the stream (decompressed with its one filter) is copied as
 /// 512-byte blocks, in one pass; only pax headers that hold records the filter drops are
 /// rewritten (the other records byte-exact, the header's size and checksum recomputed) or left
@@ -211,11 +95,10 @@ struct TarCopier {
             case UInt8(ascii: "x"), UInt8(ascii: "X"), UInt8(ascii: "g"):
                 let data = try held(size, what: "pax header")
                 guard let records = PaxRecord.parse(data) else { throw damaged("pax header \(headers) is malformed") }
-                let kept = records.filter { !filter.dropsPaxKeyword($0.keyword) }
-                report.droppedRecords += records.count - kept.count
-                let prefix = Prefix.pax(header: header, records: kept, changed: kept.count != records.count)
+                let (kept, dropped) = filtered(records)
+                report.droppedRecords += dropped.count
+                let prefix = Prefix.pax(header: header, records: kept, changed: !dropped.isEmpty)
                 if kept.isEmpty && !records.isEmpty { report.droppedHeaders += 1 }
-                let dropped = records.filter { filter.dropsPaxKeyword($0.keyword) }.map(\.keyword)
                 if type == UInt8(ascii: "g") {
                     if !dropped.isEmpty {
                         observe(.paxRecords(member: DocumentSourceTreePath(bytes: TarHeader.name(header)), keywords: dropped))
@@ -275,11 +158,21 @@ struct TarCopier {
             }
             let name = paxPath ?? longName ?? TarHeader.name(header)
             let entryName = DocumentSourceTreePath(bytes: name)
+            let isFile = type == 0 || type == UInt8(ascii: "0") || type == UInt8(ascii: "7")
+            switch filter.entryRule?(name, type == UInt8(ascii: "5")) ?? .copy {
+            case .copy:
+                break
+            case .drop:
+                try dropEntry(entryName, size: size, &prefixes, &droppedKeywords)
+                continue
+            case .dropUnlessHolding(let keeps):
+                try keepOnly(entryName, isFile: isFile, header: header, size: size, keeps: keeps, &prefixes, &droppedKeywords, &out)
+                continue
+            }
             if !droppedKeywords.isEmpty {
                 observe(.paxRecords(member: entryName, keywords: droppedKeywords))
                 droppedKeywords.removeAll()
             }
-            let isFile = type == 0 || type == UInt8(ascii: "0") || type == UInt8(ascii: "7")
             if isFile, ArchiveReader.appleDoubleMember(name) != nil, size > Int64(heldLimit) {
                 // Too large to be looked into: left out whole with its headers (SPEC §6), so
                 // that no mark it may hold is copied unseen.
@@ -297,7 +190,7 @@ struct TarCopier {
                     if !readable { report.unreadAppleDoubleEntries += 1 }
                     try flush(&prefixes, &out)
                     try out.write(head + Self.padded(data))
-                case .unrewritable:
+                case .unrewritable, .dropEntry:  // (`clean` never says dropEntry)
                     report.unreadableEntries += 1
                     observe(.unreadable(entry: entryName, reason: .damaged))
                     prefixes.removeAll()
@@ -310,14 +203,7 @@ struct TarCopier {
                     report.rewrittenEntries += 1
                     report.droppedAttributes += attributes
                     observe(.attributes(member: member, entry: entryName, names: names))
-                    // The new size, in the pax header that gave one and in the header.
-                    prefixes = prefixes.map { prefix in
-                        guard case .pax(let paxHeader, let records, _) = prefix,
-                              records.contains(where: { $0.keyword == Array("size".utf8) }) else { return prefix }
-                        return .pax(header: paxHeader, records: records.map {
-                            $0.keyword == Array("size".utf8) ? PaxRecord.make($0.keyword, Array(String(file.count).utf8)) : $0
-                        }, changed: true)
-                    }
+                    prefixes = Self.resized(prefixes, file.count)
                     try flush(&prefixes, &out)
                     try out.write(TarHeader.withSize(header, file.count) + Self.padded(file))
                 }
@@ -326,6 +212,97 @@ struct TarCopier {
             try flush(&prefixes, &out)
             try out.write(head)
             try copyData(size, &out)
+        }
+    }
+
+    /// A pax header's records the filter keeps (a `LIBARCHIVE.xattr.` record rewritten as
+    /// `SCHILY.xattr.` in its place when ``ArchiveCopy/Filter/rewritesLibarchiveXattr``), and
+    /// the keywords of those that go as stored (the rewritten ones among them).
+    private mutating func filtered(_ records: [PaxRecord]) -> (kept: [PaxRecord], dropped: [[UInt8]]) {
+        var kept: [PaxRecord] = [], dropped: [[UInt8]] = []
+        let twins = filter.rewritesLibarchiveXattr ? Set(records.compactMap(\.schilyName)) : []
+        for record in records {
+            if filter.dropsPaxKeyword(record.keyword) {
+                dropped.append(record.keyword)
+            } else if filter.rewritesLibarchiveXattr, record.keyword.starts(with: PaxXattr.libarchive) {
+                dropped.append(record.keyword)
+                if let rewritten = record.schilyRewrite, let name = rewritten.schilyName, !twins.contains(name) {
+                    kept.append(rewritten)
+                    report.rewrittenRecords += 1
+                }
+            } else {
+                kept.append(record)
+            }
+        }
+        return (kept, dropped)
+    }
+
+    /// Leaves out an entry the filter's rule drops, with the headers in front of it; its
+    /// records are not listed (the entry is named whole).
+    private mutating func dropEntry(_ entry: DocumentSourceTreePath, size: Int64, _ prefixes: inout [Prefix],
+                                    _ droppedKeywords: inout [[UInt8]]) throws(ArchiveCopyError) {
+        report.droppedEntries += 1
+        observe(.entry(entry))
+        prefixes.removeAll()
+        droppedKeywords.removeAll()
+        try skipData(size)
+    }
+
+    /// ``ArchiveCopy/EntryRule/dropUnlessHolding(_:)``: a `._` entry read and left out, or
+    /// rebuilt with what is kept; anything else left out.
+    private mutating func keepOnly(_ entry: DocumentSourceTreePath, isFile: Bool, header: [UInt8], size: Int64,
+                                   keeps: (String) -> Bool, _ prefixes: inout [Prefix], _ droppedKeywords: inout [[UInt8]],
+                                   _ out: inout CopyOutput) throws(ArchiveCopyError) {
+        guard isFile, let described = ArchiveReader.appleDoubleMember(entry.bytes) else {
+            return try dropEntry(entry, size: size, &prefixes, &droppedKeywords)
+        }
+        if size > Int64(heldLimit) {
+            report.unreadableEntries += 1
+            observe(.unreadable(entry: entry, reason: .tooLarge(limit: heldLimit)))
+            prefixes.removeAll()
+            droppedKeywords.removeAll()
+            return try skipData(size)
+        }
+        let data = try held(size, what: "entry")
+        let cleaning = AppleDoubleCleaning.keepOnly(data, keeps: keeps, filter: filter)
+        if case .dropEntry = cleaning {
+            report.droppedEntries += 1
+            observe(.entry(entry))
+            prefixes.removeAll()
+            droppedKeywords.removeAll()
+            return
+        }
+        if !droppedKeywords.isEmpty {
+            observe(.paxRecords(member: entry, keywords: droppedKeywords))
+            droppedKeywords.removeAll()
+        }
+        switch cleaning {
+        case .replace(let file, let attributes, let names):
+            report.rewrittenEntries += 1
+            report.droppedAttributes += attributes
+            observe(.attributes(member: DocumentSourceTreePath(bytes: described), entry: entry, names: names))
+            prefixes = Self.resized(prefixes, file.count)
+            try flush(&prefixes, &out)
+            try out.write(TarHeader.withSize(header, file.count) + Self.padded(file))
+        case .unrewritable:
+            report.unreadableEntries += 1
+            observe(.unreadable(entry: entry, reason: .damaged))
+            prefixes.removeAll()
+        default:
+            try flush(&prefixes, &out)
+            try out.write(header + Self.padded(data))
+        }
+    }
+
+    /// The headers in front of a rewritten entry: its new size in the pax header that gave one
+    /// (the ustar header's is set by `TarHeader.withSize`).
+    private static func resized(_ prefixes: [Prefix], _ size: Int) -> [Prefix] {
+        prefixes.map { prefix in
+            guard case .pax(let paxHeader, let records, _) = prefix,
+                  records.contains(where: { $0.keyword == Array("size".utf8) }) else { return prefix }
+            return .pax(header: paxHeader, records: records.map {
+                $0.keyword == Array("size".utf8) ? PaxRecord.make($0.keyword, Array(String(size).utf8)) : $0
+            }, changed: true)
         }
     }
 

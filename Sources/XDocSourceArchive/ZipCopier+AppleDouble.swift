@@ -6,9 +6,11 @@ import XDocSource
 extension ZipCopier {
     /// What becomes of a `._` entry: nil to copy it as it is (nothing to drop, or not
     /// AppleDouble), `.drop` when it held only what goes or cannot be read (then said to
-    /// `observe`: a copy never keeps an entry it could not look into).
-    mutating func clean(_ entry: Entry, index: Int64, directory: ZipDirectory,
-                        work: inout ZipWork) throws(ArchiveCopyError) -> Decision? {
+    /// `observe`: a copy never keeps an entry it could not look into). With `keeps` (the
+    /// entry rule's ``ArchiveCopy/EntryRule/dropUnlessHolding(_:)``), left out whole unless
+    /// it holds an attribute `keeps` accepts, else rebuilt with what the filter keeps.
+    mutating func clean(_ entry: Entry, index: Int64, directory: ZipDirectory, work: inout ZipWork,
+                        keeps: (@Sendable (String) -> Bool)? = nil) throws(ArchiveCopyError) -> Decision? {
         let name = DocumentSourceTreePath(bytes: entry.name)
         // APPNOTE 4.4.4: bit 0 encrypted, bit 6 strong encryption.
         if entry.flags & 0x41 != 0 { return unreadable(name, .encrypted) }
@@ -25,7 +27,13 @@ extension ZipCopier {
         case .failed: return unreadable(name, .damaged)
         }
         let member = DocumentSourceTreePath(bytes: ArchiveReader.appleDoubleMember(entry.name) ?? entry.name)
-        switch AppleDoubleCleaning.clean(bytes, filter: filter) {
+        let cleaning = keeps.map { AppleDoubleCleaning.keepOnly(bytes, keeps: $0, filter: filter) }
+            ?? AppleDoubleCleaning.clean(bytes, filter: filter)
+        switch cleaning {
+        case .dropEntry:
+            report.droppedEntries += 1
+            note(.entry(name))
+            return .drop
         case .keep(let readable):
             if !readable { report.unreadAppleDoubleEntries += 1 }
             return nil
@@ -34,12 +42,12 @@ extension ZipCopier {
         case .drop(let attributes, let names):
             report.droppedEntries += 1
             report.droppedAttributes += attributes
-            observe(.attributes(member: member, entry: name, names: names))
+            note(.attributes(member: member, entry: name, names: names))
             return .drop
         case .replace(let file, let attributes, let names):
             report.rewrittenEntries += 1
             report.droppedAttributes += attributes
-            observe(.attributes(member: member, entry: name, names: names))
+            note(.attributes(member: member, entry: name, names: names))
             let crc = file.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
             let data = entry.method == 8 ? try deflated(file) : file
             return .rewrite(Rewritten(data: data, crc: crc, size: file.count, method: UInt16(entry.method)))
@@ -49,7 +57,7 @@ extension ZipCopier {
     /// Leaves out a `._` entry that cannot be read, and says so.
     private mutating func unreadable(_ entry: DocumentSourceTreePath, _ reason: ArchiveCopy.UnreadableReason) -> Decision {
         report.unreadableEntries += 1
-        observe(.unreadable(entry: entry, reason: reason))
+        note(.unreadable(entry: entry, reason: reason))
         return .drop
     }
 

@@ -23,6 +23,11 @@ struct ZipCopier {
     /// Told what is left out, as it is decided.
     let observe: (ArchiveCopy.Event) -> Void
     var report = ArchiveCopy.Report()
+    /// What pass 1 decided to leave out, with the index of the entry it concerns: said to
+    /// `observe` in directory order once pass 1 is over (folders are decided last).
+    private var noted: [(index: Int64, event: ArchiveCopy.Event)] = []
+    /// The entry pass 1 is at.
+    private var current: Int64 = 0
 
     init(source: ArchiveSource, path: DocumentSourceTreePath, limits: ArchiveScanner.Limits, filter: ArchiveCopy.Filter,
          observe: @escaping (ArchiveCopy.Event) -> Void = { _ in }) {
@@ -89,17 +94,39 @@ struct ZipCopier {
         var keptUnder = Set<[UInt8]>(), droppedUnder = Set<[UInt8]>()
         var work = ZipWork(limit: limits.maximumDecompressedSize, path: path)
         var count: Int64 = 0
-        try Self.forEachEntry(source, path, limits, directory) { (index, entry) throws(ArchiveCopyError) in
+        // Folders the entry rule drops unless something under them stays.
+        var ruleFolders = Set<Int64>()
+        let tracksAll = filter.entryRule != nil
+        do throws(ArchiveCopyError) { try Self.forEachEntry(source, path, limits, directory) { (index, entry) throws(ArchiveCopyError) in
             count = index + 1
+            current = index
             if entry.local >= 0 { front = min(front, entry.local) }
             let underMac = entry.name.starts(with: Self.macFolder)
+            let rule = filter.entryRule?(entry.name, entry.isFolder) ?? .copy
             if entry.isFolder {
                 if underMac { macFolders.append((index, entry.name)) }
+                if case .copy = rule {} else {
+                    ruleFolders.insert(index)
+                    if !underMac { macFolders.append((index, entry.name)) }
+                }
                 return
             }
             var dropped = false
-            if entry.isRegularFile, ArchiveReader.appleDoubleMember(entry.name) != nil {
-                switch try clean(entry, index: index, directory: directory, work: &work) {
+            let isAppleDouble = entry.isRegularFile && ArchiveReader.appleDoubleMember(entry.name) != nil
+            var keeps: (@Sendable (String) -> Bool)?
+            var dropsWhole = false
+            switch rule {
+            case .copy: break
+            case .drop: dropsWhole = true
+            case .dropUnlessHolding(let accepts): if isAppleDouble { keeps = accepts } else { dropsWhole = true }
+            }
+            if dropsWhole {
+                decisions[index] = .drop
+                report.droppedEntries += 1
+                note(.entry(DocumentSourceTreePath(bytes: entry.name)))
+                dropped = true
+            } else if isAppleDouble {
+                switch try clean(entry, index: index, directory: directory, work: &work, keeps: keeps) {
                 case .drop?:
                     decisions[index] = .drop
                     dropped = true
@@ -109,9 +136,12 @@ struct ZipCopier {
                     break
                 }
             }
-            if underMac {
+            if underMac || tracksAll {
                 if dropped { Self.addFolders(of: entry.name, to: &droppedUnder) } else { Self.addFolders(of: entry.name, to: &keptUnder) }
             }
+        } } catch {
+            flushNoted()
+            throw error
         }
         report.entries = Int(count)
         if let expected = directory.entryCount, expected != count {
@@ -119,13 +149,16 @@ struct ZipCopier {
         }
         // Deepest first, so that a folder kept keeps its parents.
         for folder in macFolders.sorted(by: { depth($0.name) > depth($1.name) }) {
-            if !keptUnder.contains(folder.name) && droppedUnder.contains(folder.name) {
+            let byRule = ruleFolders.contains(folder.index)
+            if !keptUnder.contains(folder.name) && (byRule || droppedUnder.contains(folder.name)) {
                 decisions[folder.index] = .drop
                 report.droppedEntries += 1
+                if byRule { noted.append((folder.index, .entry(DocumentSourceTreePath(bytes: folder.name)))) }
             } else {
                 Self.addFolders(of: folder.name, to: &keptUnder)
             }
         }
+        flushNoted()
 
         // 2. Copy: the bytes in front, then the members.
         try copy(from: 0, count: front, to: &out)
@@ -156,6 +189,16 @@ struct ZipCopier {
         try end.write(entries: kept, directoryStart: directoryStart - directory.correction,
                       directorySize: out.position - directoryStart, correction: directory.correction, to: &out)
     }
+
+    /// Says what pass 1 noted, in directory order (also when pass 1 fails: what was seen).
+    private mutating func flushNoted() {
+        let ordered = noted.enumerated().sorted { ($0.element.index, $0.offset) < ($1.element.index, $1.offset) }
+        for item in ordered { observe(item.element.event) }
+        noted.removeAll()
+    }
+
+    /// Notes what is left out of the entry pass 1 is at.
+    mutating func note(_ event: ArchiveCopy.Event) { noted.append((current, event)) }
 
     private func depth(_ name: [UInt8]) -> Int { name.lazy.filter { $0 == UInt8(ascii: "/") }.count }
 

@@ -176,7 +176,10 @@ struct CheckCLITests {
         #expect(dry.stdout.contains("./r.zip!/__MACOSX: macosx-folder\n"), "\(dry)")
     }
 
-    @Test("an entry that cannot be read is 65, never clean; --github names it; a name with a control character is cleaned by hand")
+    @Test("""
+        an entry that must be read and cannot be is 65, never clean; --github names it; unread, a ._ entry is a sidecar; \
+        a name with a control character is cleaned by hand
+        """)
     func unreadableAndByHand() throws {
         let folder = TemporaryFolder()
         folder.folder("z")
@@ -184,10 +187,17 @@ struct CheckCLITests {
         folder.write("z/._a.png", bytes: appleDoubleBytes(attributes: [("com.apple.quarantine", Self.quarantine)]))
         let zipped = try run("/usr/bin/zip", ["-q", "-e", "-P", "pw", "../e.zip", "a.png", "._a.png"], in: folder.path + "/z")
         #expect(zipped.status == 0, "\(zipped)")
-        let github = try xds("check", "--github", "e.zip", in: folder.path)
-        #expect(github.status == 65, "\(github)")
-        #expect(github.stdout == "::error file=e.zip::cannot be read (encrypted) in ._a.png\n")
-        #expect(github.stderr.contains("xds: e.zip: ._a.png is encrypted"))
+        // Every ._ entry goes whatever it holds: the copy drops it unread, check names it.
+        let unread = try xds("check", "e.zip", in: folder.path)
+        #expect(unread.status == 1, "\(unread)")
+        #expect(unread.stdout.hasPrefix("e.zip!/._a.png: sidecar\n1 found (1 sidecar); "), "\(unread)")
+        // Read when sidecars are kept (its marks must go), or when it may hold a kept mark.
+        for allow in ["sidecar", "macos-provenance"] {
+            let github = try xds("check", "--github", "--allow", allow, "e.zip", in: folder.path)
+            #expect(github.status == 65, "\(github)")
+            #expect(github.stdout == "::error file=e.zip::cannot be read (encrypted) in ._a.png\n")
+            #expect(github.stderr.contains("xds: e.zip: ._a.png is encrypted"))
+        }
         folder.folder("n")
         folder.file("n/._a\tb")
         let byHand = try xds("check", "--names-only", "n", in: folder.path)

@@ -47,6 +47,12 @@ enum TextDecoding {
         return out + "\""
     }
 
+    /// The undecodable content of a whole value that holds URLs (a WhereFroms list, a
+    /// `Zone.Identifier`): its bytes without the credentials SPEC §6's rule finds in them.
+    static func undecodableHidingCredentials(_ bytes: some Collection<UInt8>, _ reason: String) -> ProvenanceMark.Content {
+        .undecodable(UndecodableValue(hidingCredentialsIn: bytes, reason: reason, isURL: false))
+    }
+
     /// The undecodable content of `bytes` for `reason`.
     static func undecodable(_ bytes: some Collection<UInt8>, _ reason: String) -> ProvenanceMark.Content {
         .undecodable(UndecodableValue(bytes: bytes, reason: reason))

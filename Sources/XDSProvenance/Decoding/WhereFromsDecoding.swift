@@ -8,24 +8,24 @@ enum WhereFromsDecoding {
     static func decode(_ raw: [UInt8]) -> ProvenanceMark.Content {
         let limit = ProvenanceDecoder.maximumWhereFromsCount
         if let count = BinaryPlistPeek.rootArrayCount(raw), count > limit {
-            return TextDecoding.undecodable(raw, "the WhereFroms list holds \(count) strings, more than the \(limit) accepted (damaged data)")
+            return TextDecoding.undecodableHidingCredentials(raw, "the WhereFroms list holds \(count) strings, more than the \(limit) accepted (damaged data)")
         }
         let root: PropertyListValue
         switch PlistDecoding.decode(raw, maximumSize: ProvenanceDecoder.maximumSize(of: .whereFroms)) {
         case .success(let value): root = value
-        case .failure(let error): return TextDecoding.undecodable(raw, "malformed WhereFroms list: \(error)")
+        case .failure(let error): return TextDecoding.undecodableHidingCredentials(raw, "malformed WhereFroms list: \(error)")
         }
         guard case .array(let items) = root else {
-            return TextDecoding.undecodable(raw, "the WhereFroms value is \(root.typeNameInSentence), not an array of strings")
+            return TextDecoding.undecodableHidingCredentials(raw, "the WhereFroms value is \(root.typeNameInSentence), not an array of strings")
         }
         guard items.count <= limit else {
-            return TextDecoding.undecodable(raw, "the WhereFroms list holds \(items.count) strings, more than the \(limit) accepted (damaged data)")
+            return TextDecoding.undecodableHidingCredentials(raw, "the WhereFroms list holds \(items.count) strings, more than the \(limit) accepted (damaged data)")
         }
         var strings: [String] = []
         strings.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
             guard case .string(let text) = item else {
-                return TextDecoding.undecodable(raw, "item \(index + 1) of the WhereFroms list is \(item.typeNameInSentence), not a string")
+                return TextDecoding.undecodableHidingCredentials(raw, "item \(index + 1) of the WhereFroms list is \(item.typeNameInSentence), not a string")
             }
             strings.append(text)
         }

@@ -6,7 +6,7 @@
 enum ZoneIdentifierDecoding {
     static func decode(_ raw: [UInt8]) -> ProvenanceMark.Content {
         guard let text = decodeText(raw) else {
-            return TextDecoding.undecodable(raw, "the Zone.Identifier value is UTF-16 of an odd number of bytes")
+            return TextDecoding.undecodableHidingCredentials(raw, "the Zone.Identifier value is UTF-16 of an odd number of bytes")
         }
         var inSection = false
         var sawSection = false
@@ -33,11 +33,11 @@ enum ZoneIdentifierDecoding {
             }
         }
         guard sawSection else {
-            return TextDecoding.undecodable(raw, "the Zone.Identifier value has no [ZoneTransfer] section")
+            return TextDecoding.undecodableHidingCredentials(raw, "the Zone.Identifier value has no [ZoneTransfer] section")
         }
         if let zoneText {
             guard zoneText.count <= 9, !zoneText.isEmpty, let number = Int(zoneText) else {
-                return TextDecoding.undecodable(raw, "the ZoneId \(TextDecoding.quoted(zoneText.utf8)) is not a number")
+                return TextDecoding.undecodableHidingCredentials(raw, "the ZoneId \(TextDecoding.quoted(zoneText.utf8)) is not a number")
             }
             zone = number
         }

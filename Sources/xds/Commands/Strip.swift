@@ -51,7 +51,14 @@ extension XDS {
                 \(MacMetadata.What.selectable.map(\.rawValue).joined(separator: ", ")). IT DELETES \
                 WHAT MACS USE: resource forks, Finder tags and comments, code signatures kept in \
                 attributes. Meant for what is published (a release folder, a build context, an \
-                archive copy), never for a share that Macs work on. xds check lists the same.
+                archive copy), never for a share that Macs work on. xds check lists the same. \
+                In a clean copy (ARCHIVE -o CLEAN) the same entries are dropped (__MACOSX/ \
+                whole, ._ entries, .DS_Store, .AppleDouble/), and in tars the pax records GNU \
+                tar does not read (LIBARCHIVE.creationtime, LIBARCHIVE.symlinktype, \
+                SCHILY.fflags, SCHILY.dev, SCHILY.ino, SCHILY.nlink, Apple attributes); a \
+                LIBARCHIVE.xattr.NAME record of another attribute is rewritten as \
+                SCHILY.xattr.NAME, so the attribute stays and GNU tar is quiet. -n with -o lists \
+                them as xds check does.
 
                 Status 0 when a mark was removed (or would be, with -n), 1 when none was found, \
                 74 when a store refuses.

@@ -24,14 +24,17 @@ enum StripArchive {
 
     /// The cleaner of `archive` for `-o`, or nil with the refusal reported (66 for a missing
     /// or unusable argument, 64 for an output that is no path or an archive not named as one).
-    private static func cleaner(archive: String, output: String, kinds: Swift.Set<ProvenanceKind>,
-                                limits: ArchiveScanner.Limits, diagnostics: inout Diagnostics) -> ArchiveCleaner? {
+    static func cleaner(archive: String, output: String, kinds: Swift.Set<ProvenanceKind>,
+                        selection: MacMetadataSelection? = nil, limits: ArchiveScanner.Limits,
+                        diagnostics: inout Diagnostics) -> ArchiveCleaner? {
         guard diagnostics.accepts(archive) else { return nil }
         if output != "-", let problem = FileArguments.problem(output) {
             diagnostics.fail(output, problem, status: .usage)
             return nil
         }
-        guard let cleaner = ArchiveCleaner(archive: archive, kinds: kinds, limits: limits) else {
+        let made = selection.map { ArchiveCleaner(archive: DocumentSourceTreePath(archive), macMetadata: $0, limits: limits) }
+            ?? ArchiveCleaner(archive: archive, kinds: kinds, limits: limits)
+        guard let cleaner = made else {
             let names = ArchiveKind.suffixes.map(\.suffix).joined(separator: " ")
             diagnostics.fail(archive, "not named as an archive; strip -o copies zip and tar archives (\(names))",
                              status: .usage)
@@ -47,10 +50,12 @@ enum StripArchive {
     /// `output` names it; 66, 74 or 65 when it cannot be read to its end (missing, unreadable
     /// or a library not loaded, damaged or past the archive limit: one line, and nothing is
     /// left at `output`); 74 when the copy cannot be written.
-    static func run(archive: String, output: String, kinds: Swift.Set<ProvenanceKind>,
+    /// With `selection` (`--mac-metadata`), the Mac metadata of it goes too.
+    static func run(archive: String, output: String, kinds: Swift.Set<ProvenanceKind>, selection: MacMetadataSelection? = nil,
                     limits: ArchiveScanner.Limits) -> Diagnostics {
         var diagnostics = Diagnostics()
-        guard let cleaner = cleaner(archive: archive, output: output, kinds: kinds, limits: limits, diagnostics: &diagnostics)
+        guard let cleaner = cleaner(archive: archive, output: output, kinds: kinds, selection: selection, limits: limits,
+                                    diagnostics: &diagnostics)
         else { return diagnostics }
         // Said once the copy is in place: when it fails, nothing was dropped from anything.
         var dropped: [String] = []

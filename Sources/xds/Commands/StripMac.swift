@@ -16,9 +16,8 @@ enum StripMac {
     static func run(files: [String], recursive: Bool, dryRun: Bool, selection: MacMetadataSelection, output: String?,
                     jobs: Int, limits: ArchiveScanner.Limits) -> Diagnostics {
         if let output, let archive = files.first {
-            // The archive side of --mac-metadata (dropping __MACOSX/, ._ entries, pax records)
-            // comes with the archive copier; until then the clean copy drops the marks.
-            return StripArchive.run(archive: archive, output: output, kinds: selection.kinds, limits: limits)
+            return dryRun ? listArchive(archive, output: output, selection: selection, limits: limits)
+                : StripArchive.run(archive: archive, output: output, kinds: selection.kinds, selection: selection, limits: limits)
         }
         var diagnostics = Diagnostics()
         let scan = MacMetadataScan(roots: files, jobs: jobs, selection: selection, recursive: recursive, limits: limits)
@@ -46,6 +45,48 @@ enum StripMac {
             } else {
                 diagnostics.fail(root, "no mark of where it came from and no Mac metadata", status: .absent)
             }
+        }
+        return diagnostics
+    }
+
+    /// `strip -n --mac-metadata ARCHIVE -o CLEAN`: the archive read as the copy reads it, its
+    /// findings listed as `check` lists them (`ARCHIVE!/MEMBER: …`), an entry the copy would
+    /// drop unread as `ARCHIVE!/ENTRY: cannot be read (REASON): would be dropped`; nothing
+    /// written. Status 0 when something would go, 1 when nothing would, else as the copy.
+    static func listArchive(_ archive: String, output: String, selection: MacMetadataSelection,
+                            limits: ArchiveScanner.Limits) -> Diagnostics {
+        var diagnostics = Diagnostics()
+        guard let cleaner = StripArchive.cleaner(archive: archive, output: output, kinds: selection.kinds, selection: selection,
+                                                 limits: limits, diagnostics: &diagnostics) else { return diagnostics }
+        if output != "-", cleaner.isArchive(itself: output) {
+            diagnostics.fail(output, "is the archive itself; archives are never rewritten in place (give another -o)", status: .usage)
+            return diagnostics
+        }
+        var text = "", count = 0
+        do throws(ArchiveCleanerError) {
+            try cleaner.macMetadataDryRun { event in
+                count += 1
+                switch event {
+                case .found(let finding):
+                    text += FindingRecord.line(finding)
+                case .unreadable(let entry, let reason):
+                    let path = DocumentSourceTreePath(bytes: cleaner.archive.bytes + Array("!/".utf8) + entry.bytes)
+                    text += path.visible + ": cannot be read (\(reason)): would be dropped\n"
+                }
+            }
+        } catch {
+            if !text.isEmpty { _ = diagnostics.write(text) }
+            if case .archive(let archiveError) = error {
+                diagnostics.fail(visible: archiveError.path.visible, XDS.Show.message(archiveError), status: ExitStatus(archiveError))
+            } else {
+                diagnostics.fail(archive, "\(error)", status: .ioError)
+            }
+            return diagnostics
+        }
+        guard text.isEmpty || diagnostics.write(text) else { return diagnostics }
+        if count == 0 {
+            diagnostics.fail(archive, "a clean copy would drop nothing: no mark of where it came from and no Mac metadata",
+                             status: .absent)
         }
         return diagnostics
     }

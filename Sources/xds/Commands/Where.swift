@@ -42,9 +42,10 @@ extension XDS {
                 x-document-source mark has show's keys in "documentSource". Archive members \
                 are named ARCHIVE!/MEMBER, and JSON adds "archive" and "member", as in show.
 
-                URLs are never printed with the credentials they may carry (user:password@ is \
-                written ***@); --redact also drops their query and fragment (signed download \
-                tokens). A value that does not decode is shown as hex with the error, with a \
+                URL fields (url, referrer, urls, hostURL, referrerURL, appInfoURL), whether or \
+                not they parse, are never printed with the credentials they may carry \
+                (user:password@ is written ***@); --redact also drops their query and fragment \
+                (signed download tokens). A value that does not decode is shown as hex with the error, with a \
                 warning on standard error, and the status is 65 at the end; values are bounded \
                 before they are read, and never reach the terminal with control characters in \
                 them.
@@ -235,10 +236,16 @@ struct WhereOutput {
         self.summary = summary ? MarkSummary() : nil
     }
 
-    /// The text of a URL as printed: never its credentials; with `--redact`, neither its query
-    /// nor its fragment.
+    /// The text of a URL field as printed (SPEC §6's rule, parsed or not): never its
+    /// credentials; with `--redact`, neither its query nor its fragment.
     func urlText(_ url: String) -> String {
         redact ? ProvenanceURL.redacted(url) : ProvenanceURL.withoutCredentials(url)
+    }
+
+    /// The bytes of a URL field that is not UTF-8, before they are shown as hex: the library
+    /// has hidden its credentials (``UndecodableValue/isURL``); `--redact` also cuts the query.
+    func urlBytes(_ bytes: [UInt8]) -> [UInt8] {
+        redact ? ProvenanceURL.redacted(bytes: bytes) : ProvenanceURL.withoutCredentials(bytes: bytes)
     }
 
     /// Writes (or counts) one record, then warns about each value that does not decode (status
@@ -248,7 +255,8 @@ struct WhereOutput {
         if summary != nil {
             summary!.add(record.marks)
         } else {
-            let text = json ? record.json(urls: urlText) + "\n" : (shown > 0 ? "\n" : "") + record.text(urls: urlText)
+            let text = json ? record.json(urls: urlText, urlBytes: urlBytes) + "\n"
+                : (shown > 0 ? "\n" : "") + record.text(urls: urlText, urlBytes: urlBytes)
             guard diagnostics.write(text) else { return false }
             shown += 1
         }

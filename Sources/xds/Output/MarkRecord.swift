@@ -44,19 +44,20 @@ struct MarkRecord {
 
     /// The JSON Lines object, without the line break: `"file"` (`"archive"` and `"member"` for a
     /// member), then `"marks"`: per mark `"kind"`, `"store"`, `"name"` and the kind's fields
-    /// under SPEC §6's keys. `urls` gives the text of every URL (credentials hidden, `--redact`).
-    func json(urls: (String) -> String) -> String {
+    /// under SPEC §6's keys. `urls` gives the text of every URL field (credentials hidden,
+    /// `--redact`), `urlBytes` the bytes of one that is not UTF-8, before they are shown as hex.
+    func json(urls: (String) -> String, urlBytes: ([UInt8]) -> [UInt8] = { $0 }) -> String {
         var object = JSONObject()
         object.add("file", file)
         if let member {
             object.add("archive", member.archive)
             object.add("member", member.name)
         }
-        object.add("marks", json: "[" + marks.map { Self.json($0, urls: urls).json }.joined(separator: ",") + "]")
+        object.add("marks", json: "[" + marks.map { Self.json($0, urls: urls, urlBytes: urlBytes).json }.joined(separator: ",") + "]")
         return object.json
     }
 
-    private static func json(_ mark: ProvenanceMark, urls: (String) -> String) -> JSONObject {
+    private static func json(_ mark: ProvenanceMark, urls: (String) -> String, urlBytes: ([UInt8]) -> [UInt8]) -> JSONObject {
         var object = JSONObject()
         object.add("kind", mark.kind.rawValue)
         object.add("store", mark.store.rawValue)
@@ -66,7 +67,7 @@ struct MarkRecord {
             // Its fields are show's, under one key: show's `name` and `store` would collide
             // with the mark's own.
             var fields = JSONObject()
-            for (key, value) in zip(DocumentSource.keys, [source.identifier, source.name, source.path, source.appInfoURL]) {
+            for (key, value) in zip(DocumentSource.keys, [source.identifier, source.name, source.path, source.appInfoURL.map(urls)]) {
                 if let value { fields.add(key, value) }
             }
             fields.add("other", json: JSONText.object(source.otherKeys))
@@ -92,7 +93,7 @@ struct MarkRecord {
             if let host = zone.hostURL { object.add("hostURL", urls(host)) }
             if let referrer = zone.referrerURL { object.add("referrerURL", urls(referrer)) }
         case .undecodable(let value):
-            object.add("hex", Hex.string(value.bytes))
+            object.add("hex", Hex.string(value.isURL ? urlBytes(value.bytes) : value.bytes))
             object.add("error", value.reason)
         }
         return object
@@ -102,7 +103,7 @@ struct MarkRecord {
     private static func xdgRows(_ origin: XDGOrigin, urls: (String) -> String) -> [(String, String)] {
         XDGOrigin.Field.allCases.compactMap { field in
             guard let value = origin[field] else { return nil }
-            let isURL = field == .url || field == .referrer
+            let isURL = field.isURLField
             return (field.rawValue, isURL ? urls(value) : value)
         }
     }
@@ -113,8 +114,8 @@ struct MarkRecord {
     /// (labels are the JSON keys; values aligned in one column for the whole record), the
     /// attribute or file it was read from last. Everything is escaped (``VisibleText``,
     /// ``DocumentSourceTreePath/visible``).
-    func text(urls: (String) -> String) -> String {
-        let rows = marks.map { Self.rows($0, urls: urls) }
+    func text(urls: (String) -> String, urlBytes: ([UInt8]) -> [UInt8] = { $0 }) -> String {
+        let rows = marks.map { Self.rows($0, urls: urls, urlBytes: urlBytes) }
         let width = rows.flatMap { $0.map(\.label.count) }.max().map { $0 + 1 } ?? 0
         var text = file.visible + "\n"
         for (mark, rows) in zip(marks, rows) {
@@ -132,12 +133,13 @@ struct MarkRecord {
     }
 
     /// A mark's rows: a label and the value's lines, escaped (a WhereFroms list has several).
-    private static func rows(_ mark: ProvenanceMark, urls: (String) -> String) -> [(label: String, lines: [String])] {
+    private static func rows(_ mark: ProvenanceMark, urls: (String) -> String,
+                             urlBytes: ([UInt8]) -> [UInt8]) -> [(label: String, lines: [String])] {
         var rows: [(label: String, lines: [String])] = []
         func row(_ label: String, _ value: String) { rows.append((label, [VisibleText.escaped(value)])) }
         switch mark.content {
         case .documentSource(let source):
-            for (key, value) in zip(DocumentSource.keys, [source.identifier, source.name, source.path, source.appInfoURL]) {
+            for (key, value) in zip(DocumentSource.keys, [source.identifier, source.name, source.path, source.appInfoURL.map(urls)]) {
                 if let value { row(key, value) }
             }
         case .quarantine(let quarantine):
@@ -159,7 +161,7 @@ struct MarkRecord {
             if let host = zone.hostURL { row("hostURL", urls(host)) }
             if let referrer = zone.referrerURL { row("referrerURL", urls(referrer)) }
         case .undecodable(let value):
-            row("hex", Hex.string(value.bytes))
+            row("hex", Hex.string(value.isURL ? urlBytes(value.bytes) : value.bytes))
             row("error", value.reason)
         }
         rows.append((mark.store == .zoneFile ? "file" : "attribute", [visibleName(mark.name)]))
