@@ -32,16 +32,19 @@ endif
 # tests add (curl and wget: `--xattr` downloads from a loopback server; ntfs-3g: an NTFS image
 # mounted through FUSE, for the real writers of download marks; p7zip-full: 7z writes the LZMA
 # and Deflate64 zips whose ._ entries a clean copy cannot read; acl: setfacl and getfacl give a
-# rewritten sidecar a POSIX ACL to keep; pre-commit: the xds-check hook run by try-repo), what
+# rewritten sidecar a POSIX ACL to keep; pre-commit: the xds-check hook run by try-repo; python3-nautilus and gir1.2-nautilus-4.0: the
+# GNOME Files extension's unit tests, NautilusExtensionTests), what
 # make test-deb's checks add (lintian; man-db renders the man page), then what benchmarks add.
 APT_BUILD  := libcurl4-openssl-dev libplist-dev libplist-utils zlib1g-dev libdeflate-dev attr pngcheck python3 python3-pip pkg-config openssl libarchive-dev libarchive-tools tar samba smbclient binutils \
   bzip2 xz-utils zstd lz4 lzip ncompress zip unzip zipalign
-APT_TEST   := curl wget ntfs-3g p7zip-full acl pre-commit
+APT_TEST   := curl wget ntfs-3g p7zip-full acl pre-commit python3-nautilus gir1.2-nautilus-4.0
 APT_DEB    := lintian man-db
+# make test-desktop: GNOME Files in a virtual X server, read back through the accessibility bus.
+APT_DESKTOP := nautilus python3-nautilus gir1.2-nautilus-4.0 xvfb dbus-x11 at-spi2-core python3-pyatspi dconf-service imagemagick
 APT_BENCH  := imagemagick libvips-tools librsvg2-bin hyperfine time curl bindfs
 BREW_BUILD := libplist libdeflate zlib pkg-config libarchive
 
-.PHONY: all build build-info docs examples man completions install uninstall deb test-deb setup setup-test setup-deb setup-bench demo test test-release bench fuzz $(addprefix fuzz-,$(FUZZ_TARGETS)) clean
+.PHONY: all build build-info docs examples man completions install uninstall deb test-deb setup setup-test setup-deb setup-bench setup-desktop test-desktop demo test test-release bench fuzz $(addprefix fuzz-,$(FUZZ_TARGETS)) clean
 
 all: build
 
@@ -91,7 +94,7 @@ completions: build
 
 # DocC for the three libraries into .build/docs/MODULE.doccarchive; a warning (a broken symbol
 # link, an undocumented topic) fails the build, so `make test` runs it too.
-DOCC_TARGETS := XDocSource XDocSourceFetch XDocSourceArchive IconMask XDSPublish XDSProvenance
+DOCC_TARGETS := XDSWalk XDocSource XDocSourceFetch XDocSourceArchive IconMask XDSPublish XDSProvenance
 docs: setup
 	@mkdir -p $(BUILD_DIR)/docs; for t in $(DOCC_TARGETS); do rm -rf $(BUILD_DIR)/docs/$$t.doccarchive; \
 	  $(SWIFT) package --disable-sandbox generate-documentation --target $$t --warnings-as-errors \
@@ -108,7 +111,11 @@ BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
 # Debian's zsh reads vendor completions under /usr and site functions under /usr/local.
 ZSHCOMPDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
 FISHCOMPDIR := $(PREFIX)/share/fish/vendor_completions.d
-INSTALLED  := $(BINDIR)/xds $(MAN1DIR)/xds.1 $(BASHCOMPDIR)/xds $(ZSHCOMPDIR)/_xds $(FISHCOMPDIR)/xds.fish
+# The GNOME Files extension (nautilus-python 4 reads $XDG_DATA_DIRS/nautilus-python/extensions),
+# with the installed binary's absolute path written into it (SPEC §6b).
+NAUTILUSDIR := $(PREFIX)/share/nautilus-python/extensions
+INSTALLED  := $(BINDIR)/xds $(MAN1DIR)/xds.1 $(BASHCOMPDIR)/xds $(ZSHCOMPDIR)/_xds $(FISHCOMPDIR)/xds.fish \
+  $(NAUTILUSDIR)/xds_nautilus.py
 
 install: build man completions
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
@@ -117,6 +124,9 @@ install: build man completions
 	install -m 644 $(COMPLETIONS_DIR)/xds.bash $(DESTDIR)$(BASHCOMPDIR)/xds
 	install -m 644 $(COMPLETIONS_DIR)/_xds $(DESTDIR)$(ZSHCOMPDIR)/_xds
 	install -m 644 $(COMPLETIONS_DIR)/xds.fish $(DESTDIR)$(FISHCOMPDIR)/xds.fish
+	install -d $(DESTDIR)$(NAUTILUSDIR)
+	sed 's|^INSTALLED_XDS = .*|INSTALLED_XDS = "$(BINDIR)/xds"|' desktop/nautilus/xds_nautilus.py > $(DESTDIR)$(NAUTILUSDIR)/xds_nautilus.py
+	chmod 644 $(DESTDIR)$(NAUTILUSDIR)/xds_nautilus.py
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
@@ -139,6 +149,15 @@ test-deb: setup-deb deb
 	rm -rf $(DEB_INSTALL)
 	@$(MAKE) --no-print-directory install DESTDIR=$(DEB_INSTALL) PREFIX=/usr >/dev/null
 	@sh scripts/test-deb.sh $(DEB_INSTALL)
+
+# GNOME Files with the extension, in a virtual X server (scripts/test-desktop.sh): the columns
+# read back through the accessibility API. DESKTOP_SCREENSHOT=FILE.png keeps a screenshot.
+setup-desktop: setup
+	@sh scripts/setup.sh desktop $(APT_DESKTOP) --
+
+test-desktop: setup-desktop build-info
+	$(SWIFT) build --product xds
+	@sh scripts/test-desktop.sh $(BUILD_DIR)/debug/xds
 
 demo: build
 	@sh scripts/demo.sh $(XDS)

@@ -114,6 +114,14 @@ echo "== provenance: where -r vs show -r, strip -r vs remove -r, memory to a mil
 XDS="$XDS" OUT="$OUT" sh Benchmarks/provenance_bench.sh
 
 elapsed
+echo "== desktop: the GNOME Files extension vs xds where over 5 000 files (Benchmarks/desktop_bench.py)"
+if /usr/bin/python3 -c 'import gi; gi.require_version("Nautilus", "4.0")' 2>/dev/null; then
+  /usr/bin/python3 Benchmarks/desktop_bench.py "$XDS" 5000 5 | tee "$OUT/desktop-summary.md"
+else
+  echo "desktop: skipped: /usr/bin/python3 lacks the Nautilus 4.0 bindings (apt-get install python3-nautilus gir1.2-nautilus-4.0)"
+fi
+
+elapsed
 echo
 "$PY" Benchmarks/summary.py "$OUT" | tee "$OUT/summary.md"
 cat "$OUT/icon-summary.md" | tee -a "$OUT/summary.md"

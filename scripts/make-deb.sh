@@ -122,6 +122,7 @@ Maintainer: $maintainer
 Installed-Size: $size
 Depends: $depends${recommends:+
 Recommends: $recommends}
+Suggests: python3-nautilus
 Section: utils
 Priority: optional
 Homepage: https://github.com/palmin/x-document-source
@@ -130,7 +131,9 @@ Description: read and write the x-document-source attribute, fetch and mask app 
  iOS and macOS document providers use to say which app a file came from, in
  every store it is found in (extended attributes, Samba streams, AppleDouble
  sidecars, zip and tar archives), fetches the app's icon from its appInfo.json
- and masks it to the app-icon shape, and publishes an app's icons.
+ and masks it to the app-icon shape, and publishes an app's icons. With
+ python3-nautilus, GNOME Files shows where files came from in list-view
+ columns, emblems and the properties window.
 CONTROL
 
 # The files' checksums (dpkg --verify, debsums), sorted so that the package is reproducible.

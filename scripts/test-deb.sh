@@ -113,6 +113,9 @@ else
     _xds >/dev/null 2>&1
     printf "%s\n" "${COMPREPLY[@]}" | grep -qx show'
   check "zsh and fish completions installed" test -f /usr/share/zsh/vendor-completions/_xds -a -f /usr/share/fish/vendor_completions.d/xds.fish
+  # The GNOME Files extension where nautilus-python looks, calling the installed binary.
+  check "GNOME Files extension installed, calling /usr/bin/xds" \
+    grep -qx 'INSTALLED_XDS = "/usr/bin/xds"' /usr/share/nautilus-python/extensions/xds_nautilus.py
   check "dpkg -r" dpkg -r xds
   left=""
   for f in $files; do [ -e "$f" ] && left="$left $f"; done

@@ -1,5 +1,6 @@
 import XDocSource
 import XDocSourceArchive
+import XDSWalk
 
 /// `xds strip --mac-metadata ARCHIVE -o CLEAN` (SPEC §6 "Before publishing"): the clean copy
 /// also leaves out the Mac metadata of a ``MacMetadataSelection``, and its dry run is the one
@@ -94,7 +95,7 @@ extension ArchiveCleaner {
         /// under the member; `pax-record KEYWORD` per other pax record dropped or rewritten.
         case found(MacMetadataFinding)
         /// A `._` entry the copy would leave out unread.
-        case unreadable(entry: DocumentSourceTreePath, reason: ArchiveCopy.UnreadableReason)
+        case unreadable(entry: TreePath, reason: ArchiveCopy.UnreadableReason)
     }
 
     /// Reads the archive exactly as ``write(to:observe:)`` does with ``selection`` (a cleaner
@@ -108,10 +109,10 @@ extension ArchiveCleaner {
         let store: ProvenanceStore = copy.kind == .zip ? .zip : .tar
         var named = Set<[UInt8]>()
         let archive = self.archive
-        func found(_ member: DocumentSourceTreePath, _ what: MacMetadata.What, kind: ProvenanceKind? = nil, name: String? = nil) {
+        func found(_ member: TreePath, _ what: MacMetadata.What, kind: ProvenanceKind? = nil, name: String? = nil) {
             visit(.found(MacMetadataFinding(file: archive, member: member, what: what, kind: kind, store: kind == nil ? nil : store, name: name)))
         }
-        func marks(_ member: DocumentSourceTreePath, _ found: [(name: String, match: ProvenanceNames.Match)]) {
+        func marks(_ member: TreePath, _ found: [(name: String, match: ProvenanceNames.Match)]) {
             for location in ProvenanceMarkLocation.grouped(store: store, found) {
                 visit(.found(MacMetadataFinding(file: archive, member: member, what: .mark, kind: location.kind, store: store)))
             }
@@ -121,7 +122,7 @@ extension ArchiveCleaner {
                 switch event {
                 case .entry(let entry):
                     let (member, what) = Self.macMetadataEntry(entry.bytes, selection)
-                    if named.insert(member).inserted { found(DocumentSourceTreePath(bytes: member), what) }
+                    if named.insert(member).inserted { found(TreePath(bytes: member), what) }
                 case .attributes(let member, _, let names):
                     var found_: [(name: String, match: ProvenanceNames.Match)] = []
                     var apple: [String] = []

@@ -5,6 +5,7 @@ import Darwin
 #endif
 internal import XDSSystem
 import XDocSource
+import XDSWalk
 
 extension MacMetadataTree.Inspector {
     /// A regular `._NAME` named as a root (`xds strip --mac-metadata ._a.png --keep quarantine`)
@@ -15,14 +16,14 @@ extension MacMetadataTree.Inspector {
     /// to the walk as any file. Its marks and Apple attributes are found under NAME when NAME
     /// is a file or folder beside it, else under its own path (an orphan, as in the walk).
     func inspectRootSidecar(
-        _ entry: DocumentSourceTree.ClaimedEntry
-    ) throws(DocumentSourceFileError) -> DocumentSourceTree.Claim<MacMetadataTree.Record> {
+        _ entry: FileTree.ClaimedEntry
+    ) throws(FileAccessError) -> FileTree.Claim<MacMetadataTree.Record> {
         let ownerName = Array(entry.name.dropFirst(2))
         var info = stat()
         let hasOwner = Self.withCName(ownerName) { fstatat(entry.folderDescriptor, $0, &info, AT_SYMLINK_NOFOLLOW) } == 0
             && (info.st_mode & S_IFMT == S_IFREG || info.st_mode & S_IFMT == S_IFDIR)
         let described = hasOwner && entry.path.bytes.count >= entry.name.count && entry.path.bytes.suffix(entry.name.count).elementsEqual(entry.name)
-            ? DocumentSourceTreePath(bytes: Array(entry.path.bytes.dropLast(entry.name.count)) + ownerName)
+            ? TreePath(bytes: Array(entry.path.bytes.dropLast(entry.name.count)) + ownerName)
             : entry.path
         guard let start = try Self.readStart(entry) else { return .declined }
         let double: AppleDouble?
@@ -31,7 +32,7 @@ extension MacMetadataTree.Inspector {
         } catch {
             // Whatever it holds, a `._` is Mac metadata; a malformed one kept is left as it is.
             guard selection.removes(.sidecar) else {
-                throw DocumentSourceFileError(
+                throw FileAccessError(
                     .malformedSidecar, path: described.lossyString,
                     message: "malformed AppleDouble sidecar \(entry.path.lossyString): \(error)")
             }
@@ -46,13 +47,13 @@ extension MacMetadataTree.Inspector {
         case .edit:
             guard !dryRun else { break }
             guard let owner = String(validating: ownerName, as: UTF8.self) else {
-                throw DocumentSourceFileError(
+                throw FileAccessError(
                     .ioError, path: entry.path.lossyString, message: "its name is not UTF-8, so it is not rewritten",
                     errorNumber: EILSEQ)
             }
             // Decided again from the whole file as read under the lock, as in the walk.
             let file = DocumentSourceFile(path: described.lossyString, followSymlinks: false)
-            let rewrite = { () throws(DocumentSourceFileError) -> Bool in
+            let rewrite = { () throws(FileAccessError) -> Bool in
                 try file.editSidecarLocked(
                     inFolder: entry.folderDescriptor, ownerName: owner, location: entry.path.lossyString, orphan: !hasOwner
                 ) { (current) throws(AppleDoubleError) -> AppleDouble.Edit in
@@ -73,7 +74,7 @@ extension MacMetadataTree.Inspector {
     /// The first ``AppleDouble/attributeAreaLimit`` bytes of the claimed file and its size,
     /// opened relative to its folder without following a link or waiting on a FIFO; nil when
     /// it is no longer a regular file.
-    static func readStart(_ entry: DocumentSourceTree.ClaimedEntry) throws(DocumentSourceFileError) -> (bytes: [UInt8], fileSize: Int)? {
+    static func readStart(_ entry: FileTree.ClaimedEntry) throws(FileAccessError) -> (bytes: [UInt8], fileSize: Int)? {
         do throws(Errno) {
             let file = try withCName(entry.name) { (name) throws(Errno) -> ReadableFile in
                 try ReadableFile(name, relativeTo: entry.folderDescriptor, options: [.nonBlocking, .noFollow])
@@ -83,7 +84,7 @@ extension MacMetadataTree.Inspector {
             return (bytes, max(file.size, bytes.count))
         } catch {
             if error.rawValue == ELOOP { return nil }
-            throw DocumentSourceFileError(errno: error.rawValue, path: entry.path.lossyString, context: "cannot read it: ")
+            throw FileAccessError(errno: error.rawValue, path: entry.path.lossyString, context: "cannot read it: ")
         }
     }
 

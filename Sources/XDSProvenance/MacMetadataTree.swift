@@ -5,11 +5,12 @@ import Darwin
 #endif
 internal import XDSSystem
 import XDocSource
+import XDSWalk
 
 /// The marks and the Mac metadata (``MacMetadata``) of every file and folder under folders, found
 /// or removed: the one producer of what `xds check` reports and `xds strip --mac-metadata`
 /// lists (`-n`) or removes (SPEC §6 "Before publishing"). The walk is `ProvenanceTree`'s
-/// (XDocSource's `DocumentSourceTree` with an inspector: streaming, ``jobs`` threads, links
+/// (XDSWalk's `FileTree` with an inspector: streaming, ``jobs`` threads, links
 /// never followed), with names claimed as they are listed: `.DS_Store`, `__MACOSX`,
 /// `.AppleDouble`, and a link (or anything but a regular file) named `._NAME` or
 /// `NAME:Zone.Identifier`, each reported (or deleted) whole and never walked into — but a
@@ -73,18 +74,18 @@ public struct MacMetadataTree: Sendable {
     @discardableResult
     public func walk(
         dryRun: Bool,
-        archives archive: (DocumentSourceTreePath) -> DocumentSourceTree.Decision = { _ in .proceed },
-        _ visit: (ProvenanceTree.Event<Record>) -> DocumentSourceTree.Decision
-    ) -> DocumentSourceTree.Counts {
+        archives archive: (TreePath) -> FileTree.Decision = { _ in .proceed },
+        _ visit: (ProvenanceTree.Event<Record>) -> FileTree.Decision
+    ) -> FileTree.Counts {
         let stays = FolderStays()
         let inspector = Inspector(selection: selection, namesOnly: namesOnly, dryRun: dryRun, walksFolders: recursive, stays: stays)
         // A folder that stays is decided on a worker thread as it is declined (and then walked):
         // reported with the next event, or at the end.
-        func reportStays() -> DocumentSourceTree.Decision {
+        func reportStays() -> FileTree.Decision {
             let found = stays.take()
             return found.isEmpty ? .proceed : visit(.found(Record(findings: [], stays: found)))
         }
-        let counts = DocumentSourceTree(roots: roots, jobs: recursive ? jobs : 1).walk(inspecting: inspector, archives: archive) { event in
+        let counts = FileTree(roots: roots, jobs: recursive ? jobs : 1).walk(inspecting: inspector, archives: archive) { event in
             guard reportStays() == .proceed else { return .stop }
             switch event {
             case .inspected(let record): return visit(.found(record))
@@ -113,7 +114,7 @@ public struct MacMetadataTree: Sendable {
 
 extension MacMetadataTree {
     /// The inspector: finds (and, unless dry, removes) on the worker threads.
-    struct Inspector: DocumentSourceTreeInspector {
+    struct Inspector: FileTreeInspector {
         typealias Record = MacMetadataTree.Record
         let selection: MacMetadataSelection
         let namesOnly: Bool
@@ -133,19 +134,13 @@ extension MacMetadataTree {
                 && MacMetadata.isAppleAttribute(attributeName: name)
         }
 
-        func zoneFileOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]? {
-            namesOnly ? nil : ProvenanceNames.zoneFileOwner(fileName)
-        }
-
-        func zoneFileName(for name: [UInt8]) -> [UInt8]? {
-            namesOnly ? nil : ProvenanceNames.zoneFileName(for: name)
-        }
+        var companionSuffix: [UInt8]? { namesOnly ? nil : ProvenanceNames.zoneFileSuffix }
 
         func claimsEntry(named name: ArraySlice<UInt8>) -> Bool {
             MacMetadata.mayBeMacName(name) && MacMetadata.what(fileName: name) != nil
         }
 
-        func inspect(claimed entry: DocumentSourceTree.ClaimedEntry) throws(DocumentSourceFileError) -> DocumentSourceTree.Claim<Record> {
+        func inspect(claimed entry: FileTree.ClaimedEntry) throws(FileAccessError) -> FileTree.Claim<Record> {
             // A root is Mac metadata by its own name or by a folder it is in (`__MACOSX/x`).
             let own = MacMetadata.what(fileName: entry.name)
             guard let what = own ?? (entry.isRoot ? MacMetadata.what(entryPath: entry.path.bytes) : nil) else { return .declined }
@@ -183,7 +178,7 @@ extension MacMetadataTree {
         /// Why the `__MACOSX` or `.AppleDouble` folder `entry` stays, if it does: it holds a
         /// sidecar and sidecars are kept (any file of `.AppleDouble`, Netatalk's AppleDouble
         /// files; a `._NAME` file of `__MACOSX`), or a `._NAME` file holding a kept mark.
-        func keptContent(_ entry: DocumentSourceTree.ClaimedEntry, _ what: MacMetadata.What) -> MacMetadataFolderStay.Reason? {
+        func keptContent(_ entry: FileTree.ClaimedEntry, _ what: MacMetadata.What) -> MacMetadataFolderStay.Reason? {
             if !selection.removes(.sidecar), entry.containsFile(limit: 0, where: { name, _, _ in
                 what == .appleDoubleFolder || MacMetadata.what(fileName: name) == .sidecar
             }) {
@@ -194,7 +189,7 @@ extension MacMetadataTree {
 
         /// Whether a `._NAME` file in the folder `entry` holds a mark of a kind kept (read only
         /// when some kind is kept).
-        func holdsKeptMark(_ entry: DocumentSourceTree.ClaimedEntry) -> Bool {
+        func holdsKeptMark(_ entry: FileTree.ClaimedEntry) -> Bool {
             guard !selection.removesEveryKind else { return false }
             return entry.containsFile(limit: AppleDouble.attributeAreaLimit) { name, start, size in
                 guard MacMetadata.what(fileName: name) == .sidecar, let double = try? AppleDouble(bytes: start, fileSize: size)
@@ -205,7 +200,7 @@ extension MacMetadataTree {
             }
         }
 
-        func inspect(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> Record? {
+        func inspect(_ entry: FileTree.InspectedEntry) throws(FileAccessError) -> Record? {
             guard !namesOnly else { return nil }
             var marks: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)] = []
             var apple: [(raw: ArraySlice<UInt8>, name: String)] = []
@@ -216,7 +211,7 @@ extension MacMetadataTree {
                     apple.append((raw, String(decoding: raw, as: UTF8.self)))
                 }
             }
-            let zone = selection.removes(.zoneFile) ? entry.zoneFileName : nil
+            let zone = selection.removes(.zoneFile) ? entry.companionName : nil
             let findings = dryRun
                 ? try wouldGo(entry, marks: marks, apple: apple, zone: zone)
                 : try remove(entry, marks: marks, apple: apple, zone: zone)
@@ -264,7 +259,7 @@ extension MacMetadataTree {
 
         /// Reads the sidecar when its fate depends on what it holds: always when sidecars are
         /// kept, else only when some kind is kept (a `._` holding a kept mark stays).
-        func readSidecar(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> AppleDouble? {
+        func readSidecar(_ entry: FileTree.InspectedEntry) throws(FileAccessError) -> AppleDouble? {
             guard entry.sidecarName != nil else { return nil }
             if selection.removes(.sidecar) && selection.removesEveryKind { return nil }
             do {
@@ -277,13 +272,13 @@ extension MacMetadataTree {
         }
 
         /// The findings of a plan, in order: one sidecar line, or its entries under the entry's path.
-        func findings(_ plan: SidecarPlan, entry: DocumentSourceTree.InspectedEntry) -> [MacMetadataFinding] {
+        func findings(_ plan: SidecarPlan, entry: FileTree.InspectedEntry) -> [MacMetadataFinding] {
             findings(plan, path: entry.path, sidecar: entry.sidecar)
         }
 
         /// The findings of a plan for the sidecar at `sidecar`: one sidecar line, or its
         /// entries under `path` (the file it describes, or itself for an orphan).
-        func findings(_ plan: SidecarPlan, path: DocumentSourceTreePath, sidecar: DocumentSourceTreePath?) -> [MacMetadataFinding] {
+        func findings(_ plan: SidecarPlan, path: TreePath, sidecar: TreePath?) -> [MacMetadataFinding] {
             switch plan {
             case .none:
                 return []
@@ -308,28 +303,28 @@ extension MacMetadataTree {
         // MARK: Finding and removing
 
         private func wouldGo(
-            _ entry: DocumentSourceTree.InspectedEntry, marks: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
+            _ entry: FileTree.InspectedEntry, marks: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
             apple: [(raw: ArraySlice<UInt8>, name: String)], zone: [UInt8]?
-        ) throws(DocumentSourceFileError) -> [MacMetadataFinding] {
+        ) throws(FileAccessError) -> [MacMetadataFinding] {
             var result = attributeFindings(entry.path, marks: marks, apple: apple)
             if entry.sidecarName != nil { result += findings(plan(try readSidecar(entry)), entry: entry) }
-            if zone != nil, entry.hasZoneFile, let zoneFile = entry.zoneFile {
+            if zone != nil, entry.hasCompanion, let zoneFile = entry.companion {
                 result.append(MacMetadataFinding(file: zoneFile, what: .zoneFile))
             }
             return result
         }
 
         private func remove(
-            _ entry: DocumentSourceTree.InspectedEntry, marks: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
+            _ entry: FileTree.InspectedEntry, marks: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
             apple: [(raw: ArraySlice<UInt8>, name: String)], zone: [UInt8]?
-        ) throws(DocumentSourceFileError) -> [MacMetadataFinding] {
+        ) throws(FileAccessError) -> [MacMetadataFinding] {
             guard !marks.isEmpty || !apple.isEmpty || entry.sidecarName != nil || zone != nil else { return [] }
-            return try entry.withWriterLock { (writer) throws(DocumentSourceFileError) -> [MacMetadataFinding] in
-                var firstFailure: DocumentSourceFileError?
+            return try entry.withWriterLock { (writer) throws(FileAccessError) -> [MacMetadataFinding] in
+                var firstFailure: FileAccessError?
                 var result: [MacMetadataFinding] = []
                 var sidecarFindings: [MacMetadataFinding] = []
                 if entry.sidecarName != nil {
-                    do throws(DocumentSourceFileError) {
+                    do throws(FileAccessError) {
                         sidecarFindings = try removeSidecar(entry, writer)
                     } catch {
                         firstFailure = error
@@ -338,14 +333,14 @@ extension MacMetadataTree {
                 var removedMarks: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)] = []
                 var removedApple: [(raw: ArraySlice<UInt8>, name: String)] = []
                 for mark in marks {
-                    do throws(DocumentSourceFileError) {
+                    do throws(FileAccessError) {
                         if try writer.removeAttribute(named: mark.raw) { removedMarks.append(mark) }
                     } catch {
                         if firstFailure == nil { firstFailure = error }
                     }
                 }
                 for attribute in apple {
-                    do throws(DocumentSourceFileError) {
+                    do throws(FileAccessError) {
                         if try writer.removeAttribute(named: attribute.raw) { removedApple.append(attribute) }
                     } catch {
                         if firstFailure == nil { firstFailure = error }
@@ -353,9 +348,9 @@ extension MacMetadataTree {
                 }
                 result += attributeFindings(entry.path, marks: removedMarks, apple: removedApple)
                 result += sidecarFindings
-                if zone != nil, let zoneFile = entry.zoneFile {
-                    do throws(DocumentSourceFileError) {
-                        if try writer.removeZoneFile() { result.append(MacMetadataFinding(file: zoneFile, what: .zoneFile)) }
+                if zone != nil, let zoneFile = entry.companion {
+                    do throws(FileAccessError) {
+                        if try writer.removeCompanion(describedAs: "zone file") { result.append(MacMetadataFinding(file: zoneFile, what: .zoneFile)) }
                     } catch {
                         if firstFailure == nil { firstFailure = error }
                     }
@@ -367,8 +362,8 @@ extension MacMetadataTree {
 
         /// Deletes or edits the sidecar under the lock, deciding on it as read then.
         private func removeSidecar(
-            _ entry: DocumentSourceTree.InspectedEntry, _ writer: DocumentSourceTree.EntryWriter
-        ) throws(DocumentSourceFileError) -> [MacMetadataFinding] {
+            _ entry: FileTree.InspectedEntry, _ writer: DocumentSourceTree.EntryWriter
+        ) throws(FileAccessError) -> [MacMetadataFinding] {
             let planned = plan(try readSidecar(entry))
             switch planned {
             case .none:
@@ -395,7 +390,7 @@ extension MacMetadataTree {
         /// The findings of an entry's own attributes: marks grouped per kind and store, then
         /// Apple attributes one by one.
         private func attributeFindings(
-            _ path: DocumentSourceTreePath, marks: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
+            _ path: TreePath, marks: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
             apple: [(raw: ArraySlice<UInt8>, name: String)]
         ) -> [MacMetadataFinding] {
             var locations = ProvenanceMarkLocation.grouped(

@@ -138,6 +138,70 @@ public actor AppInfoFetcher {
                            requests: list.requests + resource.requests)
     }
 
+    /// The icon for `pixelSize` from whatever the cache holds, without a request and whatever
+    /// the entries' age (`xds icon --any-cached`, `xds show --icon`): the list from the cache
+    /// (as ``CacheSettings/Mode/offline`` reads it), then, of its entries whose image is cached,
+    /// an exact `pixelSize` one, else the smallest larger one (to be scaled down), else the
+    /// largest smaller one (scaled up only when no larger one is cached). A local list
+    /// (``AppInfoLocation/commandLine(_:)``, ``AppInfoLocation/currentFolder``) is read as
+    /// ``iconImage(pixelSize:from:)`` reads it: that makes no request either.
+    /// - Throws: ``FetchError/Kind/notCached`` when neither the list nor any icon of it is
+    ///   cached (or there is no cache), ``FetchError/Kind/noIcon`` when the list has no
+    ///   usable entry, and the policy's refusals.
+    public func anyCachedIconImage(pixelSize: Int, from location: AppInfoLocation) async throws(FetchError) -> FetchedIcon {
+        let url: String
+        switch location {
+        case .currentFolder:
+            return try await iconImage(pixelSize: pixelSize, from: location)
+        case .commandLine(let text):
+            if URLReference.scheme(of: text) == nil || URLReference.scheme(of: text) == "file" {
+                return try await iconImage(pixelSize: pixelSize, from: location)
+            }
+            url = text
+        case .attribute(let text):
+            switch URLReference.scheme(of: text) {
+            case nil:
+                throw FetchError(.refused, url: text, message: "an attribute's appInfoURL must be an https URL, not a local path")
+            case "file":
+                throw FetchError(.refused, url: text, message: "a file: URL from an attribute is refused; only a local appInfo.json named by the caller is read")
+            default:
+                url = text
+            }
+        }
+        try policy.checkRemote(url)
+        guard let store, cache?.mode != .bypass else {
+            throw FetchError(.notCached, url: url, message: "there is no cache to read (no request is made)")
+        }
+        let deadline = Deadline(policy.timeBudget)
+        let resource = try await fetchRemote(url, limit: policy.maximumAppInfoSize, deadline: deadline,
+                                             store: store, offline: true)
+        let list = FetchedAppInfo(appInfo: try AppInfo(json: resource.body, source: resource.url), url: resource.url,
+                                  fromCache: true, requests: 0)
+        guard !list.appInfo.icons.isEmpty else {
+            throw FetchError(.noIcon, url: list.url, message: "the icon list has no usable entry")
+        }
+        let n = pixelSize
+        let larger = list.appInfo.icons.enumerated().filter { $0.element.width >= n && $0.element.height >= n }
+            .sorted { ($0.element.area, $0.offset) < ($1.element.area, $1.offset) }
+        let smaller = list.appInfo.icons.enumerated().filter { !($0.element.width >= n && $0.element.height >= n) }
+            .sorted { ($1.element.area, $0.offset) < ($0.element.area, $1.offset) }
+        var exact = larger.filter { $0.element.width == n && $0.element.height == n }
+        exact.sort { $0.offset < $1.offset }
+        for (_, entry) in exact + larger + smaller {
+            guard let target = URLReference.resolve(entry.src, against: list.url),
+                  URLReference.scheme(of: target) != "file", (try? policy.checkRemote(target)) != nil else { continue }
+            do throws(FetchError) {
+                let resource = try await fetchRemote(target, limit: policy.maximumIconSize, deadline: deadline,
+                                                     store: store, offline: true)
+                return FetchedIcon(bytes: resource.body, url: resource.url, entry: entry, appInfoURL: list.url,
+                                   validator: resource.validator, fromCache: true, requests: 0)
+            } catch where error.kind == .notCached {
+                continue
+            }
+        }
+        throw FetchError(.notCached, url: list.url, message: "no icon of the list is in the cache (no request is made)")
+    }
+
     /// The list, and for a local one its folder with symbolic links resolved.
     private func loadAppInfo(_ location: AppInfoLocation,
                              deadline: Deadline) async throws(FetchError) -> (fetched: FetchedAppInfo, folder: String?) {
@@ -217,9 +281,15 @@ public actor AppInfoFetcher {
     /// 200 is revalidated with its validators; anything else is asked for. Redirects, fresh
     /// or new, are followed under the policy.
     private func fetchRemote(_ requested: String, limit: Int, deadline: Deadline) async throws(FetchError) -> Resource {
-        let start = URLReference.removingFragment(requested)
         let mode = cache?.mode ?? .bypass
-        let store = mode == .bypass ? nil : self.store
+        return try await fetchRemote(requested, limit: limit, deadline: deadline,
+                                     store: mode == .bypass ? nil : self.store, offline: mode == .offline)
+    }
+
+    /// ``fetchRemote(_:limit:deadline:)`` with the store and whether it is read offline given.
+    private func fetchRemote(_ requested: String, limit: Int, deadline: Deadline, store: HTTPCacheStore?,
+                             offline: Bool) async throws(FetchError) -> Resource {
+        let start = URLReference.removingFragment(requested)
         var current = start
         var requests = 0
         var redirects = 0
@@ -227,7 +297,7 @@ public actor AppInfoFetcher {
             let stored = store?.read(current, maximumBodySize: limit)
             let answer: HTTPCacheEntry
             var fromCache = true
-            if mode == .offline {
+            if offline {
                 guard let stored else {
                     throw FetchError(.notCached, url: start, message: "not in the cache, and the cache is used offline (no request)")
                 }

@@ -3,6 +3,7 @@ import Testing
 import XDSProvenance
 import XDSTestSupport
 @testable import XDocSource
+@testable import XDSWalk
 
 /// `MacMetadataTree`: the findings of `check` and what `strip --mac-metadata` removes, on real
 /// attributes, sidecars, zone files, links and folders in temporary folders.

@@ -18,16 +18,21 @@ extension XDS.Icon {
         let options: MaskOptions
         let allowHTTP: Bool
         let cache: CacheSettings?
+        /// `--any-cached`: any size of the icon in the cache, however old, and no request.
+        var anyCached = false
 
         /// Runs the job; returns the fetcher's warnings (e.g. a cache folder it could not write).
         func write(to destination: PNGDestination.Opened) async throws(Failure) -> [String] {
             var destination = destination
-            let transport = CurlTransport(configuration: .fromEnvironment(allowHTTP: allowHTTP))
+            // --any-cached makes no request: no transport (libcurl is not even loaded).
+            let transport: (any HTTPTransport)? = anyCached ? nil : CurlTransport(configuration: .fromEnvironment(allowHTTP: allowHTTP))
             let fetcher = AppInfoFetcher(transport: transport, policy: FetchPolicy(allowHTTP: allowHTTP), cache: cache)
             var fetched: FetchedIcon?
             var fetchError: FetchError?
             do throws(FetchError) {
-                fetched = try await fetcher.iconImage(pixelSize: pixelSize, from: location)
+                fetched = anyCached
+                    ? try await fetcher.anyCachedIconImage(pixelSize: pixelSize, from: location)
+                    : try await fetcher.iconImage(pixelSize: pixelSize, from: location)
             } catch {
                 fetchError = error
             }

@@ -36,12 +36,16 @@ extension XDS {
 
                 Fetched lists and icons are cached in $XDG_CACHE_HOME/xds (else ~/.cache/xds; \
                 --cache-dir to choose), honouring Cache-Control, Expires, ETag and Last-Modified: \
-                while an entry is fresh no request is made, after that only a conditional one.
+                while an entry is fresh no request is made, after that only a conditional one. \
+                --any-cached draws the icon from whatever size of it is cached, whatever its age \
+                (scaled down, or up only when no larger one is cached) and never makes a request: \
+                status 1 when neither the list nor an icon of it is cached (--offline alone: 69).
 
                 Examples:
                   xds icon report.pdf --size 29 --scale 2 -o icon.png
                   xds icon --size 58 > icon.png        # ./appInfo.json
                   xds icon --app-info https://example.com/appInfo.json --offline -o icon.png
+                  xds icon report.pdf --size 16 --any-cached -o emblem.png
                 """
         )
 
@@ -63,6 +67,10 @@ extension XDS {
         @Flag(help: "Use only what is cached; make no request.")
         var offline = false
 
+        @Flag(name: .customLong("any-cached"),
+              help: "Draw the icon from any size of it in the cache, however old; make no request (status 1 when none is cached).")
+        var anyCached = false
+
         @Flag(name: .customLong("no-cache"), help: "Neither read nor write the cache.")
         var noCache = false
 
@@ -83,7 +91,7 @@ extension XDS {
         /// What was asked, as plain values (what the fast path builds too, ``XDS/Route``).
         var commandLine: IconCommandLine {
             IconCommandLine(file: file, appInfo: appInfo, options: icon.maskOptions, output: output, offline: offline,
-                            noCache: noCache, cacheDirectory: cacheDirectory, allowHTTP: allowHTTP)
+                            anyCached: anyCached, noCache: noCache, cacheDirectory: cacheDirectory, allowHTTP: allowHTTP)
         }
     }
 }
@@ -97,6 +105,7 @@ struct IconCommandLine: Equatable {
     var options = IconOptions.defaults
     var output: String?
     var offline = false
+    var anyCached = false
     var noCache = false
     var cacheDirectory: String?
     var allowHTTP = false
@@ -108,6 +117,9 @@ struct IconCommandLine: Equatable {
         try IconOptions.validate(options)
         if offline && noCache {
             throw ValidationError("--offline reads only the cache, so it cannot go with --no-cache.")
+        }
+        if anyCached && noCache {
+            throw ValidationError("--any-cached reads only the cache, so it cannot go with --no-cache.")
         }
         if cacheDirectory == "" { throw ValidationError("--cache-dir needs a folder, not an empty string.") }
         if appInfo == "" { throw ValidationError("--app-info needs a URL or a path, not an empty string.") }
@@ -121,7 +133,7 @@ struct IconCommandLine: Equatable {
         let settings = cacheSettings(&diagnostics)
         if diagnostics.worst != .success { return try diagnostics.finish() }
         let request = XDS.Icon.IconRequest(location: location, pixelSize: options.pixelSize, options: options,
-                                  allowHTTP: allowHTTP, cache: settings)
+                                  allowHTTP: allowHTTP, cache: settings, anyCached: anyCached)
         let destination: PNGDestination.Opened
         do throws(BinaryFileError) {
             // The output first: an unwritable folder fails before any request is made.
@@ -139,7 +151,9 @@ struct IconCommandLine: Equatable {
             switch error {
             case .fetch(let failure, let warnings):
                 for warning in warnings { Diagnostics.printError("xds: warning: " + VisibleText.escapedMessage(warning)) }
-                diagnostics.fail(failure.url, words(failure, location: location), status: ExitStatus(failure, typed: appInfo))
+                // --any-cached: nothing cached is an answer (1), not a failed fetch (69).
+                let status = anyCached && failure.kind == .notCached ? .absent : ExitStatus(failure, typed: appInfo)
+                diagnostics.fail(failure.url, words(failure, location: location), status: status)
             case .output(let failure):
                 diagnostics.fail(failure.path, failure.reason, status: failure.status)
             }
@@ -187,13 +201,14 @@ struct IconCommandLine: Equatable {
     /// The cache to use: none with --no-cache, else --cache-dir or the XDG default.
     private func cacheSettings(_ diagnostics: inout Diagnostics) -> CacheSettings? {
         if noCache { return nil }
-        let mode: CacheSettings.Mode = offline ? .offline : .normal
+        let mode: CacheSettings.Mode = offline || anyCached ? .offline : .normal
         if let cacheDirectory { return CacheSettings(directory: cacheDirectory, mode: mode) }
         let environment = ProcessEnvironment.current()
         guard let directory = CacheSettings.defaultDirectory(environment: environment) else {
             let reason = CacheSettings.noDefaultDirectoryReason(environment: environment) ?? "there is no cache folder"
-            if offline {
-                diagnostics.fail("--offline", "\(reason), so there is no cache to read; give --cache-dir", status: .unavailable)
+            if offline || anyCached {
+                diagnostics.fail(anyCached ? "--any-cached" : "--offline", "\(reason), so there is no cache to read; give --cache-dir",
+                                 status: anyCached ? .absent : .unavailable)
                 return nil
             }
             Diagnostics.printError("xds: warning: \(VisibleText.escapedMessage(reason)); fetching without a cache (--cache-dir to choose one)")
@@ -207,6 +222,8 @@ struct IconCommandLine: Equatable {
         switch error.kind {
         case .refused where URLReference.scheme(of: error.url) == "http":
             return error.message + " (--allow-http allows it)"
+        case .notCached where anyCached:
+            return error.message + " (--any-cached; run xds icon once without it)"
         case .notCached:
             return error.message + " (--offline; run once without it)"
         case .refused where location == .attribute(error.url):

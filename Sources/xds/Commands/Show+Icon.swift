@@ -6,7 +6,7 @@ import XDSSystem
 
 extension XDS.Show {
     /// `show --icon`: the masked icon of each value's app, drawn in the terminal above its
-    /// fields. The icon comes from the cache (as `xds icon --offline` would find it) unless
+    /// fields. The icon comes from the cache (any size of it, as `xds icon --any-cached` finds it) unless
     /// `--fetch` allows a request; a value without an `appInfoURL`, or whose icon cannot be had,
     /// is shown without one and its status does not change.
     final class IconDisplay {
@@ -52,7 +52,11 @@ extension XDS.Show {
             let fetched = try? BlockingTask.run { () async throws(FetchError) -> FetchedIcon in
                 let transport: (any HTTPTransport)? = fetch ? CurlTransport() : nil
                 let fetcher = AppInfoFetcher(transport: transport, policy: FetchPolicy(), cache: cache)
-                return try await fetcher.iconImage(pixelSize: Self.options.pixelSize, from: .attribute(appInfoURL))
+                // Without --fetch: any size of it that is cached, however old (SPEC §6b), as
+                // `xds icon --any-cached` draws it; with --fetch, as `xds icon` fetches it.
+                return fetch
+                    ? try await fetcher.iconImage(pixelSize: Self.options.pixelSize, from: .attribute(appInfoURL))
+                    : try await fetcher.anyCachedIconImage(pixelSize: Self.options.pixelSize, from: .attribute(appInfoURL))
             }
             guard let fetched else { return nil }
             return try? XDS.Icon.IconRequest.masked(fetched, options: Self.options)

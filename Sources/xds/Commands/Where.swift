@@ -58,6 +58,12 @@ extension XDS {
                 most first (at most 1000 distinct hosts and agents; the rest are counted as \
                 (other)); with --json, one object.
 
+                --files-from LIST reads more names from LIST (- for standard input), \
+                NUL-separated as find -print0 writes them, after any FILE (empty names are \
+                skipped; an empty list is status 0). --no-archives reads archives as plain \
+                files: their own marks only. Together they serve programs that show files (a \
+                file manager asking about a folder's entries at once).
+
                 Status 0 when every file named has a mark, 1 when one has none (with -r: when \
                 nothing under a folder has one). xds strip removes them.
 
@@ -65,11 +71,12 @@ extension XDS {
                   xds where ~/Downloads/setup.zip
                   xds where --json --redact report.pdf
                   xds where -r --summary /srv/share
+                  find . -maxdepth 1 -print0 | xds where --json --no-archives --files-from -
                 """
         )
 
-        @Argument(help: "The files or folders to read.", completion: .file())
-        var files: [String]
+        @Argument(help: "The files or folders to read (none needed with --files-from).", completion: .file())
+        var files: [String] = []
 
         @Flag(help: "Print JSON Lines, one object per file.")
         var json = false
@@ -89,23 +96,59 @@ extension XDS {
 
         @OptionGroup var archiveLimit: ArchiveLimitOptions
 
+        @Flag(name: .customLong("no-archives"),
+              help: "Read archives as plain files: their own marks only, members not looked into.")
+        var noArchives = false
+
+        @Option(name: .customLong("files-from"),
+                help: ArgumentHelp("Also read the files named in this list (- for standard input), NUL-separated, after any FILE.",
+                                   valueName: "file"),
+                completion: .file())
+        var filesFrom: String?
+
         func validate() throws {
+            if files.isEmpty && filesFrom == nil {
+                throw ValidationError("Missing expected argument '<files> ...' (or --files-from)")
+            }
+            if filesFrom == "" { throw ValidationError("--files-from needs a file, or - for standard input.") }
             if summary && !recursive { throw ValidationError("--summary goes with -r (--recursive).") }
         }
 
         func run() throws {
             var output = WhereOutput(json: json, redact: redact, summary: summary)
-            var diagnostics = recursive
-                ? Self.whereTree(files, output: &output, limits: archiveLimit.limits, jobs: jobs.count)
-                : Self.where(files, followSymlinks: follow.followSymlinks, output: &output, limits: archiveLimit.limits)
+            var diagnostics = Diagnostics()
+            var names = files
+            if let filesFrom {
+                do throws(BinaryFileError) {
+                    for name in try FileList.read(filesFrom) {
+                        // A name the list holds but xds cannot reach by path (see FileArguments).
+                        guard let text = String(validating: name, as: UTF8.self) else {
+                            diagnostics.fail(visible: DocumentSourceTreePath(bytes: name).visible,
+                                             "the file name is not valid UTF-8, which xds cannot handle (rename the file)",
+                                             status: .noInput)
+                            continue
+                        }
+                        names.append(text)
+                    }
+                } catch {
+                    diagnostics.fail(error.path, error.reason, status: error.status)
+                    try diagnostics.finish()
+                }
+            }
+            let limits = archiveLimit.limits
+            let found = recursive
+                ? Self.whereTree(names, output: &output, limits: limits, jobs: jobs.count, archives: !noArchives)
+                : Self.where(names, followSymlinks: follow.followSymlinks, output: &output, limits: limits, archives: !noArchives)
+            diagnostics.record(found.worst)
             output.finish(&diagnostics)
             try diagnostics.finish()
         }
 
         /// `where FILE...`: each file's marks, written as soon as they are read; an archive's
-        /// members after its own marks, as `show` lists them.
+        /// members after its own marks, as `show` lists them (unless `archives` is false:
+        /// `--no-archives` reads an archive as a plain file).
         static func `where`(_ files: [String], followSymlinks: Bool, output: inout WhereOutput,
-                            limits: ArchiveScanner.Limits) -> Diagnostics {
+                            limits: ArchiveScanner.Limits, archives: Bool = true) -> Diagnostics {
             var diagnostics = Diagnostics()
             for file in files {
                 guard diagnostics.accepts(file) else { continue }
@@ -119,7 +162,7 @@ extension XDS {
                 let path = DocumentSourceTreePath(file)
                 guard output.emit(MarkRecord(file: path, marks: marks), diagnostics: &diagnostics) else { break }
                 var members = 0
-                let archive = XDS.Show.isArchive(path, followSymlinks: followSymlinks)
+                let archive = archives && XDS.Show.isArchive(path, followSymlinks: followSymlinks)
                 if archive {
                     let scanned = whereArchive(path, output: &output, limits: limits, diagnostics: &diagnostics)
                     if scanned.outputFailed { break }
@@ -138,21 +181,24 @@ extension XDS {
 
         /// `where -r`: walks every folder root and writes each file, folder, orphan sidecar or
         /// zone file with marks as soon as it is found, and the members of archives met; a root
-        /// that is not a folder is read as by ``where(_:followSymlinks:output:limits:)``.
+        /// that is not a folder is read as by ``where(_:followSymlinks:output:limits:archives:)``.
+        /// Without `archives` (`--no-archives`) an archive is a plain file: its own marks only.
         static func whereTree(_ roots: [String], output: inout WhereOutput, limits: ArchiveScanner.Limits,
-                              jobs: Int) -> Diagnostics {
+                              jobs: Int, archives: Bool = true) -> Diagnostics {
             var diagnostics = Diagnostics()
             var progress = ProgressLine()
             for root in roots {
                 guard diagnostics.accepts(root) else { continue }
                 guard Recursive.isFolder(root) else {
-                    let single = `where`([root], followSymlinks: true, output: &output, limits: limits)
+                    let single = `where`([root], followSymlinks: true, output: &output, limits: limits, archives: archives)
                     diagnostics.record(single.worst)
                     continue
                 }
                 var members = 0, unsure = false
                 var outputFailed = false
                 let counts = ProvenanceTree(roots: [root], jobs: jobs).walk(archives: { archive in
+                    // --no-archives: the archive's own marks come as any file's; no member is read.
+                    guard archives else { return .proceed }
                     progress.clear()
                     let scanned = whereArchive(archive, output: &output, limits: limits, diagnostics: &diagnostics)
                     members += scanned.members

@@ -56,7 +56,7 @@ extension MaskCommandLine {
 
 extension IconCommandLine {
     /// `xds icon` with `[FILE]`, `--app-info URL|PATH`, `--cache-dir DIR`, `--offline`,
-    /// `--no-cache`, `--allow-http` and the flags of `mask`, each at most once (`arguments`
+    /// `--any-cached`, `--no-cache`, `--allow-http` and the flags of `mask`, each at most once (`arguments`
     /// without the program's and the command's names), or nil.
     init?(plain arguments: ArraySlice<String>) {
         var line = PlainArguments(arguments)
@@ -81,6 +81,9 @@ extension IconCommandLine {
             case "--no-cache":
                 guard !plain.noCache else { return nil }
                 plain.noCache = true
+            case "--any-cached":
+                guard !plain.anyCached else { return nil }
+                plain.anyCached = true
             case "--allow-http":
                 guard !plain.allowHTTP else { return nil }
                 plain.allowHTTP = true

@@ -1,0 +1,622 @@
+# xds for GNOME Files (Nautilus 43 through nautilus-python 4; later versions untested).
+#
+# Shows where files came from, as `xds where` reads it (x-document-source, quarantine,
+# WhereFroms, xdg, Zone.Identifier, in attributes, Samba streams and AppleDouble sidecars):
+#
+# * list-view columns `xds_source_app` (Source App), `xds_downloaded_from` (Downloaded From,
+#   without credentials, query or fragment: `xds where --redact`) and `xds_downloaded`
+#   (Downloaded, `YYYY-MM-DD HH:MM` local time, since Nautilus sorts extension columns as
+#   strings);
+# * an emblem: the source app's masked icon installed as a themed icon
+#   ($XDG_DATA_HOME/icons/hicolor/16x16/emblems/emblem-xds-HASH.png and 16x16@2/..., HASH from
+#   the appInfoURL), else `emblem-downloads` for a file with download marks. Nautilus shows an
+#   emblem only when the icon theme has it (gtk_icon_theme_has_gicon in
+#   src/nautilus-file.c, nautilus_file_get_emblem_icons); a loose PNG would be dropped;
+# * a properties section "Where From" and two menu items, "Strip Download Marks" and
+#   "Fetch App Icon" (the one action that makes a request).
+#
+# How Nautilus 43 asks (src/nautilus-directory-async.c, extension_info_start): one file of a
+# folder at a time, the next only after the previous answer (update_complete_invoke). So on the
+# first file of a folder the extension lists the folder itself and runs one
+# `xds where --json --redact --no-archives --files-from -` over its entries, and answers every
+# later file from that result; a file asked again after the result it was answered from (it
+# changed) or after an action gets a new run. No file is read and no process is waited for on
+# Nautilus's main thread (GIO's asynchronous calls, GSubprocess read asynchronously): get_models (properties) and get_file_items (menu) are synchronous
+# and answer from the folder's result. Local folders only (not `filesystem::remote`, as
+# Nautilus's own thumbnail policy), and a folder of more than 10 000 entries gets nothing.
+# Browsing never makes a request: emblems come from `xds icon --any-cached`.
+#
+# API: nautilus-python 4 (InfoProvider.update_file_info_full, ColumnProvider, MenuProvider,
+# PropertiesModelProvider; see its examples update-file-info-async.py and
+# md5sum-properties-model.py) and the Icon Theme Specification (freedesktop.org) for the
+# hicolor folders.
+#
+# Environment: XDS_NAUTILUS_XDS, the xds binary to run (tests; default: the installed one);
+# XDS_NAUTILUS_DEBUG=1, a debug log on standard error (monotonic seconds, event, folder, name).
+
+import datetime
+import hashlib
+import json
+import os
+import re
+import sys
+import time
+
+import gi
+
+gi.require_version("Nautilus", "4.0")
+from gi.repository import Gio, GLib, GObject, Nautilus  # noqa: E402
+
+# `make install` writes the installed binary's absolute path here.
+INSTALLED_XDS = "/usr/bin/xds"
+MAX_ENTRIES = 10_000
+MAX_FOLDERS = 64
+CUT = 200
+PROCESS_SECONDS = 120  # a child process still running then is killed
+COLUMNS = (
+    ("xds_source_app", "Source App", "The app the file came from (x-document-source)"),
+    ("xds_downloaded_from", "Downloaded From", "Where the file was downloaded from (xds where --redact)"),
+    ("xds_downloaded", "Downloaded", "When the file was downloaded (local time)"),
+)
+DOWNLOAD_KINDS = {"quarantine", "where-froms", "downloaded-date", "xdg", "zone-identifier"}
+
+
+DEBUG = bool(os.environ.get("XDS_NAUTILUS_DEBUG"))
+
+
+def xds_binary():
+    """The xds to run: XDS_NAUTILUS_XDS when set (tests), else the installed one."""
+    return os.environ.get("XDS_NAUTILUS_XDS") or INSTALLED_XDS
+
+
+def debug(event, folder="", name=""):
+    if DEBUG:
+        sys.stderr.write("xds-nautilus %.6f %s %s %s\n" % (time.monotonic(), event, escaped(str(folder)), escaped(str(name))))
+        sys.stderr.flush()
+
+
+# ---------------------------------------------------------------------------------------
+# Text as `xds where` shows it (Sources/XDSSystem/VisibleText.swift), cut at 200 characters.
+
+def _needs_escape(code):
+    return (code < 0x20 or code == 0x5C or 0x7F <= code <= 0x9F or code == 0xAD or code == 0x061C
+            or 0x200B <= code <= 0x200F or code in (0x2028, 0x2029) or 0x202A <= code <= 0x202E
+            or 0x2066 <= code <= 0x2069 or code == 0xFEFF or 0xD800 <= code <= 0xDFFF)
+
+
+_ESCAPED = re.compile("[\x00-\x1f\\\\\x7f-\x9f\xad\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
+
+
+def escaped(text):
+    """`text` with every invisible or terminal-driving character escaped, as `xds where`
+    escapes it (`\\n`, `\\r`, `\\t`, `\\\\`, else `\\u{HEX}`); lone surrogates (bytes that were
+    not UTF-8) too."""
+    if not _ESCAPED.search(text):
+        return text
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if not _needs_escape(code):
+            out.append(ch)
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\t":
+            out.append("\\t")
+        else:
+            out.append("\\u{%x}" % code)
+    return "".join(out)
+
+
+def shown(text):
+    """Escaped and cut at CUT characters (the last one an ellipsis when cut)."""
+    text = escaped(text)
+    return text if len(text) <= CUT else text[:CUT - 1] + "\u2026"
+
+
+def local_time(iso):
+    """`YYYY-MM-DD HH:MM` in local time for an ISO 8601 UTC time, or "" when it does not parse."""
+    try:
+        moment = datetime.datetime.fromisoformat(iso.replace("Z", "+00:00"))
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=datetime.timezone.utc)
+        return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+    except (ValueError, OverflowError, OSError, AttributeError):
+        return ""
+
+
+_DOWNLOAD_SCHEME = re.compile(r"^\s*(https?|ftp):", re.IGNORECASE)
+
+
+class Answer:
+    """What the extension shows for one file, computed from its `xds where --json` record."""
+
+    def __init__(self, marks):
+        self.marks = [m for m in marks if isinstance(m, dict)]
+        self.app = ""
+        self.app_info_url = None
+        self.url = ""
+        self.time = ""
+        for mark in self.marks:
+            if mark.get("kind") == "x-document-source" and isinstance(mark.get("documentSource"), dict):
+                source = mark["documentSource"]
+                if not self.app:
+                    self.app = source.get("name") or source.get("identifier") or ""
+                if self.app_info_url is None and isinstance(source.get("appInfoURL"), str):
+                    self.app_info_url = source["appInfoURL"]
+        self.url = self._first_url()
+        for kind in ("quarantine", "downloaded-date"):
+            found = next((m["time"] for m in self.marks if m.get("kind") == kind and isinstance(m.get("time"), str)), None)
+            if found:
+                self.time = local_time(found)
+                break
+        self.app, self.url = shown(str(self.app)), shown(self.url)
+        self.downloaded = any(m.get("kind") in DOWNLOAD_KINDS for m in self.marks)
+        self.strippable = any(m.get("kind") != "x-document-source" for m in self.marks)
+        self.emblem = None
+
+    def _first_url(self):
+        xdg = next((m for m in self.marks if m.get("kind") == "xdg"), None)
+        if xdg and isinstance(xdg.get("url"), str):
+            return xdg["url"]
+        froms = next((m for m in self.marks if m.get("kind") == "where-froms"), None)
+        if froms and isinstance(froms.get("urls"), list):
+            for text in froms["urls"]:
+                if isinstance(text, str) and _DOWNLOAD_SCHEME.match(text):
+                    return text
+        zone = next((m for m in self.marks if m.get("kind") == "zone-identifier"), None)
+        if zone and isinstance(zone.get("hostURL"), str):
+            return zone["hostURL"]
+        return ""
+
+    def properties(self):
+        """(name, value) per mark, as `xds where --redact` lists them: `KIND (STORE)`, then
+        each field on a line (`field: value`) and the attribute it was read from."""
+        items = []
+        for mark in self.marks:
+            lines = []
+            for key, value in mark.items():
+                if key in ("kind", "store", "name"):
+                    continue
+                if isinstance(value, dict):
+                    for inner, inner_value in value.items():
+                        if inner != "other":
+                            lines.append("%s: %s" % (inner, _text(inner_value)))
+                else:
+                    lines.append("%s: %s" % (key, _text(value)))
+            if isinstance(mark.get("name"), str):
+                lines.append(mark["name"])
+            items.append((shown("%s (%s)" % (mark.get("kind", "?"), mark.get("store", "?"))),
+                          "\n".join(shown(line) for line in lines)))
+        return items
+
+
+def _text(value):
+    if isinstance(value, list):
+        return ", ".join(_text(v) for v in value)
+    return str(value)
+
+
+EMPTY = Answer([])
+
+
+# ---------------------------------------------------------------------------------------
+# Work off the main thread.
+#
+# nautilus-python keeps Python's lock while Nautilus's main loop runs, so a Python thread
+# would hardly ever run (tried: a worker thread stalled at its first system call). Everything
+# slow is therefore done by GLib outside Python: the folder's filesystem and listing through
+# GIO's asynchronous calls (GLib's worker threads), and xds as a GSubprocess whose output is
+# read asynchronously. The main thread only starts them and takes their results in callbacks.
+
+# Makes an app's emblem (16 px at scales 1 and 2) in a child process: with `any` from the
+# cache only (`xds icon --any-cached`, no request) and only when missing; with `fetch`, fetched.
+EMBLEM_SCRIPT = r"""
+xds=$1 sample=$2 small=$3 large=$4 mode=$5
+mkdir -p "${small%/*}" "${large%/*}" || exit 1
+if [ "$mode" = any ] && [ -s "$small" ] && [ -s "$large" ]; then exit 0; fi
+cached=--any-cached
+[ "$mode" = fetch ] && cached=
+"$xds" icon --size 16 --scale 1 $cached -o "$small" -- "$sample" &&
+"$xds" icon --size 16 --scale 2 $cached -o "$large" -- "$sample" || exit 1
+# The theme folder's time changes: GTK rescans it and finds the new icon.
+touch "${small%/16x16/*}"
+"""
+
+
+def emblem_name(app_info_url):
+    """The themed icon name of an app: from a hash of its appInfoURL, never from a name the
+    attribute holds."""
+    return "emblem-xds-" + hashlib.sha256(app_info_url.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def emblem_paths(name):
+    """Where the emblem's two PNGs go ($XDG_DATA_HOME/icons/hicolor, the Icon Theme
+    Specification's user folder; hicolor's index.theme lists 16x16/emblems and 16x16@2/emblems)."""
+    base = os.path.join(GLib.get_user_data_dir(), "icons", "hicolor")
+    return (os.path.join(base, "16x16", "emblems", name + ".png"),
+            os.path.join(base, "16x16@2", "emblems", name + ".png"))
+
+
+def spawn(argv, done, cwd=None, stdin=None, cancellable=None):
+    """Starts `argv` as a GSubprocess (stdin from `stdin` bytes, stdout read) and calls
+    `done(status, stdout_bytes)` on the main loop when it has ended; status None when it could
+    not start or was killed. Returns the subprocess (None when it could not start)."""
+    flags = Gio.SubprocessFlags.STDOUT_PIPE | Gio.SubprocessFlags.STDERR_SILENCE
+    flags |= Gio.SubprocessFlags.STDIN_PIPE if stdin is not None else Gio.SubprocessFlags.STDIN_INHERIT
+    launcher = Gio.SubprocessLauncher.new(flags)
+    if cwd is not None:
+        launcher.set_cwd(cwd)
+    try:
+        process = launcher.spawnv([os.fsdecode(a) if isinstance(a, bytes) else a for a in argv])
+    except GLib.Error as error:
+        debug("error", "", error.message)
+        GLib.idle_add(lambda: done(None, b"") and False)
+        return None
+    timer = GLib.timeout_add_seconds(PROCESS_SECONDS, lambda: process.force_exit() and False)
+
+    def finished(process, result):
+        GLib.source_remove(timer)
+        try:
+            _, out, _ = process.communicate_finish(result)
+        except GLib.Error:  # cancelled (the folder was left), or the pipes failed
+            return done(None, b"")
+        status = process.get_exit_status() if process.get_if_exited() else None
+        done(status, out.get_data() if out is not None else b"")
+    process.communicate_async(GLib.Bytes.new(stdin) if stdin is not None else None, cancellable, finished)
+    return process
+
+
+def make_emblem(sample, app_info_url, done, fetch=False):
+    """Makes the emblem of the app at `app_info_url` from `xds icon SAMPLE` (a child process)
+    and calls `done(name or None)`."""
+    name = emblem_name(app_info_url)
+    small, large = emblem_paths(name)
+    spawn(["/bin/sh", "-c", EMBLEM_SCRIPT, "sh", xds_binary(), sample, small, large, "fetch" if fetch else "any"],
+          lambda status, _: done(name if status == 0 else None))
+
+
+class Folder:
+    """One folder's state, used on the main thread only."""
+
+    def __init__(self, path):
+        self.path = path
+        self.started = 0  # the latest batch started
+        self.ready = 0  # the latest batch finished
+        self.running = False
+        self.disabled = False
+        self.answers = {}  # name (bytes) -> Answer, from batch `ready`
+        self.listed = set()  # the names batch `ready` asked about
+        self.asked = {}  # name -> the batch it was last answered from
+        self.waiting = []  # (provider, handle, closure, file, name)
+        self.labelled = {}  # name -> file answered without its app's emblem (being made)
+        self.process = None  # the running xds where
+        self.cancellable = Gio.Cancellable()
+
+
+class Batch:
+    """One reading of a folder, in steps chained on the main loop: is it remote; its entries
+    (at most MAX_ENTRIES + 1 read); one `xds where` over them. Each step is GIO's or a child
+    process's work; `finish` hands the result to the extension (which sees to the emblems)."""
+
+    def __init__(self, folder, number, finish):
+        self.folder, self.number, self.finish = folder, number, finish
+        self.location = Gio.File.new_for_path(folder.path)
+        self.names = []
+        self.answers = {}
+        debug("batch_start", folder.path, number)
+        self.location.query_filesystem_info_async("filesystem::remote", GLib.PRIORITY_DEFAULT,
+                                                  folder.cancellable, self._filesystem)
+
+    def _end(self, disabled=False):
+        debug("batch_end", self.folder.path, self.number)
+        self.finish(self.folder, self.number, self.answers, set(self.names), disabled)
+
+    def _failed(self, error):
+        if not self.folder.cancellable.is_cancelled():
+            debug("error", self.folder.path, getattr(error, "message", repr(error)))
+        self._end()
+
+    def _filesystem(self, location, result):
+        try:
+            info = location.query_filesystem_info_finish(result)
+        except GLib.Error as error:
+            return self._failed(error)
+        if info.get_attribute_boolean("filesystem::remote"):
+            return self._end(disabled=True)
+        location.enumerate_children_async("standard::name", Gio.FileQueryInfoFlags.NOFOLLOW_SYMLINKS,
+                                          GLib.PRIORITY_DEFAULT, self.folder.cancellable, self._enumerated)
+
+    def _enumerated(self, location, result):
+        try:
+            self.enumerator = location.enumerate_children_finish(result)
+        except GLib.Error as error:
+            return self._failed(error)
+        self.enumerator.next_files_async(MAX_ENTRIES + 1, GLib.PRIORITY_DEFAULT, self.folder.cancellable, self._listed)
+
+    def _listed(self, enumerator, result):
+        try:
+            infos = enumerator.next_files_finish(result)
+        except GLib.Error as error:
+            return self._failed(error)
+        self.names += [os.fsencode(info.get_name()) for info in infos]
+        if len(self.names) > MAX_ENTRIES:
+            enumerator.close_async(GLib.PRIORITY_DEFAULT, None, None)
+            self.names = []
+            return self._end(disabled=True)
+        if infos:
+            return enumerator.next_files_async(MAX_ENTRIES + 1, GLib.PRIORITY_DEFAULT, self.folder.cancellable, self._listed)
+        enumerator.close_async(GLib.PRIORITY_DEFAULT, None, None)
+        if not self.names:
+            return self._end()
+        debug("listed", self.folder.path, len(self.names))
+        self.folder.process = spawn(
+            [xds_binary(), "where", "--json", "--redact", "--no-archives", "--files-from", "-"], self._where,
+            cwd=self.folder.path, stdin=b"\0".join(self.names), cancellable=self.folder.cancellable)
+
+    def _where(self, _status, output):
+        debug("where_done", self.folder.path, len(output))
+        self.folder.process = None
+        if self.folder.cancellable.is_cancelled():
+            return self._end()
+        for line in output.splitlines():
+            try:
+                record = json.loads(line)
+                # A name that is not UTF-8 comes back with \udcXX for each such byte.
+                self.answers[os.fsencode(record["file"])] = Answer(record.get("marks") or [])
+            except (ValueError, KeyError, TypeError, UnicodeError):
+                continue
+        self._end()
+
+
+def complete(provider, handle, closure):
+    """Tells Nautilus the file's information is complete (a function of its own, so that
+    tests can watch it)."""
+    Nautilus.info_provider_update_complete_invoke(closure, provider, handle, Nautilus.OperationResult.COMPLETE)
+
+
+def _handle_key(handle):
+    # The C pointer of the handle, as its wrapper's repr names it; else the wrapper itself.
+    found = re.findall(r"0x[0-9a-f]+", repr(handle))
+    return found[-1] if found else id(handle)
+
+
+def _name_of(file):
+    """The file's name as bytes (the name on disk, as `xds where` is given it)."""
+    try:
+        name = file.get_name()  # NautilusFile's own copy: no allocation of a GFile
+        if name:
+            return os.fsencode(name)
+    except UnicodeError:
+        pass  # not UTF-8: the location's basename keeps the bytes
+    location = file.get_location()
+    base = location.get_basename() if location is not None else None
+    return os.fsencode(base) if base else None
+
+
+_PATHS = {}  # parent URI -> local path, or None (a few hundred folders at most)
+
+
+def _folder_of(file):
+    """The local path of the file's folder, or None when it is not a local file."""
+    if file.get_uri_scheme() != "file":
+        return None
+    uri = file.get_parent_uri()
+    if uri is None:
+        return None
+    path = _PATHS.get(uri)
+    if path is None:
+        if len(_PATHS) > 1024:
+            _PATHS.clear()
+        try:
+            path = _PATHS[uri] = GLib.filename_from_uri(uri)[0]
+        except GLib.Error:
+            return None
+    return path
+
+
+debug("loaded", os.path.abspath(__file__))
+
+
+class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvider,
+                   Nautilus.MenuProvider, Nautilus.PropertiesModelProvider):
+    """The extension nautilus-python loads."""
+
+    def __init__(self):
+        super().__init__()
+        self.folders = {}
+        # appInfoURL -> the emblem's name, or None when it could not be made from the cache
+        # (tried again after Fetch App Icon); a URL whose emblem is being made is in `making`.
+        self.emblems = {}
+        self.making = set()
+
+    # Columns ---------------------------------------------------------------------------
+
+    def get_columns(self):
+        return [Nautilus.Column(name=name, attribute=name, label=label, description=description)
+                for name, label, description in COLUMNS]
+
+    # File information ------------------------------------------------------------------
+
+    def update_file_info_full(self, provider, handle, closure, file):
+        path = _folder_of(file)
+        name = _name_of(file)
+        if path is None or name is None:
+            return Nautilus.OperationResult.COMPLETE
+        folder = self.folders.get(path)
+        if folder is None:
+            # Results of folders seen long ago go (dicts keep insertion order: oldest first).
+            for old in [p for p, f in self.folders.items() if not f.running and not f.waiting][:-MAX_FOLDERS]:
+                del self.folders[old]
+            folder = self.folders[path] = Folder(path)
+        debug("update_file_info", path, os.fsdecode(name))
+        if folder.disabled:
+            debug("update_complete", path, os.fsdecode(name))
+            return Nautilus.OperationResult.COMPLETE
+        if folder.ready and name in folder.listed and folder.asked.get(name, 0) < folder.ready:
+            self._apply(file, folder, name)
+            debug("update_complete", path, os.fsdecode(name))
+            return Nautilus.OperationResult.COMPLETE
+        folder.waiting.append((provider, handle, closure, file, name))
+        if not folder.running:
+            folder.running = True
+            folder.started += 1
+            Batch(folder, folder.started, self.batch_done)
+        return Nautilus.OperationResult.IN_PROGRESS
+
+    def batch_done(self, folder, batch, answers, names, disabled):
+        folder.running = False
+        if self.folders.get(folder.path) is not folder:
+            return  # left (cancel_update): nobody waits
+        folder.ready, folder.answers, folder.listed, folder.disabled = batch, answers, names, disabled
+        folder.labelled = {}
+        # Emblems already made are used at once; the others are made beside the answers (no
+        # file waits for them) and their files asked about again when one appears.
+        for name, answer in answers.items():
+            url = answer.app_info_url
+            if url is None:
+                continue
+            if url in self.emblems:
+                answer.emblem = self.emblems[url]
+            elif url not in self.making:
+                self.making.add(url)
+                sample = os.fsdecode(os.path.join(os.fsencode(folder.path), name))
+                make_emblem(sample, url, lambda emblem, url=url: self.emblem_made(url, emblem))
+        waiting, folder.waiting = folder.waiting, []
+        for provider, handle, closure, file, name in waiting:
+            if not disabled:
+                self._apply(file, folder, name)
+            debug("update_complete", folder.path, os.fsdecode(name))
+            complete(provider, handle, closure)
+
+    def emblem_made(self, url, emblem):
+        """An app's emblem is made (or could not be): the files of that app already answered
+        are asked about again, and answered from their folder's result with the emblem."""
+        self.making.discard(url)
+        self.emblems[url] = emblem
+        if emblem is None:
+            return
+        for folder in self.folders.values():
+            again = []
+            for name, answer in folder.answers.items():
+                if answer.app_info_url == url:
+                    answer.emblem = emblem
+                    if name in folder.labelled:
+                        folder.asked[name] = 0  # the current result answers it again
+                        again.append(folder.labelled.pop(name))
+            for file in again:
+                file.invalidate_extension_info()
+
+    def _apply(self, file, folder, name):
+        folder.asked[name] = folder.ready
+        answer = folder.answers.get(name, EMPTY)
+        if answer.app_info_url and answer.emblem is None and answer.app_info_url not in self.emblems:
+            folder.labelled[name] = file  # to ask about again when its emblem is made
+        # An attribute left out shows as empty (nautilus-file.c gives "" for an extension
+        # attribute it does not have): most files have no mark, and this saves their three calls.
+        if answer.app:
+            file.add_string_attribute("xds_source_app", answer.app)
+        if answer.url:
+            file.add_string_attribute("xds_downloaded_from", answer.url)
+        if answer.time:
+            file.add_string_attribute("xds_downloaded", answer.time)
+        if answer.emblem:
+            file.add_emblem(answer.emblem)
+        elif answer.downloaded:
+            file.add_emblem("emblem-downloads")
+
+    def cancel_update(self, provider, handle):
+        """Nautilus stopped asking (the folder was left): the folder's process ends."""
+        key = _handle_key(handle)
+        for path, folder in list(self.folders.items()):
+            kept = [w for w in folder.waiting if _handle_key(w[1]) != key]
+            if len(kept) == len(folder.waiting):
+                continue
+            folder.waiting = kept
+            if not kept:
+                debug("cancel", path)
+                folder.cancellable.cancel()
+                if folder.process is not None:
+                    folder.process.force_exit()
+                del self.folders[path]
+
+    def forget(self, file):
+        """The next question about `file` waits for a new run of its folder."""
+        path, name = _folder_of(file), _name_of(file)
+        folder = self.folders.get(path) if path else None
+        if folder is not None:
+            folder.asked[name] = float("inf")
+
+    def answer_for(self, file):
+        """The folder's answer for `file`, or None when its folder has not been read."""
+        path, name = _folder_of(file), _name_of(file)
+        folder = self.folders.get(path) if path else None
+        if folder is None or not folder.ready or folder.disabled:
+            return None
+        return folder.answers.get(name, EMPTY)
+
+    # Properties ------------------------------------------------------------------------
+
+    def get_models(self, files):
+        if len(files) != 1:
+            return []
+        answer = self.answer_for(files[0])
+        if answer is None or not answer.marks:
+            return []
+        section = Gio.ListStore.new(Nautilus.PropertiesItem)
+        for name, value in answer.properties():
+            section.append(Nautilus.PropertiesItem(name=name, value=value))
+        return [Nautilus.PropertiesModel(title="Where From", model=section)]
+
+    # Menu ------------------------------------------------------------------------------
+
+    def get_file_items(self, *arguments):
+        files = arguments[-1]  # (files) in nautilus-python 4; (window, files) before
+        answers = [(file, self.answer_for(file)) for file in files]
+        answers = [(file, answer) for file, answer in answers if answer is not None]
+        items = []
+        strippable = [file for file, answer in answers if answer.strippable]
+        if strippable:
+            item = Nautilus.MenuItem(name="XdsExtension::StripDownloadMarks", label="Strip Download Marks",
+                                     tip="Remove the marks of where the files were downloaded from (xds strip)")
+            item.connect("activate", self._strip, strippable)
+            items.append(item)
+        labelled = [(file, answer) for file, answer in answers if answer.app_info_url]
+        if labelled:
+            item = Nautilus.MenuItem(name="XdsExtension::FetchAppIcon", label="Fetch App Icon",
+                                     tip="Fetch the icon of the app the files came from (xds icon)")
+            item.connect("activate", self._fetch_icon, labelled)
+            items.append(item)
+        return items
+
+    def _strip(self, _item, files):
+        paths = [file.get_location().get_path() for file in files]
+        spawn([xds_binary(), "strip", "--keep", "x-document-source", "--"] + paths,
+              lambda status, _: self._invalidate(files))
+
+    def _fetch_icon(self, _item, labelled):
+        samples = {}
+        for file, answer in labelled:
+            samples.setdefault(answer.app_info_url, file.get_location().get_path())
+        remaining = [len(samples)]
+
+        def made(emblem, url):
+            if emblem is not None:
+                self.emblems[url] = emblem
+            else:
+                self.emblems.pop(url, None)
+            remaining[0] -= 1
+            if remaining[0] == 0:
+                self._invalidate([file for file, _ in labelled])
+        for url, sample in samples.items():
+            make_emblem(sample, url, lambda emblem, url=url: made(emblem, url), fetch=True)
+
+    def _invalidate(self, files):
+        """After an action: Nautilus asks about the files again, and each gets a new `xds
+        where` run (not the folder's last result, which is older than the action)."""
+        for file in files:
+            self.forget(file)
+            file.invalidate_extension_info()
