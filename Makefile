@@ -94,7 +94,7 @@ completions: build
 
 # DocC for the three libraries into .build/docs/MODULE.doccarchive; a warning (a broken symbol
 # link, an undocumented topic) fails the build, so `make test` runs it too.
-DOCC_TARGETS := XDocSource XDocSourceFetch XDocSourceArchive IconMask XDSPublish XDSProvenance
+DOCC_TARGETS := XDSWalk XDocSource XDocSourceFetch XDocSourceArchive IconMask XDSPublish XDSProvenance
 docs: setup
 	@mkdir -p $(BUILD_DIR)/docs; for t in $(DOCC_TARGETS); do rm -rf $(BUILD_DIR)/docs/$$t.doccarchive; \
 	  $(SWIFT) package --disable-sandbox generate-documentation --target $$t --warnings-as-errors \

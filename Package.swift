@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "XDocSourceHTTP", targets: ["XDocSourceHTTP"]),
         .library(name: "XDSPublish", targets: ["XDSPublish"]),
         .library(name: "XDSProvenance", targets: ["XDSProvenance"]),
+        .library(name: "XDSWalk", targets: ["XDSWalk"]),
         .executable(name: "xds", targets: ["xds"]),
     ],
     dependencies: [
@@ -24,7 +25,7 @@ let package = Package(
     ],
     targets: [
         // C libraries, each reached from one Swift file per module that uses it (CPlist:
-        // XDocSource's PropertyList.swift; CXattr: its ExtendedAttributes.swift; CZlib:
+        // XDocSource's PropertyList.swift; CXattr: XDSWalk's ExtendedAttributes.swift; CZlib:
         // IconMask's PNG/Compression.swift and XDocSourceArchive's ZipReader.swift; CDeflate:
         // IconMask's PNG/Compression.swift; CArchive: ArchiveReader.swift). One exception:
         // CCurl is reached from XDocSourceHTTP's CurlTransport.swift (the calls) and
@@ -56,11 +57,22 @@ let package = Package(
         // JSON string escaper, calendar arithmetic in integers.
         .target(name: "XDSSystem"),
 
+        // The tree walk: folders, the work pool, descriptors and long paths, entries read
+        // relative to their folder (the extended-attribute calls, by path and by folder), archives
+        // handed over by name, and the inspection hook (FileTreeInspector) through which each
+        // reader reads what it wants; its errors (FileAccessError) and paths (TreePath). Below
+        // XDocSource and XDSProvenance, which are its two readers (x-document-source; the marks
+        // and the Mac metadata), each saying in one table which names it reads in which store:
+        // the walk knows no attribute name and no store, so a new reader or store touches
+        // neither it nor the other reader.
+        .target(name: "XDSWalk", dependencies: ["CXattr", "XDSSystem"]),
+
         // The attribute: the model, property-list coding, the stores, reading and writing on a
-        // path, and the tree walk. What a program that only reads and writes attributes builds.
+        // path, and its reader of the tree walk (DocumentSourceTree over XDSWalk). What a
+        // program that only reads and writes attributes builds.
         .target(
             name: "XDocSource",
-            dependencies: ["CPlist", "CXattr", "XDSSystem"]
+            dependencies: ["CPlist", "XDSWalk", "XDSSystem"]
         ),
         // The icon list: the appInfo.json model and icon choice, URL references, the network
         // policy, the fetcher and its HTTP cache. The transport is a protocol (HTTPTransport).
@@ -88,12 +100,13 @@ let package = Package(
         // XDocSourceArchive read: what `xds where` and `xds strip` print and remove.
         .target(
             name: "XDSProvenance",
-            dependencies: ["XDocSource", "XDocSourceArchive", "XDSSystem"]
+            dependencies: ["XDocSource", "XDocSourceArchive", "XDSWalk", "XDSSystem"]
         ),
         .executableTarget(
             name: "xds",
             dependencies: [
                 "XDSProvenance",
+                "XDSWalk",
                 "XDocSource",
                 "XDocSourceFetch",
                 "XDocSourceArchive",
@@ -113,7 +126,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "xds-tree-bench",
-            dependencies: ["XDocSource", "XDSProvenance"],
+            dependencies: ["XDocSource", "XDSProvenance", "XDSWalk"],
             path: "Benchmarks/xds-tree-bench"
         ),
 
@@ -125,7 +138,8 @@ let package = Package(
         // behaviour it checks, and each target depends on that module, what its tests build
         // values with, and XDSTestSupport. xdsTests runs the `xds` binary.
         .testTarget(name: "XDSSystemTests", dependencies: ["XDSSystem", "XDSTestSupport"]),
-        .testTarget(name: "XDocSourceTests", dependencies: ["XDocSource", "XDSTestSupport"]),
+        // XDSWalk for the extended-attribute calls the tests set values with.
+        .testTarget(name: "XDocSourceTests", dependencies: ["XDocSource", "XDSWalk", "XDSTestSupport"]),
         // XDocSource for one check: the calendar's other user, PropertyListDate.
         .testTarget(
             name: "XDocSourceFetchTests",
@@ -137,7 +151,7 @@ let package = Package(
         ),
         .testTarget(
             name: "XDocSourceArchiveTests",
-            dependencies: ["XDocSourceArchive", "XDocSource", "XDSTestSupport"]
+            dependencies: ["XDocSourceArchive", "XDocSource", "XDSWalk", "XDSTestSupport"]
         ),
         .testTarget(name: "IconMaskTests", dependencies: ["IconMask", "XDSTestSupport"], exclude: ["Golden"]),
         .testTarget(
@@ -146,7 +160,7 @@ let package = Package(
         ),
         .testTarget(
             name: "XDSProvenanceTests",
-            dependencies: ["XDSProvenance", "XDocSource", "XDocSourceArchive", "XDSTestSupport"]
+            dependencies: ["XDSProvenance", "XDocSource", "XDocSourceArchive", "XDSWalk", "XDSTestSupport"]
         ),
         .testTarget(
             name: "xdsTests",

@@ -1,10 +1,11 @@
-// interleave [-w WARMUP] RUNS NAME=COMMAND... : runs the commands in turn, round after round (forward, then
+// interleave [-w WARMUP] [-x MAXSTATUS] RUNS NAME=COMMAND... : runs the commands in turn, round after round (forward, then
 // backward, so that no command always follows the same one), standard output to /dev/null, and
 // prints each one's median, 10th percentile and mean wall time in ms, and its median's ratio to
 // the first command's. For start-up times of a few ms, where the order of runs matters: one
 // command's runs all in a row (as hyperfine does) can differ by 10 % from the same runs spread
-// over the same minutes. WARMUP rounds (default 20) are not counted. Commands are split on
-// spaces (no quoting); the program is a path.
+// over the same minutes. WARMUP rounds (default 20) are not counted. A command exiting with a
+// status over MAXSTATUS (default 0; `xds check` exits 1 when it finds something) stops the run.
+// Commands are split on spaces (no quoting); the program is a path.
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <spawn.h>
@@ -24,14 +25,14 @@ static int ascending(const void *a, const void *b) {
 }
 
 int main(int argc, char **argv) {
-    int warmUp = 20;
-    if (argc > 2 && strcmp(argv[1], "-w") == 0) {
-        warmUp = atoi(argv[2]);
+    int warmUp = 20, maxStatus = 0;
+    while (argc > 2 && (strcmp(argv[1], "-w") == 0 || strcmp(argv[1], "-x") == 0)) {
+        if (argv[1][1] == 'w') warmUp = atoi(argv[2]); else maxStatus = atoi(argv[2]);
         argv += 2;
         argc -= 2;
     }
     if (argc < 3 || argc - 2 > maxCommands || warmUp < 0) {
-        fprintf(stderr, "usage: interleave [-w WARMUP] RUNS NAME=COMMAND... (at most %d commands)\n", maxCommands);
+        fprintf(stderr, "usage: interleave [-w WARMUP] [-x MAXSTATUS] RUNS NAME=COMMAND... (at most %d commands)\n", maxCommands);
         return 64;
     }
     int runs = atoi(argv[1]), count = argc - 2;
@@ -66,7 +67,7 @@ int main(int argc, char **argv) {
             }
             waitpid(child, &status, 0);
             clock_gettime(CLOCK_MONOTONIC, &end);
-            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            if (!WIFEXITED(status) || WEXITSTATUS(status) > maxStatus) {
                 fprintf(stderr, "interleave: %s failed (status %d)\n", names[i], status);
                 return 70;
             }

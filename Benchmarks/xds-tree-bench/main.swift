@@ -51,9 +51,7 @@ struct MarksInspector: DocumentSourceTreeInspector {
         ProvenanceNames.match(attributeName: name) != nil
     }
 
-    func zoneFileOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]? { ProvenanceNames.zoneFileOwner(fileName) }
-
-    func zoneFileName(for name: [UInt8]) -> [UInt8]? { ProvenanceNames.zoneFileName(for: name) }
+    var companionSuffix: [UInt8]? { ProvenanceNames.zoneFileSuffix }
 
     func inspect(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> Int? {
         var bytes = 0
@@ -65,7 +63,7 @@ struct MarksInspector: DocumentSourceTreeInspector {
                 bytes += attribute.value.count
             }
         }
-        bytes += try entry.readZoneFile(upTo: 65_536)?.bytes.count ?? 0
+        bytes += try entry.readCompanion(upTo: 65_536, describedAs: "zone file")?.bytes.count ?? 0
         return bytes > 0 ? bytes : nil
     }
 }

@@ -1,5 +1,6 @@
 import XDocSource
 import XDocSourceArchive
+import XDSWalk
 
 /// `xds strip --mac-metadata ARCHIVE -o CLEAN` (SPEC §6 "Before publishing"): the clean copy
 /// also leaves out the Mac metadata of a ``MacMetadataSelection``, and its dry run is the one
@@ -12,7 +13,7 @@ import XDocSourceArchive
 ///   `.DS_Store`; `.AppleDouble/` folders (Netatalk 2) and what is in them; a `._NAME` folder
 ///   and what is in it; Explorer's `NAME:Zone.Identifier` files (a name Windows cannot
 ///   extract). A `._NAME` file holding a mark of a kind kept is read and rebuilt to
-///   hold only what is kept (no Finder info, no resource fork; a zip keeps the folders it is
+///   hold only what is kept (no Finder info, no resource fork; the copy keeps the folders it is
 ///   in): it is then not Mac metadata, nor the `__MACOSX/` it stays in. With `sidecar` kept
 ///   (or `macosx-folder`, under `__MACOSX/`) a `._` entry stays, without its marks and Apple
 ///   attributes.
@@ -94,7 +95,7 @@ extension ArchiveCleaner {
         /// under the member; `pax-record KEYWORD` per other pax record dropped or rewritten.
         case found(MacMetadataFinding)
         /// A `._` entry the copy would leave out unread.
-        case unreadable(entry: DocumentSourceTreePath, reason: ArchiveCopy.UnreadableReason)
+        case unreadable(entry: TreePath, reason: ArchiveCopy.UnreadableReason)
     }
 
     /// Reads the archive exactly as ``write(to:observe:)`` does with ``selection`` (a cleaner
@@ -108,10 +109,10 @@ extension ArchiveCleaner {
         let store: ProvenanceStore = copy.kind == .zip ? .zip : .tar
         var named = Set<[UInt8]>()
         let archive = self.archive
-        func found(_ member: DocumentSourceTreePath, _ what: MacMetadata.What, kind: ProvenanceKind? = nil, name: String? = nil) {
+        func found(_ member: TreePath, _ what: MacMetadata.What, kind: ProvenanceKind? = nil, name: String? = nil) {
             visit(.found(MacMetadataFinding(file: archive, member: member, what: what, kind: kind, store: kind == nil ? nil : store, name: name)))
         }
-        func marks(_ member: DocumentSourceTreePath, _ found: [(name: String, match: ProvenanceNames.Match)]) {
+        func marks(_ member: TreePath, _ found: [(name: String, match: ProvenanceNames.Match)]) {
             for location in ProvenanceMarkLocation.grouped(store: store, found) {
                 visit(.found(MacMetadataFinding(file: archive, member: member, what: .mark, kind: location.kind, store: store)))
             }
@@ -121,7 +122,7 @@ extension ArchiveCleaner {
                 switch event {
                 case .entry(let entry):
                     let (member, what) = Self.macMetadataEntry(entry.bytes, selection)
-                    if named.insert(member).inserted { found(DocumentSourceTreePath(bytes: member), what) }
+                    if named.insert(member).inserted { found(TreePath(bytes: member), what) }
                 case .attributes(let member, _, let names):
                     var found_: [(name: String, match: ProvenanceNames.Match)] = []
                     var apple: [String] = []

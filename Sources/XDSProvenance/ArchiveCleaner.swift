@@ -6,6 +6,7 @@ import Darwin
 internal import XDSSystem
 import XDocSource
 import XDocSourceArchive
+import XDSWalk
 
 /// A clean copy of a zip or tar archive: the archive without the marks of
 /// ``ProvenanceNames`` (SPEC §6, `xds strip ARCHIVE -o CLEAN|-`), everything else as it was.
@@ -42,7 +43,7 @@ import XDocSourceArchive
 /// ```
 public struct ArchiveCleaner: Sendable {
     /// The archive read.
-    public let archive: DocumentSourceTreePath
+    public let archive: TreePath
     /// The kinds of marks left out.
     public let kinds: Set<ProvenanceKind>
     /// The bounds of the read (`ArchiveScanner.Limits.maximumDecompressedSize` is
@@ -56,7 +57,7 @@ public struct ArchiveCleaner: Sendable {
 
     /// A cleaner of the archive at `archive`, or nil when its name is not an archive's
     /// (`ArchiveKind(fileName:)`: `.zip`, `.textpack`, `.tar` and its compressed forms).
-    public init?(archive: DocumentSourceTreePath, kinds: Set<ProvenanceKind> = Set(ProvenanceKind.allCases),
+    public init?(archive: TreePath, kinds: Set<ProvenanceKind> = Set(ProvenanceKind.allCases),
                  limits: ArchiveScanner.Limits = .init()) {
         guard let copy = ArchiveCopy(path: archive, limits: limits) else { return nil }
         self.archive = archive
@@ -69,7 +70,7 @@ public struct ArchiveCleaner: Sendable {
     /// A cleaner that also leaves out the Mac metadata of `selection` (`xds strip
     /// --mac-metadata ARCHIVE -o CLEAN`, ``macMetadataFilter(_:)``), or nil when the name is not an
     /// archive's.
-    public init?(archive: DocumentSourceTreePath, macMetadata selection: MacMetadataSelection,
+    public init?(archive: TreePath, macMetadata selection: MacMetadataSelection,
                  limits: ArchiveScanner.Limits = .init()) {
         guard let copy = ArchiveCopy(path: archive, limits: limits) else { return nil }
         self.archive = archive
@@ -82,7 +83,7 @@ public struct ArchiveCleaner: Sendable {
     /// `init(archive:kinds:limits:)` for a path given as text.
     public init?(archive: String, kinds: Set<ProvenanceKind> = Set(ProvenanceKind.allCases),
                  limits: ArchiveScanner.Limits = .init()) {
-        self.init(archive: DocumentSourceTreePath(archive), kinds: kinds, limits: limits)
+        self.init(archive: TreePath(archive), kinds: kinds, limits: limits)
     }
 
     /// What the copy leaves out: AppleDouble attributes and pax records of ``kinds``; with a
@@ -105,9 +106,9 @@ public struct ArchiveCleaner: Sendable {
         /// describes, as `xds where` names it), in `store` (``ProvenanceStore/zip`` or
         /// ``ProvenanceStore/tar``). One per kind and member (consecutive entries for one member,
         /// a tar's `._NAME` then NAME, make one), in ``ProvenanceKind`` order.
-        case mark(member: DocumentSourceTreePath, kind: ProvenanceKind, store: ProvenanceStore)
+        case mark(member: TreePath, kind: ProvenanceKind, store: ProvenanceStore)
         /// A `._` entry the copy would leave out unread, by its own name.
-        case unreadable(entry: DocumentSourceTreePath, reason: ArchiveCopy.UnreadableReason)
+        case unreadable(entry: TreePath, reason: ArchiveCopy.UnreadableReason)
     }
 
     /// Reads the archive exactly as ``write(to:observe:)`` does, writes nothing, and calls
@@ -120,7 +121,7 @@ public struct ArchiveCleaner: Sendable {
     public func dryRun(_ visit: (Finding) -> Void) throws(ArchiveCleanerError) -> ArchiveCopy.Report {
         let kinds = self.kinds
         let store: ProvenanceStore = copy.kind == .zip ? .zip : .tar
-        var member: DocumentSourceTreePath?
+        var member: TreePath?
         var found = Set<ProvenanceKind>()
         func flush() {
             if let member {
@@ -129,7 +130,7 @@ public struct ArchiveCleaner: Sendable {
             member = nil
             found = []
         }
-        func add(_ name: DocumentSourceTreePath, _ matches: [ProvenanceKind]) {
+        func add(_ name: TreePath, _ matches: [ProvenanceKind]) {
             if member != name { flush() }
             member = name
             found.formUnion(matches.filter { kinds.contains($0) })

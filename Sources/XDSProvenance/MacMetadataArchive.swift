@@ -1,5 +1,6 @@
 import XDocSource
 import XDocSourceArchive
+import XDSWalk
 
 /// The marks and Mac metadata inside one zip or tar (SPEC §6 "Before publishing"), read without
 /// extracting, as `xds check` reports them: exactly what `xds strip --mac-metadata ARCHIVE -o
@@ -15,14 +16,14 @@ import XDocSourceArchive
 /// of another attribute). A `._` entry the copy would drop unread is a problem (65).
 public struct MacMetadataArchive: Sendable {
     /// The archive's path, exact bytes.
-    public let path: DocumentSourceTreePath
+    public let path: TreePath
     /// What is reported.
     public var selection: MacMetadataSelection
     /// The bounds, as `where`'s (`--archive-limit`).
     public var limits: ArchiveScanner.Limits
 
     /// The archive at `path`, or nil when its name is not an archive's.
-    public init?(path: DocumentSourceTreePath, selection: MacMetadataSelection, limits: ArchiveScanner.Limits = ArchiveScanner.Limits()) {
+    public init?(path: TreePath, selection: MacMetadataSelection, limits: ArchiveScanner.Limits = ArchiveScanner.Limits()) {
         guard ArchiveKind(fileName: path.bytes) != nil else { return nil }
         self.path = path
         self.selection = selection
@@ -41,7 +42,7 @@ public struct MacMetadataArchive: Sendable {
     /// in archive order (after `.stop`, nothing more is said).
     /// - Throws: `ArchiveError` where the copy would fail reading (missing 66, unreadable 74,
     ///   damaged or over the archive limit 65).
-    public func scan(_ visit: (Event) -> DocumentSourceTree.Decision) throws(ArchiveError) {
+    public func scan(_ visit: (Event) -> FileTree.Decision) throws(ArchiveError) {
         guard let cleaner = ArchiveCleaner(archive: path, macMetadata: selection, limits: limits) else { return }
         var stopped = false
         do throws(ArchiveCleanerError) {
@@ -63,7 +64,7 @@ public struct MacMetadataArchive: Sendable {
     }
 
     /// An entry the copy would drop unread, as a problem in `check`'s words.
-    static func problem(_ entry: DocumentSourceTreePath, _ reason: ArchiveCopy.UnreadableReason) -> ArchiveProblem {
+    static func problem(_ entry: TreePath, _ reason: ArchiveCopy.UnreadableReason) -> ArchiveProblem {
         switch reason {
         case .encrypted:
             ArchiveProblem(kind: .encrypted, entry: entry, message: "\(entry.visible) is encrypted: it cannot be read")

@@ -1,5 +1,6 @@
 import XDocSource
 import XDocSourceArchive
+import XDSWalk
 
 /// The one producer of what `xds check` reports and `xds strip --mac-metadata` lists or removes
 /// (SPEC §6 "Before publishing"): every root walked by ``MacMetadataTree`` (found, or removed
@@ -43,27 +44,30 @@ public struct MacMetadataScan: Sendable {
         /// A finding on disk (found, or removed unless dry) or inside an archive (found only).
         case found(MacMetadataFinding)
         /// Something on disk that could not be read or removed, or vanished (the walk goes on).
-        case problem(DocumentSourceTree.Problem)
+        case problem(FileTree.Problem)
         /// An entry of an archive that could not be read (the scan of it goes on).
-        case archiveProblem(archive: DocumentSourceTreePath, ArchiveProblem)
+        case archiveProblem(archive: TreePath, ArchiveProblem)
         /// An archive that could not be read to its end (missing, unreadable, damaged, over the limit).
         case archiveFailed(ArchiveError)
+        /// A `__MACOSX` or `.AppleDouble` folder on disk that stays (or would) because something
+        /// in it is kept; what goes in it is reported as any finding.
+        case folderStays(MacMetadataFolderStay)
         /// The walk's counts so far.
-        case progress(DocumentSourceTree.Counts)
+        case progress(FileTree.Counts)
     }
 
     /// Walks every root (removing what it finds unless `dryRun`) and looks into every archive
     /// met, calling `visit` on the calling thread with each event until the end or
-    /// `DocumentSourceTree/Decision/stop`.
+    /// `FileTree/Decision/stop`.
     @discardableResult
-    public func run(dryRun: Bool, _ visit: (Event) -> DocumentSourceTree.Decision) -> DocumentSourceTree.Counts {
+    public func run(dryRun: Bool, _ visit: (Event) -> FileTree.Decision) -> FileTree.Counts {
         var stopped = false
         let tree = MacMetadataTree(roots: roots, jobs: jobs, selection: selection, namesOnly: namesOnly, recursive: recursive)
         return tree.walk(dryRun: dryRun, archives: { archive in
             guard let scanner = MacMetadataArchive(path: archive, selection: selection, limits: limits) else { return .proceed }
             do throws(ArchiveError) {
                 try scanner.scan { event in
-                    let decision: DocumentSourceTree.Decision
+                    let decision: FileTree.Decision
                     switch event {
                     case .found(let finding): decision = visit(.found(finding))
                     case .problem(let problem): decision = visit(.archiveProblem(archive: archive, problem))
@@ -79,6 +83,7 @@ public struct MacMetadataScan: Sendable {
             switch event {
             case .found(let record):
                 for finding in record.findings where visit(.found(finding)) == .stop { return .stop }
+                for stay in record.stays where visit(.folderStays(stay)) == .stop { return .stop }
                 return .proceed
             case .problem(let problem):
                 return visit(.problem(problem))

@@ -1,4 +1,5 @@
 import XDocSource
+import XDSWalk
 
 /// What `strip --mac-metadata` removes and `check` reports (SPEC §6): the mark kinds, and the
 /// words of ``MacMetadata/What`` but ``MacMetadata/What/mark``, chosen by `--only` (all when
@@ -101,10 +102,10 @@ public struct MacMetadataSelection: Sendable, Equatable {
 /// `PATH: WHAT…` (``path``); `check --json`'s keys are the properties'.
 public struct MacMetadataFinding: Sendable, Equatable {
     /// The file or folder on disk, or the archive (for a member), exact bytes.
-    public let file: DocumentSourceTreePath
+    public let file: TreePath
     /// The member inside ``file`` (an archive), exact bytes: as `where` names it for a mark or
     /// an attribute, the entry's own name for an entry.
-    public let member: DocumentSourceTreePath?
+    public let member: TreePath?
     /// What it is.
     public let what: MacMetadata.What
     /// For a mark, its kind.
@@ -115,7 +116,7 @@ public struct MacMetadataFinding: Sendable, Equatable {
     public let name: String?
 
     /// Creates one.
-    public init(file: DocumentSourceTreePath, member: DocumentSourceTreePath? = nil, what: MacMetadata.What,
+    public init(file: TreePath, member: TreePath? = nil, what: MacMetadata.What,
                 kind: ProvenanceKind? = nil, store: ProvenanceStore? = nil, name: String? = nil) {
         self.file = file
         self.member = member
@@ -126,9 +127,9 @@ public struct MacMetadataFinding: Sendable, Equatable {
     }
 
     /// The path a line names: ``file``, or `ARCHIVE!/MEMBER`.
-    public var path: DocumentSourceTreePath {
+    public var path: TreePath {
         guard let member else { return file }
-        return DocumentSourceTreePath(bytes: file.bytes + Array("!/".utf8) + member.bytes)
+        return TreePath(bytes: file.bytes + Array("!/".utf8) + member.bytes)
     }
 
     /// The word the last line of `check` counts it under: its kind, else its ``what``.
@@ -136,4 +137,33 @@ public struct MacMetadataFinding: Sendable, Equatable {
 
     /// Whether it is inside an archive.
     public var isInArchive: Bool { member != nil }
+}
+
+/// A `__MACOSX` or `.AppleDouble` folder that `strip --mac-metadata` does not remove because
+/// something in it is kept (SPEC §6: "removed when everything in them goes, otherwise their
+/// Mac files go and the folder is reported"): the strip names it, and why, on standard error.
+/// Not a finding: `check` does not report it.
+public struct MacMetadataFolderStay: Sendable, Equatable {
+    /// Why the folder stays.
+    public enum Reason: Sendable, Equatable {
+        /// Sidecars are kept (`--keep sidecar`) and it holds one: a `._NAME` file in
+        /// `__MACOSX`, any file in `.AppleDouble` (Netatalk's AppleDouble files).
+        case keptSidecars
+        /// A `._NAME` file in it holds a mark of a kind kept: rewritten to hold only that.
+        case keptMark
+    }
+
+    /// The folder, exact bytes.
+    public let folder: TreePath
+    /// ``MacMetadata/What/macOSXFolder`` or ``MacMetadata/What/appleDoubleFolder``.
+    public let what: MacMetadata.What
+    /// Why it stays.
+    public let reason: Reason
+
+    /// Creates one.
+    public init(folder: TreePath, what: MacMetadata.What, reason: Reason) {
+        self.folder = folder
+        self.what = what
+        self.reason = reason
+    }
 }

@@ -1,5 +1,6 @@
 import XDocSource
 import XDocSourceArchive
+import XDSWalk
 
 /// Every mark of where a file came from carried by the members of one zip or tar archive, read
 /// without extracting (SPEC §6, stores `zip` and `tar`): what `xds where ARCHIVE` lists.
@@ -34,13 +35,13 @@ public struct ProvenanceArchive: Sendable {
     public struct Member: Sendable, Equatable {
         /// The member's name, exact bytes as the archive stores them (`DIR/NAME` for a
         /// `__MACOSX/DIR/._NAME` or `DIR/._NAME` entry).
-        public let name: DocumentSourceTreePath
+        public let name: TreePath
         /// The marks, in ``ProvenanceKind`` order (the order of ``ProvenanceNames/table``),
         /// with where each was read.
         public let found: [Found]
 
         /// Creates a record.
-        public init(name: DocumentSourceTreePath, found: [Found]) {
+        public init(name: TreePath, found: [Found]) {
             self.name = name
             self.found = found
         }
@@ -51,8 +52,8 @@ public struct ProvenanceArchive: Sendable {
         public var marks: [ProvenanceMark] { found.map(\.mark) }
 
         /// The name `xds show` gives the member: `ARCHIVE!/MEMBER`, exact bytes.
-        public func path(in archive: DocumentSourceTreePath) -> DocumentSourceTreePath {
-            DocumentSourceTreePath(bytes: archive.bytes + Array("!/".utf8) + name.bytes)
+        public func path(in archive: TreePath) -> TreePath {
+            TreePath(bytes: archive.bytes + Array("!/".utf8) + name.bytes)
         }
     }
 
@@ -62,12 +63,12 @@ public struct ProvenanceArchive: Sendable {
         public let mark: ProvenanceMark
         /// The entry that held it, exact bytes: the `._NAME` entry, or the member itself for a
         /// tar extended-attribute header (for an xdg mark gathered from both: the first).
-        public let entry: DocumentSourceTreePath
+        public let entry: TreePath
         /// Whether it came from a pax header or an AppleDouble entry (as ``entry``).
         public let origin: ArchiveAttributeOrigin
 
         /// Creates a record.
-        public init(mark: ProvenanceMark, entry: DocumentSourceTreePath, origin: ArchiveAttributeOrigin) {
+        public init(mark: ProvenanceMark, entry: TreePath, origin: ArchiveAttributeOrigin) {
             self.mark = mark
             self.entry = entry
             self.origin = origin
@@ -84,13 +85,13 @@ public struct ProvenanceArchive: Sendable {
     }
 
     /// The archive's path, exact bytes.
-    public let path: DocumentSourceTreePath
+    public let path: TreePath
     /// The bounds, as `show`'s (`--archive-limit`).
     public var limits: ArchiveScanner.Limits
 
     /// The marks of the archive at `path`, or nil when its name is not an archive's
     /// (`ArchiveKind(fileName:)`).
-    public init?(path: DocumentSourceTreePath, limits: ArchiveScanner.Limits = ArchiveScanner.Limits()) {
+    public init?(path: TreePath, limits: ArchiveScanner.Limits = ArchiveScanner.Limits()) {
         guard ArchiveKind(fileName: path.bytes) != nil else { return nil }
         self.path = path
         self.limits = limits
@@ -98,24 +99,24 @@ public struct ProvenanceArchive: Sendable {
 
     /// ``init(path:limits:)`` for a path given as text.
     public init?(path: String, limits: ArchiveScanner.Limits = ArchiveScanner.Limits()) {
-        self.init(path: DocumentSourceTreePath(path), limits: limits)
+        self.init(path: TreePath(path), limits: limits)
     }
 
     /// Reads every header, calling `visit` with each member that carries a mark and each
     /// problem, as they are found (on the calling thread), until the end, the entry bound, or
-    /// `DocumentSourceTree/Decision/stop`.
+    /// `FileTree/Decision/stop`.
     ///
     /// - Returns: the scan's counts; `ArchiveScanner.Summary.tagged` counts the members
     ///   reported.
     /// - Throws: `ArchiveError` as `ArchiveScanner/scan(_:)` (missing 66, unreadable 74,
     ///   damaged or over the archive limit 65); members found before the damage stay reported.
     @discardableResult
-    public func scan(_ visit: (Event) -> DocumentSourceTree.Decision) throws(ArchiveError) -> ArchiveScanner.Summary {
+    public func scan(_ visit: (Event) -> FileTree.Decision) throws(ArchiveError) -> ArchiveScanner.Summary {
         guard let scanner = ArchiveScanner(path: path, limits: limits) else { return ArchiveScanner.Summary() }
         var gathering = MemberMarks(store: scanner.kind == .zip ? .zip : .tar)
         var reported = 0
         var stopped = false
-        func flush() -> DocumentSourceTree.Decision {
+        func flush() -> FileTree.Decision {
             guard let member = gathering.take() else { return .proceed }
             reported += 1
             let decision = visit(.member(member))
@@ -165,23 +166,23 @@ public struct ProvenanceArchive: Sendable {
 /// The marks of one member, gathered from the entries that follow one another for it.
 struct MemberMarks {
     let store: ProvenanceStore
-    private var name: DocumentSourceTreePath?
+    private var name: TreePath?
     /// The values kept, in the order found, with the entry each came from: the first of each
     /// kind, and every xdg attribute (one of each name), which make one mark.
-    private var values: [(value: ProvenanceValue, entry: DocumentSourceTreePath, origin: ArchiveAttributeOrigin)] = []
+    private var values: [(value: ProvenanceValue, entry: TreePath, origin: ArchiveAttributeOrigin)] = []
     /// The values shown apart, each named by its pax keyword (SPEC §6): the spellings of one
     /// attribute that disagree (`LIBARCHIVE.xattr.` and `SCHILY.xattr.`: neither can be taken
     /// for the other, and an extractor may set either), and a value whose spelling does not
     /// decode. `group` gathers xdg values into one mark per spelling; one that does not decode
     /// has a group of its own.
-    private var apart: [(value: ProvenanceValue, entry: DocumentSourceTreePath, origin: ArchiveAttributeOrigin, group: Int)] = []
+    private var apart: [(value: ProvenanceValue, entry: TreePath, origin: ArchiveAttributeOrigin, group: Int)] = []
 
     init(store: ProvenanceStore) {
         self.store = store
     }
 
     /// Whether a member is being gathered under `member`'s name.
-    func isGathering(_ member: DocumentSourceTreePath) -> Bool {
+    func isGathering(_ member: TreePath) -> Bool {
         name == member
     }
 

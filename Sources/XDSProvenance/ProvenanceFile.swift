@@ -1,4 +1,5 @@
 import XDocSource
+import XDSWalk
 
 /// Every mark of where one file or folder came from, in every store (SPEC §6), read and
 /// stripped: what `xds where FILE` and `xds strip FILE` do.
@@ -46,32 +47,26 @@ public struct ProvenanceFile: Sendable {
     ///
     /// A value that does not decode is a mark with ``ProvenanceMark/Content/undecodable(_:)``
     /// content, not an error.
-    /// - Throws: `DocumentSourceFileError`: `DocumentSourceFileError/Kind/notFound` when the
-    ///   path does not exist, `DocumentSourceFileError/Kind/malformedSidecar` when `._NAME`
+    /// - Throws: `FileAccessError`: `FileAccessError/Kind/notFound` when the
+    ///   path does not exist, `FileAccessError/Kind/malformedSidecar` when `._NAME`
     ///   is not AppleDouble, the I/O kinds when an attribute or file cannot be read.
-    public func read() throws(DocumentSourceFileError) -> [ProvenanceMark] {
-        var thrown: [DocumentSourceFileError]?
+    public func read() throws(FileAccessError) -> [ProvenanceMark] {
+        var thrown: [FileAccessError]?
         return try marks(problems: &thrown)
     }
 
     /// ``read()``, but a store that cannot be read while the others can (a sidecar `._NAME`
-    /// that is not AppleDouble: `DocumentSourceFileError/Kind/malformedSidecar`) is added to
+    /// that is not AppleDouble: `FileAccessError/Kind/malformedSidecar`) is added to
     /// `problems` and the other stores' marks are returned, as `xds where` shows them (status
     /// 65 at the end). A path that does not exist, or an attribute that cannot be read, still throws.
-    public func read(problems: inout [DocumentSourceFileError]) throws(DocumentSourceFileError) -> [ProvenanceMark] {
-        var kept: [DocumentSourceFileError]? = []
+    public func read(problems: inout [FileAccessError]) throws(FileAccessError) -> [ProvenanceMark] {
+        var kept: [FileAccessError]? = []
         defer { problems += kept ?? [] }
         return try marks(problems: &kept)
     }
 
-    private func marks(problems: inout [DocumentSourceFileError]?) throws(DocumentSourceFileError) -> [ProvenanceMark] {
-        let found = try locate(kinds: Set(ProvenanceKind.allCases), readValues: true, problems: &problems)
-        var marks: [ProvenanceMark] = []
-        for store in [ProvenanceStore.xattr, .sambaStream, .appleDouble, .zoneFile] {
-            let values = found.values.filter { $0.store == store }.map(\.value)
-            marks += ProvenanceDecoder.marks(store: store, values: values)
-        }
-        return marks
+    private func marks(problems: inout [FileAccessError]?) throws(FileAccessError) -> [ProvenanceMark] {
+        ProvenanceReading.marks(try locate(kinds: nil, readValues: true, problems: &problems).values)
     }
 
     // MARK: - Stripping
@@ -86,24 +81,24 @@ public struct ProvenanceFile: Sendable {
     /// all zero, an empty resource fork); a `NAME:Zone.Identifier` file is deleted. All of it
     /// happens under the writers' lock of the file (the one `xds set` and `remove` take).
     /// Every store is tried even when one fails; the first failure is then thrown.
-    /// - Throws: `DocumentSourceFileError`, as ``read()`` does, and the I/O kinds when a
-    ///   store refuses (a malformed sidecar is left as it was: `DocumentSourceFileError/Kind/malformedSidecar`).
+    /// - Throws: `FileAccessError`, as ``read()`` does, and the I/O kinds when a
+    ///   store refuses (a malformed sidecar is left as it was: `FileAccessError/Kind/malformedSidecar`).
     @discardableResult
-    public func strip(_ kinds: Set<ProvenanceKind>, dryRun: Bool) throws(DocumentSourceFileError) -> [ProvenanceMarkLocation] {
+    public func strip(_ kinds: Set<ProvenanceKind>, dryRun: Bool) throws(FileAccessError) -> [ProvenanceMarkLocation] {
         guard !kinds.isEmpty else { return [] }
-        var none: [DocumentSourceFileError]?
+        var none: [FileAccessError]?
         if dryRun { return try locate(kinds: kinds, readValues: false, problems: &none).locations }
-        return try file.withWriterLock { () throws(DocumentSourceFileError) -> [ProvenanceMarkLocation] in
-            var none: [DocumentSourceFileError]?
+        return try file.withWriterLock { () throws(FileAccessError) -> [ProvenanceMarkLocation] in
+            var none: [FileAccessError]?
             let found = try locate(kinds: kinds, readValues: false, problems: &none)
             var removed: [ProvenanceMarkLocation] = []
-            var firstFailure: DocumentSourceFileError?
+            var firstFailure: FileAccessError?
             // The sidecar's marks of every kind go in one edit and one write, when its first
             // location comes (it was rewritten once per kind); nil: not tried yet.
             let sidecarNames = Set(found.locations.filter { $0.store == .appleDouble }.flatMap(\.names))
             var sidecarChanged: Bool?
             for location in found.locations {
-                do throws(DocumentSourceFileError) {
+                do throws(FileAccessError) {
                     if location.store == .appleDouble {
                         if sidecarChanged == nil {
                             sidecarChanged = false
@@ -123,13 +118,13 @@ public struct ProvenanceFile: Sendable {
     }
 
     /// Removes the marks at `location`; false when they were gone already.
-    private func remove(_ location: ProvenanceMarkLocation) throws(DocumentSourceFileError) -> Bool {
+    private func remove(_ location: ProvenanceMarkLocation) throws(FileAccessError) -> Bool {
         switch location.store {
         case .xattr, .sambaStream:
             var any = false
-            var firstFailure: DocumentSourceFileError?
+            var firstFailure: FileAccessError?
             for name in location.names {
-                do throws(DocumentSourceFileError) {
+                do throws(FileAccessError) {
                     if try file.removeAttributeLocked(named: name) { any = true }
                 } catch {
                     if firstFailure == nil { firstFailure = error }
@@ -148,78 +143,28 @@ public struct ProvenanceFile: Sendable {
 
     // MARK: - Finding
 
-    /// What ``locate(kinds:readValues:)`` found: the values (read only when asked) and the
-    /// locations per kind and store.
+    /// What ``locate(kinds:readValues:problems:)`` found: the values (read only when asked) and
+    /// the locations per kind and store.
     private struct Found {
-        var values: [(store: ProvenanceStore, value: ProvenanceValue)] = []
-        var locations: [ProvenanceMarkLocation] = []
+        var values: ProvenanceReading.Found
+        var locations: [ProvenanceMarkLocation]
     }
 
-    /// Finds the marks of `kinds` in every store; reads their values when `readValues`. A
-    /// malformed sidecar goes to `problems` when the caller keeps them (else it is thrown).
+    /// Finds the marks of `kinds` (nil: every kind) in every store, through the marks' one
+    /// reading function; reads their values when `readValues`. A malformed sidecar goes to
+    /// `problems` when the caller keeps them (else it is thrown).
     private func locate(
-        kinds: Set<ProvenanceKind>, readValues: Bool, problems: inout [DocumentSourceFileError]?
-    ) throws(DocumentSourceFileError) -> Found {
-        var found = Found()
-        var attributes: [(store: ProvenanceStore, value: ProvenanceValue)] = []
-        if let names = try file.allAttributeNames() {
-            for rawName in names {
-                guard let match = ProvenanceNames.match(attributeName: rawName), kinds.contains(match.kind) else { continue }
-                let name = String(decoding: rawName, as: UTF8.self)
-                let store: ProvenanceStore = match.isSambaStream ? .sambaStream : .xattr
-                guard readValues else {
-                    attributes.append((store, ProvenanceValue(name: name, match: match, bytes: [])))
-                    continue
-                }
-                switch try file.attributeValue(named: name) {
-                case .absent: continue  // removed since the listing
-                case .value(let bytes):
-                    attributes.append((store, ProvenanceValue(name: name, match: match, bytes: bytes)))
-                case .tooLarge:
-                    attributes.append((store, ProvenanceValue(name: name, match: match, bytes: [], tooLarge: true)))
-                }
-            }
-        } else {
-            // No extended attributes here: the sidecar and zone file are the stores. A path
-            // that does not exist is still an error.
-            try requireExists()
+        kinds: Set<ProvenanceKind>?, readValues: Bool, problems: inout [FileAccessError]?
+    ) throws(FileAccessError) -> Found {
+        var kept: [FileAccessError]? = problems
+        defer { problems = kept }
+        let values = try ProvenanceReading.find(
+            in: ProvenancePathSource(file: file), kinds: kinds, readValues: readValues
+        ) { (error) throws(FileAccessError) in
+            guard kept != nil else { throw error }
+            kept?.append(error)
         }
-        found.values += attributes
-
-        var sidecarDouble: (double: AppleDouble, location: String)?
-        do {
-            sidecarDouble = try file.readSidecarDouble()
-        } catch where error.kind == .malformedSidecar && problems != nil {
-            problems?.append(error)
-        }
-        if let sidecar = sidecarDouble {
-            for attribute in sidecar.double.attributes {
-                guard let match = ProvenanceNames.match(plainName: Array(attribute.name.utf8)),
-                    kinds.contains(match.kind)
-                else { continue }
-                found.values.append((.appleDouble, ProvenanceValue(name: attribute.name, match: match, bytes: attribute.value)))
-            }
-        }
-
-        if kinds.contains(.zoneIdentifier) {
-            let limit = ProvenanceDecoder.maximumSize(of: .zoneIdentifier)
-            if let zone = try file.readFileBeside(named: { Self.zoneFileName(for: $0) }, limit: readValues ? limit + 1 : 0) {
-                let match = ProvenanceNames.Match(kind: .zoneIdentifier, field: nil, isSambaStream: false)
-                let size = zone.size > zone.bytes.count ? zone.size : nil
-                found.values.append((.zoneFile, ProvenanceValue(name: zone.name, match: match, bytes: zone.bytes, size: size)))
-            }
-        }
-
-        for store in [ProvenanceStore.xattr, .sambaStream, .appleDouble, .zoneFile] {
-            let values = found.values.filter { $0.store == store }.map { ($0.value.name, $0.value.match) }
-            found.locations += ProvenanceMarkLocation.grouped(store: store, values)
-        }
-        return found
-    }
-
-    /// Throws the path's own error when it does not exist (or cannot be reached).
-    private func requireExists() throws(DocumentSourceFileError) {
-        _ = try file.fileType()
+        return Found(values: values, locations: ProvenanceReading.locations(values))
     }
 
     /// `NAME:Zone.Identifier` for the file name NAME (text: SidecarFolder names are text).

@@ -5,9 +5,10 @@ import Darwin
 #endif
 import XDocSource
 internal import XDSSystem
+import XDSWalk
 
 /// Every mark of every file and folder under folders (`xds where -r`, `xds strip -r`): the walk
-/// of XDocSource's `DocumentSourceTree` (streaming, memory flat, ``jobs`` threads, symbolic
+/// of XDSWalk's `FileTree` (streaming, memory flat, ``jobs`` threads, symbolic
 /// links not followed, loops caught, problems as events, archives handed over by name), with
 /// each entry's attribute names from its one `listxattr`, its sidecar `._NAME` and its
 /// `NAME:Zone.Identifier` file from the folder's listing, read and decoded on the worker threads.
@@ -25,7 +26,7 @@ internal import XDSSystem
 public struct ProvenanceTree: Sendable {
     /// The files and folders to walk, in order.
     public var roots: [String]
-    /// How many threads walk each root folder (`DocumentSourceTree/jobs`).
+    /// How many threads walk each root folder (`FileTree/jobs`).
     public var jobs: Int
 
     /// A walk over `roots` with `jobs` threads.
@@ -37,7 +38,7 @@ public struct ProvenanceTree: Sendable {
     /// A file or folder with marks, or an orphan sidecar or zone file.
     public struct Found: Sendable, Equatable {
         /// The root as given joined with the path below it, exact bytes (an orphan's own path).
-        public let path: DocumentSourceTreePath
+        public let path: TreePath
         /// Whether it is a folder.
         public let isFolder: Bool
         /// Its marks, in ``ProvenanceFile/read()``'s order.
@@ -47,11 +48,11 @@ public struct ProvenanceTree: Sendable {
         public let isOrphan: Bool
         /// A store of the entry that could not be read (a malformed sidecar) while others
         /// could: ``marks`` holds what was read.
-        public let problem: DocumentSourceFileError?
+        public let problem: FileAccessError?
 
         /// Creates a record.
-        public init(path: DocumentSourceTreePath, isFolder: Bool, marks: [ProvenanceMark], isOrphan: Bool,
-                    problem: DocumentSourceFileError? = nil) {
+        public init(path: TreePath, isFolder: Bool, marks: [ProvenanceMark], isOrphan: Bool,
+                    problem: FileAccessError? = nil) {
             self.path = path
             self.isFolder = isFolder
             self.marks = marks
@@ -63,7 +64,7 @@ public struct ProvenanceTree: Sendable {
     /// An entry whose marks were (or, with `dryRun`, would be) removed.
     public struct Stripped: Sendable, Equatable {
         /// The entry's path (an orphan's own path).
-        public let path: DocumentSourceTreePath
+        public let path: TreePath
         /// Whether it is a folder.
         public let isFolder: Bool
         /// What went, one location per kind and store.
@@ -72,7 +73,7 @@ public struct ProvenanceTree: Sendable {
         public let isOrphan: Bool
 
         /// Creates a record.
-        public init(path: DocumentSourceTreePath, isFolder: Bool, locations: [ProvenanceMarkLocation], isOrphan: Bool) {
+        public init(path: TreePath, isFolder: Bool, locations: [ProvenanceMarkLocation], isOrphan: Bool) {
             self.path = path
             self.isFolder = isFolder
             self.locations = locations
@@ -85,27 +86,27 @@ public struct ProvenanceTree: Sendable {
         /// An entry with marks (``Found``), or one stripped (``Stripped``).
         case found(Record)
         /// Something that could not be read, vanished, or was not walked (the walk goes on).
-        case problem(DocumentSourceTree.Problem)
-        /// The counts so far (`DocumentSourceTree/Counts/tagged`: entries with marks).
-        case progress(DocumentSourceTree.Counts)
+        case problem(FileTree.Problem)
+        /// The counts so far (`FileTree/Counts/tagged`: entries with marks).
+        case progress(FileTree.Counts)
     }
 
     // MARK: - Walking
 
     /// Walks every root, calling `visit` on the calling thread for each entry with marks,
-    /// each problem and the progress, until the end or until `visit` says `DocumentSourceTree/Decision/stop`.
+    /// each problem and the progress, until the end or until `visit` says `FileTree/Decision/stop`.
     @discardableResult
-    public func walk(_ visit: (Event<Found>) -> DocumentSourceTree.Decision) -> DocumentSourceTree.Counts {
+    public func walk(_ visit: (Event<Found>) -> FileTree.Decision) -> FileTree.Counts {
         tree.walk(inspecting: Reader()) { visit(Self.event($0)) }
     }
 
     /// ``walk(_:)``, also handing over every regular file whose name is an archive's to
-    /// `archive` (as `DocumentSourceTree/walk(archives:_:)` does), for the caller to scan.
+    /// `archive` (as `FileTree/walk(inspecting:archives:_:)` does), for the caller to scan.
     @discardableResult
     public func walk(
-        archives archive: (DocumentSourceTreePath) -> DocumentSourceTree.Decision,
-        _ visit: (Event<Found>) -> DocumentSourceTree.Decision
-    ) -> DocumentSourceTree.Counts {
+        archives archive: (TreePath) -> FileTree.Decision,
+        _ visit: (Event<Found>) -> FileTree.Decision
+    ) -> FileTree.Counts {
         tree.walk(inspecting: Reader(), archives: archive) { visit(Self.event($0)) }
     }
 
@@ -117,15 +118,15 @@ public struct ProvenanceTree: Sendable {
     @discardableResult
     public func strip(
         _ kinds: Set<ProvenanceKind>, dryRun: Bool,
-        archives archive: (DocumentSourceTreePath) -> DocumentSourceTree.Decision = { _ in .proceed },
-        _ visit: (Event<Stripped>) -> DocumentSourceTree.Decision
-    ) -> DocumentSourceTree.Counts {
+        archives archive: (TreePath) -> FileTree.Decision = { _ in .proceed },
+        _ visit: (Event<Stripped>) -> FileTree.Decision
+    ) -> FileTree.Counts {
         tree.walk(inspecting: Stripper(kinds: kinds, dryRun: dryRun), archives: archive) { visit(Self.event($0)) }
     }
 
-    private var tree: DocumentSourceTree { DocumentSourceTree(roots: roots, jobs: jobs) }
+    private var tree: FileTree { FileTree(roots: roots, jobs: jobs) }
 
-    private static func event<Record>(_ event: DocumentSourceTree.InspectionEvent<Record>) -> Event<Record> {
+    private static func event<Record>(_ event: FileTree.InspectionEvent<Record>) -> Event<Record> {
         switch event {
         case .inspected(let record): .found(record)
         case .problem(let problem): .problem(problem)
@@ -143,51 +144,18 @@ extension ProvenanceTree {
     }
 
     /// Reads and decodes every mark of an entry.
-    struct Reader: DocumentSourceTreeInspector {
+    struct Reader: FileTreeInspector {
         typealias Record = Found
 
         func wantsAttribute(named name: UnsafeBufferPointer<UInt8>) -> Bool { isMarkName(name) }
-        func zoneFileOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]? { ProvenanceNames.zoneFileOwner(fileName) }
-        func zoneFileName(for name: [UInt8]) -> [UInt8]? { ProvenanceNames.zoneFileName(for: name) }
+        var companionSuffix: [UInt8]? { ProvenanceNames.zoneFileSuffix }
 
-        func inspect(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> Found? {
-            var marks: [ProvenanceMark] = []
-            var attributes: [(store: ProvenanceStore, value: ProvenanceValue)] = []
-            for name in entry.attributeNames {
-                guard let match = ProvenanceNames.match(attributeName: name) else { continue }
-                let text = String(decoding: name, as: UTF8.self)
-                let value: ProvenanceValue
-                do {
-                    guard let bytes = try entry.value(ofAttribute: name) else { continue }
-                    value = ProvenanceValue(name: text, match: match, bytes: bytes)
-                } catch where error.errorNumber == E2BIG {
-                    value = ProvenanceValue(name: text, match: match, bytes: [], tooLarge: true)
-                }
-                attributes.append((match.isSambaStream ? .sambaStream : .xattr, value))
-            }
-            for store in [ProvenanceStore.xattr, .sambaStream] {
-                marks += ProvenanceDecoder.marks(store: store, values: attributes.filter { $0.store == store }.map(\.value))
-            }
-            var problem: DocumentSourceFileError?
-            do {
-                if let double = try entry.readSidecar() {
-                    let values = double.attributes.compactMap { attribute -> ProvenanceValue? in
-                        guard let match = ProvenanceNames.match(plainName: Array(attribute.name.utf8)) else { return nil }
-                        return ProvenanceValue(name: attribute.name, match: match, bytes: attribute.value)
-                    }
-                    marks += ProvenanceDecoder.marks(store: .appleDouble, values: values)
-                }
-            } catch where error.kind == .malformedSidecar {
-                problem = error
-            }
-            let limit = ProvenanceDecoder.maximumSize(of: .zoneIdentifier)
-            if let zoneName = entry.zoneFileName, let zone = try entry.readZoneFile(upTo: limit + 1) {
-                let match = ProvenanceNames.Match(kind: .zoneIdentifier, field: nil, isSambaStream: false)
-                let value = ProvenanceValue(
-                    name: String(decoding: zoneName, as: UTF8.self), match: match, bytes: zone.bytes,
-                    size: zone.fileSize > zone.bytes.count ? zone.fileSize : nil)
-                marks += ProvenanceDecoder.marks(store: .zoneFile, values: [value])
-            }
+        func inspect(_ entry: FileTree.InspectedEntry) throws(FileAccessError) -> Found? {
+            // A malformed sidecar is kept with what the other stores hold (thrown when they
+            // hold nothing).
+            var problem: FileAccessError?
+            let found = try ProvenanceReading.find(in: entry, kinds: nil, readValues: true) { problem = $0 }
+            let marks = ProvenanceReading.marks(found)
             if marks.isEmpty {
                 if let problem { throw problem }
                 return nil
@@ -197,7 +165,7 @@ extension ProvenanceTree {
     }
 
     /// Removes (or lists) the marks of some kinds from an entry.
-    struct Stripper: DocumentSourceTreeInspector {
+    struct Stripper: FileTreeInspector {
         typealias Record = Stripped
         let kinds: Set<ProvenanceKind>
         let dryRun: Bool
@@ -207,33 +175,29 @@ extension ProvenanceTree {
             else { return false }
             return kinds.contains(match.kind)
         }
-        func zoneFileOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]? { ProvenanceNames.zoneFileOwner(fileName) }
-        func zoneFileName(for name: [UInt8]) -> [UInt8]? { ProvenanceNames.zoneFileName(for: name) }
+        var companionSuffix: [UInt8]? { ProvenanceNames.zoneFileSuffix }
 
-        func inspect(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> Stripped? {
+        func inspect(_ entry: FileTree.InspectedEntry) throws(FileAccessError) -> Stripped? {
             // The marks' names from the walk's one listing (exact bytes): no second listxattr.
             var attributes: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)] = []
             for raw in entry.attributeNames {
                 guard let match = ProvenanceNames.match(attributeName: raw), kinds.contains(match.kind) else { continue }
                 attributes.append((raw, String(decoding: raw, as: UTF8.self), match))
             }
-            let zone = kinds.contains(.zoneIdentifier) ? entry.zoneFileName : nil
-            let locations = dryRun
-                ? try wouldGo(entry, attributes, zone: zone)
-                : try remove(entry, attributes, zone: zone)
+            let zone = kinds.contains(.zoneIdentifier) ? entry.companionName : nil
+            let locations = dryRun ? try wouldGo(entry) : try remove(entry, attributes, zone: zone)
             guard !locations.isEmpty else { return nil }
             return Stripped(path: entry.path, isFolder: entry.isFolder, locations: locations, isOrphan: entry.isOrphan)
         }
 
         /// What would go (`-n`): the listed names, the sidecar's entries (its start, as read),
-        /// the zone file when it is a regular file. Nothing is opened for writing.
-        private func wouldGo(
-            _ entry: DocumentSourceTree.InspectedEntry, _ attributes: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
-            zone: [UInt8]?
-        ) throws(DocumentSourceFileError) -> [ProvenanceMarkLocation] {
-            var sidecarMarks: [(name: String, match: ProvenanceNames.Match)] = []
-            if let double = try entry.readSidecar() { sidecarMarks = marks(of: double) }
-            return Self.locations(attributes, sidecar: sidecarMarks, zone: zone != nil && entry.hasZoneFile ? zone : nil)
+        /// the zone file when it is a regular file, found by the marks' one reading function
+        /// (names alone). Nothing is opened for writing.
+        private func wouldGo(_ entry: FileTree.InspectedEntry) throws(FileAccessError) -> [ProvenanceMarkLocation] {
+            ProvenanceReading.locations(
+                try ProvenanceReading.find(in: entry, kinds: kinds, readValues: false) { (error) throws(FileAccessError) in
+                    throw error
+                })
         }
 
         /// Removes the marks under the entry's writers' lock, as `remove -r` removes a value:
@@ -243,15 +207,15 @@ extension ProvenanceTree {
         /// is left as it was); any other failure leaves the other stores tried, the first
         /// failure thrown.
         private func remove(
-            _ entry: DocumentSourceTree.InspectedEntry, _ attributes: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
+            _ entry: FileTree.InspectedEntry, _ attributes: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
             zone: [UInt8]?
-        ) throws(DocumentSourceFileError) -> [ProvenanceMarkLocation] {
+        ) throws(FileAccessError) -> [ProvenanceMarkLocation] {
             guard !attributes.isEmpty || entry.sidecarName != nil || zone != nil else { return [] }
-            return try entry.withWriterLock { (writer) throws(DocumentSourceFileError) -> [ProvenanceMarkLocation] in
-                var firstFailure: DocumentSourceFileError?
+            return try entry.withWriterLock { (writer) throws(FileAccessError) -> [ProvenanceMarkLocation] in
+                var firstFailure: FileAccessError?
                 var sidecarMarks: [(name: String, match: ProvenanceNames.Match)] = []
                 if entry.sidecarName != nil {
-                    do throws(DocumentSourceFileError) {
+                    do throws(FileAccessError) {
                         // Decided on the whole sidecar as read under the lock.
                         let changed = try writer.editSidecar { (current) throws(AppleDoubleError) -> AppleDouble.Edit in
                             sidecarMarks = marks(of: try AppleDouble(bytes: current, fileSize: current.count))
@@ -267,7 +231,7 @@ extension ProvenanceTree {
                 }
                 var removed: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)] = []
                 for attribute in attributes {
-                    do throws(DocumentSourceFileError) {
+                    do throws(FileAccessError) {
                         if try writer.removeAttribute(named: attribute.raw) { removed.append(attribute) }
                     } catch {
                         if firstFailure == nil { firstFailure = error }
@@ -275,8 +239,8 @@ extension ProvenanceTree {
                 }
                 var zoneRemoved = false
                 if zone != nil {
-                    do throws(DocumentSourceFileError) {
-                        zoneRemoved = try writer.removeZoneFile()
+                    do throws(FileAccessError) {
+                        zoneRemoved = try writer.removeCompanion(describedAs: "zone file")
                     } catch {
                         if firstFailure == nil { firstFailure = error }
                     }
@@ -295,21 +259,22 @@ extension ProvenanceTree {
             }
         }
 
-        /// One location per kind and store, in ``ProvenanceFile/strip(_:dryRun:)``'s order.
+        /// One location per kind and store, in the marks' store order (``ProvenanceReading/stores``).
         private static func locations(
             _ attributes: [(raw: ArraySlice<UInt8>, name: String, match: ProvenanceNames.Match)],
             sidecar: [(name: String, match: ProvenanceNames.Match)], zone: [UInt8]?
         ) -> [ProvenanceMarkLocation] {
-            var locations = ProvenanceMarkLocation.grouped(
-                store: .xattr, attributes.filter { !$0.match.isSambaStream }.map { ($0.name, $0.match) })
-            locations += ProvenanceMarkLocation.grouped(
-                store: .sambaStream, attributes.filter { $0.match.isSambaStream }.map { ($0.name, $0.match) })
-            locations += ProvenanceMarkLocation.grouped(store: .appleDouble, sidecar)
-            if let zone {
-                locations.append(ProvenanceMarkLocation(
-                    kind: .zoneIdentifier, store: .zoneFile, names: [String(decoding: zone, as: UTF8.self)]))
+            var found = ProvenanceReading.Found()
+            for attribute in attributes {
+                found.append(ProvenanceValue(name: attribute.name, match: attribute.match, bytes: []),
+                             in: attribute.match.isSambaStream ? .sambaStream : .xattr)
             }
-            return locations
+            for mark in sidecar { found.append(ProvenanceValue(name: mark.name, match: mark.match, bytes: []), in: .appleDouble) }
+            if let zone {
+                let match = ProvenanceNames.Match(kind: .zoneIdentifier, field: nil, isSambaStream: false)
+                found.append(ProvenanceValue(name: String(decoding: zone, as: UTF8.self), match: match, bytes: []), in: .zoneFile)
+            }
+            return ProvenanceReading.locations(found)
         }
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import XDSWalk
 
 /// A `DocumentSource` together with the store it was read from.
 public struct StoredDocumentSource: Sendable, Equatable {
@@ -44,7 +45,7 @@ public struct DocumentSourceFile: Sendable {
     /// Whether a symbolic link at ``path`` is followed to its target (the default) or acted on
     /// itself. Linux does not allow `user.` attributes on symbolic links: reading one there finds
     /// no value (as `lgetxattr` answers), writing or removing fails with
-    /// ``DocumentSourceFileError/Kind/unsupportedFileType``.
+    /// `DocumentSourceFileError/Kind/unsupportedFileType`.
     public let followSymlinks: Bool
 
     /// The native attribute name: `user.x-document-source` on Linux (unprivileged attributes
@@ -83,10 +84,10 @@ public struct DocumentSourceFile: Sendable {
     /// without it, in every store: Samba and Netatalk append that byte (INTEROP §1.3, §2).
     ///
     /// - Returns: the decoded value and its store, or nil when no store has one.
-    /// - Throws: ``DocumentSourceFileError``: ``DocumentSourceFileError/Kind/notFound`` when the
-    ///   path does not exist, ``DocumentSourceFileError/Kind/malformedValue`` or
-    ///   ``DocumentSourceFileError/Kind/malformedSidecar`` for bad data,
-    ///   ``DocumentSourceFileError/Kind/notSupported`` when the filesystem has no extended
+    /// - Throws: ``DocumentSourceFileError``: `DocumentSourceFileError/Kind/notFound` when the
+    ///   path does not exist, `DocumentSourceFileError/Kind/malformedValue` or
+    ///   `DocumentSourceFileError/Kind/malformedSidecar` for bad data,
+    ///   `DocumentSourceFileError/Kind/notSupported` when the filesystem has no extended
     ///   attributes and no sidecar exists, and the I/O kinds for other failures.
     public func read() throws(DocumentSourceFileError) -> StoredDocumentSource? {
         // No file-type check: a symbolic link read with `followSymlinks` false on Linux, or a
@@ -161,13 +162,13 @@ public struct DocumentSourceFile: Sendable {
     /// included. With `replace` true only `changes` is written (to the store the current value
     /// is in, which is found without decoding it). The result must have a string `identifier`
     /// and `name` (SPEC §5); when it does not, this throws
-    /// ``DocumentSourceFileError/Kind/incompleteValue`` listing the missing keys, before
+    /// `DocumentSourceFileError/Kind/incompleteValue` listing the missing keys, before
     /// anything is written.
     ///
     /// - Throws: ``DocumentSourceFileError``; a malformed current value is reported
-    ///   (``DocumentSourceFileError/Kind/malformedValue``) and left untouched rather than
+    ///   (`DocumentSourceFileError/Kind/malformedValue`) and left untouched rather than
     ///   overwritten (with `replace` it is overwritten in its store), and so is a malformed
-    ///   sidecar (``DocumentSourceFileError/Kind/malformedSidecar``) that is to be written.
+    ///   sidecar (`DocumentSourceFileError/Kind/malformedSidecar`) that is to be written.
     @discardableResult
     public func update(
         with changes: DocumentSource, replace: Bool = false, store: DocumentSourceStore = .xattr

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 internal import XDSSystem
+import XDSWalk
 
 /// The advisory lock that serialises writers of one file's attribute (SPEC §2 "concurrent
 /// writers"): an exclusive `flock(2)` on the file or folder itself, held from before the read
@@ -14,7 +15,7 @@ internal import XDSSystem
 ///   in this process and in others, so two writers of different keys both keep theirs.
 ///   Readers take no lock: each write is one `setxattr` call, so they never see half a value.
 /// - A writer waits up to ``patience`` (10 s) for the holder, then fails with
-///   ``DocumentSourceFileError/Kind/ioError`` rather than hanging on a program that keeps
+///   `DocumentSourceFileError/Kind/ioError` rather than hanging on a program that keeps
 ///   the file locked. The lock is not reentrant: a writer called while this process already
 ///   holds it on the same file would wait for itself.
 /// - Only regular files and folders are locked. A FIFO, socket or device is never opened

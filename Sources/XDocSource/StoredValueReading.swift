@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 internal import XDSSystem
+import XDSWalk
 
 /// How a value is read and how its failures are worded, for the file that messages name
 /// `path`: the one store order, decoding with the store named in words, the sidecar reader,
@@ -52,6 +53,21 @@ struct StoredValueReading {
             }
         }
         return (try sidecar(), unsupported)
+    }
+
+    /// The attribute names of this reader's table, in store order: the native attribute, then
+    /// Samba's stream attributes (the AppleDouble sidecar's entry is ``DocumentSourceFile``'s
+    /// plain name); what ``firstStored(lookUp:sidecar:)`` looks up, and what the tree walk's
+    /// reader asks the listing for.
+    static let attributeNames: [String] = [DocumentSourceFile.attributeName] + SambaStream.attributeNames
+
+    /// ``attributeNames`` as bytes, as `listxattr` lists them.
+    static let attributeNameBytes: [[UInt8]] = attributeNames.map { Array($0.utf8) }
+
+    /// The bytes of `name`, one of ``attributeNames`` (no allocation).
+    static func bytes(ofAttributeName name: String) -> [UInt8] {
+        guard let index = attributeNames.firstIndex(of: name) else { return Array(name.utf8) }
+        return attributeNameBytes[index]
     }
 
     /// What one attribute lookup found.
@@ -151,7 +167,7 @@ struct StoredValueReading {
     }
 
     /// ``readSidecarStart(folder:name:checkFirst:location:)`` for another file beside the
-    /// path (Explorer's `NAME:Zone.Identifier`): at most `limit` bytes, checked first.
+    /// path (a companion file such as XDSProvenance's zone file): at most `limit` bytes, checked first.
     func readBesideStart(
         folder: Int32, name: [UInt8], limit: Int, location: () -> String
     ) throws(DocumentSourceFileError) -> (bytes: [UInt8], fileSize: Int)? {

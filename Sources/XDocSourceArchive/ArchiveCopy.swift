@@ -30,9 +30,11 @@ import XDocSource
 ///   `LIBARCHIVE.xattr.NAME` record becomes `SCHILY.xattr.NAME` in its place (or goes beside
 ///   its twin).
 /// - entries by name, with ``Filter/entryRule`` (`strip --mac-metadata`): left out whole and
-///   unread (a tar's with the headers in front of it; a zip folder entry only when nothing
-///   under it stays), or a `._` entry read and kept only when it holds what the rule keeps,
-///   rebuilt to hold only that (``EntryRule``).
+///   unread (a tar's with the headers in front of it; a folder entry only when nothing under
+///   it stays: a zip's decided from its directory, a tar's held until the next entry says,
+///   nested ones up to 64 and 64 MiB of headers, then left out as read), or a `._` entry read
+///   and kept only when it holds what the rule keeps, rebuilt to hold only that
+///   (``EntryRule``).
 ///
 /// What is kept as it was:
 /// - zip: every other member's local header, data and data descriptor, byte for byte (so its
@@ -103,8 +105,8 @@ public struct ArchiveCopy: Sendable {
         /// ``Filter/dropsAttribute`` names.
         case copy
         /// Left out whole and unread (in a tar with the pax and long-name headers in front of
-        /// it; in a zip a folder entry stays when a member under it stays): an
-        /// ``Event/entry(_:)``.
+        /// it); a folder entry stays when a member under it stays (in a tar, one that comes
+        /// next, as tars are written): an ``Event/entry(_:)`` otherwise.
         case drop
         /// A `._` entry (a regular file) read and left out whole (an ``Event/entry(_:)``)
         /// unless it holds an attribute `keeps` accepts; then rebuilt to hold only the

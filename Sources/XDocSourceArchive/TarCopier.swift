@@ -20,12 +20,34 @@ struct TarCopier {
     private enum Prefix {
         case pax(header: [UInt8], records: [PaxRecord], changed: Bool)
         case raw([UInt8])
+
+        /// About the bytes it holds.
+        var count: Int {
+            switch self {
+            case .pax(let header, let records, _): header.count + records.reduce(0) { $0 + $1.raw.count }
+            case .raw(let bytes): bytes.count
+            }
+        }
+    }
+
+    /// A folder entry the rule drops, held (with the headers in front of it) until the next
+    /// entry: written before a kept entry under it (a `__MACOSX/` that a kept `._` entry stays
+    /// in), else left out. Nested ones in order, at most ``pendingLimit`` of them.
+    private struct PendingFolder {
+        let name: [UInt8]
+        let entry: DocumentSourceTreePath
+        let prefixes: [Prefix]
+        let header: [UInt8]
+        let keywords: [[UInt8]]
     }
 
     private var input: TarStreamReader!
     private var buffer: [UInt8] = []
     private var bufferStart = 0
     private var headers = 0
+    private var pending: [PendingFolder] = []
+    private var pendingBytes = 0
+    private static let pendingLimit = 64
 
     init(source: ArchiveSource, path: DocumentSourceTreePath, limits: ArchiveScanner.Limits, filter: ArchiveCopy.Filter,
          observe: @escaping (ArchiveCopy.Event) -> Void = { _ in }) {
@@ -70,11 +92,13 @@ struct TarCopier {
         while true {
             guard let header = try block() else {
                 // The stream ends without end-of-archive blocks (tar readers accept that).
+                dropPending(under: nil)
                 try flush(&prefixes, &out)
                 return
             }
             if header.allSatisfy({ $0 == 0 }) {
                 // The end: these blocks and whatever follows them, as they are.
+                dropPending(under: nil)
                 try flush(&prefixes, &out)
                 try out.write(header)
                 try copyRest(&out)
@@ -103,6 +127,8 @@ struct TarCopier {
                     if !dropped.isEmpty {
                         observe(.paxRecords(member: DocumentSourceTreePath(bytes: TarHeader.name(header)), keywords: dropped))
                     }
+                    // A global header applies to what follows: a folder held goes before it.
+                    dropPending(under: nil)
                     try flush(&prefixes, &out)
                     try write(prefix, &out)
                 } else {
@@ -159,9 +185,18 @@ struct TarCopier {
             let name = paxPath ?? longName ?? TarHeader.name(header)
             let entryName = DocumentSourceTreePath(bytes: name)
             let isFile = type == 0 || type == UInt8(ascii: "0") || type == UInt8(ascii: "7")
+            dropPending(under: name)
             switch filter.entryRule?(name, type == UInt8(ascii: "5")) ?? .copy {
             case .copy:
                 break
+            case .drop where type == UInt8(ascii: "5") && pending.count < Self.pendingLimit
+                && pendingBytes + head.count + prefixes.reduce(0, { $0 + $1.count }) <= heldLimit:
+                pendingBytes += head.count + prefixes.reduce(0) { $0 + $1.count }
+                pending.append(PendingFolder(name: name, entry: entryName, prefixes: prefixes, header: head, keywords: droppedKeywords))
+                prefixes.removeAll()
+                droppedKeywords.removeAll()
+                try skipData(size)
+                continue
             case .drop:
                 try dropEntry(entryName, size: size, &prefixes, &droppedKeywords)
                 continue
@@ -188,6 +223,7 @@ struct TarCopier {
                 switch AppleDoubleCleaning.clean(data, filter: filter) {
                 case .keep(let readable):
                     if !readable { report.unreadAppleDoubleEntries += 1 }
+                    try writePending(&out)
                     try flush(&prefixes, &out)
                     try out.write(head + Self.padded(data))
                 case .unrewritable, .dropEntry:  // (`clean` never says dropEntry)
@@ -204,11 +240,13 @@ struct TarCopier {
                     report.droppedAttributes += attributes
                     observe(.attributes(member: member, entry: entryName, names: names))
                     prefixes = Self.resized(prefixes, file.count)
+                    try writePending(&out)
                     try flush(&prefixes, &out)
                     try out.write(TarHeader.withSize(header, file.count) + Self.padded(file))
                 }
                 continue
             }
+            try writePending(&out)
             try flush(&prefixes, &out)
             try out.write(head)
             try copyData(size, &out)
@@ -282,6 +320,7 @@ struct TarCopier {
             report.droppedAttributes += attributes
             observe(.attributes(member: DocumentSourceTreePath(bytes: described), entry: entry, names: names))
             prefixes = Self.resized(prefixes, file.count)
+            try writePending(&out)
             try flush(&prefixes, &out)
             try out.write(TarHeader.withSize(header, file.count) + Self.padded(file))
         case .unrewritable:
@@ -289,9 +328,41 @@ struct TarCopier {
             observe(.unreadable(entry: entry, reason: .damaged))
             prefixes.removeAll()
         default:
+            try writePending(&out)
             try flush(&prefixes, &out)
             try out.write(header + Self.padded(data))
         }
+    }
+
+    /// Leaves out the folders held that `name` is not in (all of them for nil), as
+    /// ``dropEntry(_:size:_:_:)`` would have when they were read.
+    private mutating func dropPending(under name: [UInt8]?) {
+        var kept = pending.count
+        if let name {
+            kept = pending.prefix { folder in
+                var prefix = folder.name
+                while prefix.last == UInt8(ascii: "/") { prefix.removeLast() }
+                return name.count > prefix.count + 1 && name.starts(with: prefix) && name[prefix.count] == UInt8(ascii: "/")
+            }.count
+        }
+        for folder in pending[kept...] {
+            report.droppedEntries += 1
+            observe(.entry(folder.entry))
+        }
+        pending.removeSubrange(kept...)
+        pendingBytes = pending.reduce(0) { $0 + $1.header.count + $1.prefixes.reduce(0) { $0 + $1.count } }
+    }
+
+    /// Writes the folders held (each one a kept entry is in), with their headers, before it.
+    private mutating func writePending(_ out: inout CopyOutput) throws(ArchiveCopyError) {
+        for folder in pending {
+            if !folder.keywords.isEmpty { observe(.paxRecords(member: folder.entry, keywords: folder.keywords)) }
+            var prefixes = folder.prefixes
+            try flush(&prefixes, &out)
+            try out.write(folder.header)
+        }
+        pending.removeAll()
+        pendingBytes = 0
     }
 
     /// The headers in front of a rewritten entry: its new size in the pax header that gave one

@@ -3,6 +3,7 @@ import Testing
 import XDSProvenance
 import XDSTestSupport
 @testable import XDocSource
+@testable import XDSWalk
 
 /// `MacMetadataTree`: the findings of `check` and what `strip --mac-metadata` removes, on real
 /// attributes, sidecars, zone files, links and folders in temporary folders.
@@ -131,6 +132,27 @@ import XDSTestSupport
         #expect(lines(MacMetadataTree(roots: [folder.path], selection: .everything), root: folder.path) == [
             "/._a.png: sidecar", "/__MACOSX: macosx-folder",
         ])
+    }
+
+    @Test("a __MACOSX that stays is told once, with why, dry or not; one with nothing kept goes whole", arguments: [1, 2])
+    func aFolderThatStaysIsTold(jobs: Int) throws {
+        let folder = TemporaryFolder()
+        folder.folder("__MACOSX/sub")
+        folder.write("__MACOSX/sub/._b", bytes: appleDoubleBytes(attributes: [("x-document-source", Self.source), ("com.apple.FinderInfo", [1])]))
+        folder.folder("other/__MACOSX")
+        folder.write("other/__MACOSX/._c", bytes: appleDoubleBytes(attributes: [("com.apple.quarantine", Self.quarantine)]))
+        let selection = try MacMetadataSelection(only: [], keep: ["x-document-source"])
+        for dryRun in [true, false] {
+            var stays: [MacMetadataFolderStay] = []
+            MacMetadataTree(roots: [folder.path], jobs: jobs, selection: selection).walk(dryRun: dryRun) { event in
+                if case .found(let record) = event { stays += record.stays }
+                return .proceed
+            }
+            #expect(stays == [MacMetadataFolderStay(folder: DocumentSourceTreePath(folder.path + "/__MACOSX"), what: .macOSXFolder, reason: .keptMark)])
+        }
+        #expect(try AppleDouble(bytes: [UInt8](FileManager.default.contents(atPath: folder.path + "/__MACOSX/sub/._b")!)).attributes.map(\.name)
+                == ["x-document-source"])
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/other/__MACOSX"))
     }
 
     @Test func namesOnlyReadsNoAttributes() {

@@ -3,6 +3,7 @@ import Testing
 import XDSProvenance
 import XDSTestSupport
 @testable import XDocSource
+@testable import XDSWalk
 
 /// `ProvenanceFile` on real files: real extended attributes on a temporary folder, real
 /// AppleDouble sidecars and `NAME:Zone.Identifier` files.

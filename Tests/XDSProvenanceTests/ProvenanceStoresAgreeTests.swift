@@ -4,6 +4,7 @@ import XDSProvenance
 import XDSTestSupport
 import XDocSourceArchive
 @testable import XDocSource
+@testable import XDSWalk
 
 /// A mark decodes the same in every store: a file's attribute, its sidecar, and the same
 /// attribute carried into a tar by GNU tar `--xattrs`.

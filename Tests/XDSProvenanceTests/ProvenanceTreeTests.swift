@@ -3,6 +3,7 @@ import Testing
 import XDSProvenance
 import XDSTestSupport
 @testable import XDocSource
+@testable import XDSWalk
 
 /// `ProvenanceTree`: every mark under a folder, on real attributes, sidecars and zone files,
 /// orphans under their own path; strip -r leaves nothing behind and everything else as it was.

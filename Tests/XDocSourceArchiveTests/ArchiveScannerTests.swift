@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import XDSTestSupport
 @testable import XDocSource
+@testable import XDSWalk
 @testable import XDocSourceArchive
 
 /// Builds an archive with scripts/make_test_archive.py from a spec (see the script's doc).

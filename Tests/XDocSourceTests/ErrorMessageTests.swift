@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import XDSTestSupport
 @testable import XDocSource
+@testable import XDSWalk
 
 /// Failures whose bare errno would mislead: the message must say what is really going on.
 @Suite("Error messages that name the real cause")

@@ -45,16 +45,7 @@ struct TreeInspectorTests {
             return prefixes.contains { name.starts(with: $0.utf8) }
         }
 
-        func zoneFileOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]? {
-            guard zoneFiles else { return nil }
-            let suffix = Array(":Zone.Identifier".utf8)
-            guard fileName.count > suffix.count, fileName.suffix(suffix.count).elementsEqual(suffix) else { return nil }
-            return Array(fileName.dropLast(suffix.count))
-        }
-
-        func zoneFileName(for name: [UInt8]) -> [UInt8]? {
-            zoneFiles ? name + Array(":Zone.Identifier".utf8) : nil
-        }
+        var companionSuffix: [UInt8]? { zoneFiles ? Array(":Zone.Identifier".utf8) : nil }
 
         func inspect(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> Seen? {
             let last = String(decoding: entry.name, as: UTF8.self)
@@ -68,13 +59,13 @@ struct TreeInspectorTests {
             for name in entry.attributeNames {
                 values[String(decoding: name, as: UTF8.self)] = try entry.value(ofAttribute: name)
             }
-            let zone = try entry.readZoneFile(upTo: 64)
+            let zone = try entry.readCompanion(upTo: 64, describedAs: "zone file")
             return Seen(
                 path: entry.path.lossyString, isFolder: entry.isFolder, isOrphan: entry.isOrphan,
                 names: entry.attributeNames.map { String(decoding: $0, as: UTF8.self) }, values: values,
                 sidecar: entry.sidecar?.lossyString,
                 sidecarAttributes: try entry.readSidecar()?.attributes.map(\.name),
-                zoneFile: entry.zoneFile?.lossyString, zoneBytes: zone?.bytes, zoneSize: zone?.fileSize)
+                zoneFile: entry.companion?.lossyString, zoneBytes: zone?.bytes, zoneSize: zone?.fileSize)
         }
     }
 

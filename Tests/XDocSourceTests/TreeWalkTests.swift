@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import XDSTestSupport
 @testable import XDocSource
+@testable import XDSWalk
 
 /// `DocumentSourceTree` on real trees in temporary folders.
 @Suite("DocumentSourceTree walks")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import XDocSource
+@testable import XDSWalk
 
 /// The read loop of `ExtendedAttributes.value`, driven by a fake `getxattr`.
 @Suite("Xattr read loop")

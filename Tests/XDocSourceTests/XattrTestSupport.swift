@@ -1,6 +1,7 @@
 import Foundation
 import XDSTestSupport
 @testable import XDocSource
+@testable import XDSWalk
 
 /// Sets an arbitrary attribute through the same wrapper the library uses.
 func setRawAttribute(_ name: String, _ value: [UInt8], on path: String) throws {

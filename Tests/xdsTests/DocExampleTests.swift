@@ -16,6 +16,8 @@ struct DocExampleTests {
         // README's tour alone has three; an empty list means the reader broke, not the docs.
         #expect(DocExampleTests.consoleBlocks.filter { $0.file == "README.md" }.count >= 3)
         #expect(DocExampleTests.consoleBlocks.contains { $0.file == "docs/commands.md" })
+        // Issue 32: the publishing guide's commands run too.
+        #expect(DocExampleTests.consoleBlocks.filter { $0.file == "docs/publishing.md" }.count >= 3)
     }
 
     @Test("a console block prints what the doc shows", .timeLimit(.minutes(5)), arguments: DocExampleTests.consoleBlocks)

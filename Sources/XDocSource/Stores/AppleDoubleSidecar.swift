@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 internal import XDSSystem
+import XDSWalk
 
 extension DocumentSourceFile {
     /// The path of the AppleDouble sidecar that would carry this file's attributes: `._NAME` in
@@ -39,7 +40,7 @@ extension DocumentSourceFile {
     /// opened (macOS writes sidecars as plain files; following a link could read anything) and
     /// counts as no sidecar.
     func readSidecar() throws(DocumentSourceFileError) -> StoredDocumentSource? {
-        guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: self)
+        guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: path)
         else { return nil }
         defer { SystemCall.close(folder.descriptor) }
         // The label people see: the resolved path when it can be had, else the path as
@@ -52,7 +53,7 @@ extension DocumentSourceFile {
     /// The sidecar's location when it holds an `x-document-source` entry (not decoded); nil
     /// when there is none or the sidecar cannot be read or parsed.
     func sidecarValueLocation() -> String? {
-        guard let folder = try? SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: self)
+        guard let folder = try? SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: path)
         else { return nil }
         defer { SystemCall.close(folder.descriptor) }
         let name = "._" + folder.name

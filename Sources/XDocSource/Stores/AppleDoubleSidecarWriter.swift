@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 internal import XDSSystem
+import XDSWalk
 
 extension DocumentSourceFile {
     /// Sets (`value` non-nil) or removes the `x-document-source` entry of the AppleDouble
@@ -65,7 +66,7 @@ extension DocumentSourceFile {
         create: () throws(AppleDoubleError) -> [UInt8]?,
         edit makeEdit: ([UInt8]) throws(AppleDoubleError) -> AppleDouble.Edit
     ) throws(DocumentSourceFileError) -> Bool {
-        guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: self) else {
+        guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: path) else {
             throw noSidecarPlace()
         }
         defer { SystemCall.close(folder.descriptor) }

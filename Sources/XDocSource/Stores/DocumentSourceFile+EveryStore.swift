@@ -4,11 +4,12 @@ import Glibc
 import Darwin
 #endif
 internal import XDSSystem
+import XDSWalk
 
 /// What XDSProvenance reads and removes of a path besides `x-document-source`, through the same
 /// stores and the same hardening: every attribute name from one listing, any attribute read
 /// with the bounded read loop, the AppleDouble sidecar found relative to its folder and never
-/// followed, and files beside the path (Explorer's `NAME:Zone.Identifier`) opened only when
+/// followed, and files beside the path (XDSProvenance's zone file) opened only when
 /// they are regular files. Errors are worded as for `x-document-source` and name ``path``.
 extension DocumentSourceFile {
     /// What ``attributeValue(named:)`` found.
@@ -58,9 +59,9 @@ extension DocumentSourceFile {
     /// The AppleDouble sidecar `._NAME`, parsed from its first 64 KiB (the part that holds
     /// attributes), with its location for messages; nil when there is no regular file of that
     /// name (a link, FIFO or folder is never opened). A sidecar that does not parse is
-    /// ``DocumentSourceFileError/Kind/malformedSidecar``.
+    /// `DocumentSourceFileError/Kind/malformedSidecar`.
     package func readSidecarDouble() throws(DocumentSourceFileError) -> (double: AppleDouble, location: String)? {
-        guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: self)
+        guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: path)
         else { return nil }
         defer { SystemCall.close(folder.descriptor) }
         let name = "._" + folder.name
@@ -84,7 +85,7 @@ extension DocumentSourceFile {
     package func readFileBeside(
         named name: (String) -> String, limit: Int
     ) throws(DocumentSourceFileError) -> (name: String, location: String, bytes: [UInt8], size: Int)? {
-        guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: self)
+        guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: path)
         else { return nil }
         defer { SystemCall.close(folder.descriptor) }
         let besideName = name(folder.name)
@@ -99,7 +100,7 @@ extension DocumentSourceFile {
     /// when it is a regular file; false when there is none. A link, folder or anything else of
     /// that name is left alone.
     package func removeFileBeside(named name: (String) -> String) throws(DocumentSourceFileError) -> Bool {
-        guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: self)
+        guard let folder = try SidecarFolder.locate(path, followSymlinks: followSymlinks, owner: path)
         else { return false }
         defer { SystemCall.close(folder.descriptor) }
         let besideName = name(folder.name)

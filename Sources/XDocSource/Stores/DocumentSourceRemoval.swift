@@ -1,3 +1,4 @@
+import XDSWalk
 /// What ``DocumentSourceFile/remove(sidecar:)`` did: the stores it cleared, and where a value can
 /// still be read afterwards, so a caller can say why `show` still finds one.
 public struct DocumentSourceRemoval: Sendable, Equatable {

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 internal import XDSSystem
+import XDSWalk
 
 /// The provenance a TextBundle records about itself in its `info.json` (TextBundle
 /// specification, textbundle.org): which app created it, where from, and what it holds.

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 internal import XDSSystem
+import XDSWalk
 
 extension DocumentSourceTree.Found {
     /// Removes the attribute from the native attribute and Samba's stream attributes of this
@@ -26,7 +27,7 @@ extension DocumentSourceTree.Found {
     ///
     /// - Returns: the stores cleared (empty when none had a value) and what remains.
     /// - Throws: ``DocumentSourceFileError`` when the first store that had to change could not,
-    ///   ``DocumentSourceFileError/Kind/notFound`` when the file is gone.
+    ///   `DocumentSourceFileError/Kind/notFound` when the file is gone.
     ///
     /// An orphan sidecar (``isOrphanSidecar``) has only the sidecar to clear: with `sidecar`
     /// true its value is removed (every other entry kept byte-exact; the sidecar deleted when
@@ -42,26 +43,9 @@ extension DocumentSourceTree.Found {
         Entry(path: path, isFolder: isFolder, sidecar: sidecar, isOrphanSidecar: isOrphanSidecar)
     }
 
-    /// A file, folder or orphan sidecar met in a walk: what a removal needs to know of it.
-    public struct Entry: Sendable, Equatable {
-        /// As ``Found/path``.
-        public let path: DocumentSourceTreePath
-        /// As ``Found/isFolder``.
-        public let isFolder: Bool
-        /// As ``Found/sidecar``.
-        public let sidecar: DocumentSourceTreePath?
-        /// As ``Found/isOrphanSidecar``.
-        public let isOrphanSidecar: Bool
-
-        /// Creates an entry.
-        public init(path: DocumentSourceTreePath, isFolder: Bool, sidecar: DocumentSourceTreePath?,
-                    isOrphanSidecar: Bool = false) {
-            self.path = path
-            self.isFolder = isFolder
-            self.sidecar = sidecar
-            self.isOrphanSidecar = isOrphanSidecar
-        }
-    }
+    /// A file, folder or orphan sidecar met in a walk: what a removal needs to know of it
+    /// (`FileTree/Entry`).
+    public typealias Entry = FileTree.Entry
 
     /// ``remove(sidecar:)`` for `entry`.
     static func remove(_ entry: Entry, sidecar removeSidecar: Bool) throws(DocumentSourceFileError) -> DocumentSourceRemoval {
@@ -112,14 +96,15 @@ extension DocumentSourceTree.Found {
         } else if let sidecar {
             // The sidecar relative to its folder (opened piece by piece when the path is longer
             // than PATH_MAX).
-            let reader = TreeEntryReader(path: path, access: cPath, follow: false)
+            let reading = StoredValueReading(path: path.lossyString, followSymlinks: false)
             let bytes = sidecar.bytes
             let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
             let folder = slash.map { LongPath.open(Array(bytes[...$0]), flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? AT_FDCWD
             defer { if folder >= 0 { SystemCall.close(folder) } }
             if folder >= 0 || folder == AT_FDCWD,
-                let stored = try? reader.sidecarValue(
-                    folder: folder, name: Array(bytes[(slash.map { $0 + 1 } ?? 0)...]), label: sidecar)
+                let stored = try? reading.sidecarValue(
+                    folder: folder, name: Array(bytes[(slash.map { $0 + 1 } ?? 0)...]), checkFirst: false,
+                    location: { sidecar.lossyString })
             {
                 result.remaining.append(.init(store: .appleDouble, location: stored.location))
             }

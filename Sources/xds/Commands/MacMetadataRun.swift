@@ -22,9 +22,11 @@ enum MacMetadataRun {
     }
 
     /// Runs `scan` over `roots` (those that exist: a missing one is 66 and skipped), calling
-    /// `onFinding` (false: standard output failed, reported; the run stops).
+    /// `onFinding` (false: standard output failed, reported; the run stops) and `onStay` for a
+    /// `__MACOSX` or `.AppleDouble` folder that stays (check: not reported).
     static func run(
         _ scan: MacMetadataScan, dryRun: Bool, github: Bool, diagnostics: inout Diagnostics,
+        onStay: (MacMetadataFolderStay, inout Diagnostics) -> Void = { _, _ in },
         onFinding: (MacMetadataFinding, inout Diagnostics) -> Bool
     ) -> Tally {
         var tally = Tally()
@@ -53,6 +55,9 @@ enum MacMetadataRun {
                     tally.outputFailed = true
                     return .stop
                 }
+            case .folderStays(let stay):
+                progress.clear()
+                onStay(stay, &diagnostics)
             case .problem(let problem):
                 progress.clear()
                 diagnostics.report(problem)

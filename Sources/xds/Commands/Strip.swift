@@ -52,6 +52,9 @@ extension XDS {
                 WHAT MACS USE: resource forks, Finder tags and comments, code signatures kept in \
                 attributes. Meant for what is published (a release folder, a build context, an \
                 archive copy), never for a share that Macs work on. xds check lists the same. \
+                A ._ file holding a kept mark (--keep KIND) is rewritten to hold only it, named \
+                directly too; a __MACOSX or .AppleDouble folder that keeps something is named on \
+                standard error, only its Mac metadata removed. \
                 In a clean copy (ARCHIVE -o CLEAN) the same entries are dropped (__MACOSX/ \
                 whole, ._ entries, .DS_Store, .AppleDouble/), and in tars the pax records GNU \
                 tar does not read (LIBARCHIVE.creationtime, LIBARCHIVE.symlinktype, \

@@ -22,7 +22,9 @@ enum StripMac {
         var diagnostics = Diagnostics()
         let scan = MacMetadataScan(roots: files, jobs: jobs, selection: selection, recursive: recursive, limits: limits)
         let roots = files.filter { FileArguments.problem($0) == nil }
-        let tally = MacMetadataRun.run(scan, dryRun: dryRun, github: false, diagnostics: &diagnostics) { finding, diagnostics in
+        let tally = MacMetadataRun.run(scan, dryRun: dryRun, github: false, diagnostics: &diagnostics, onStay: { stay, diagnostics in
+            diagnostics.fail(visible: stay.folder.visible, stays(stay, dryRun: dryRun), status: .success)
+        }) { finding, diagnostics in
             // Removed quietly, as strip removes; -n lists (archive members too), as check does.
             guard dryRun else { return true }
             return diagnostics.write(FindingRecord.line(finding))
@@ -47,6 +49,18 @@ enum StripMac {
             }
         }
         return diagnostics
+    }
+
+    /// Why a `__MACOSX` or `.AppleDouble` folder is not removed (SPEC §6: "otherwise their Mac
+    /// files go and the folder is reported"), for its line on standard error.
+    static func stays(_ stay: MacMetadataFolderStay, dryRun: Bool) -> String {
+        let why: String
+        switch stay.reason {
+        case .keptMark: why = "a ._ file in it holds a kept mark"
+        case .keptSidecars: why = stay.what == .appleDoubleFolder ? "the AppleDouble files in it are kept (--keep sidecar)" : "the ._ files in it are kept (--keep sidecar)"
+        }
+        return dryRun ? "would stay: \(why); only the Mac metadata in it would be removed"
+            : "stays: \(why); only the Mac metadata in it is removed"
     }
 
     /// `strip -n --mac-metadata ARCHIVE -o CLEAN`: the archive read as the copy reads it, its

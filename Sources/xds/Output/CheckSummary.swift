@@ -90,13 +90,22 @@ struct CheckSummary {
     }
 
     /// The index of the root of `roots` a path on disk was found under.
+    /// A root `DIR/._NAME` counts what is found under `DIR/NAME`, the file it describes (its
+    /// marks and Apple attributes are named under it).
     static func root(of path: DocumentSourceTreePath, in roots: [String]) -> Int? {
         roots.indices.first { index in
             let root = Array(roots[index].utf8)
             let bytes = path.bytes
-            guard bytes.starts(with: root) else { return false }
+            guard bytes.starts(with: root) else { return bytes == described(bySidecar: root) }
             return bytes.count == root.count || root.last == UInt8(ascii: "/") || bytes[root.count] == UInt8(ascii: "/")
         }
+    }
+
+    /// `DIR/NAME` for a path `DIR/._NAME`; nil for any other.
+    private static func described(bySidecar path: [UInt8]) -> [UInt8]? {
+        let start = path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+        guard path.count - start > 2, path[start] == UInt8(ascii: "."), path[start + 1] == UInt8(ascii: "_") else { return nil }
+        return Array(path[..<start]) + path[(start + 2)...]
     }
 
     private static func quoted(_ text: String) -> String { ShellQuote.word(text) }

@@ -55,33 +55,39 @@ struct FolderListing {
         return result
     }
 
-    /// The zone files `NAME:Zone.Identifier` of this listing (regular files, or entries of
-    /// unknown type), as `owner` recognises them (the one name table is XDSProvenance's, a
-    /// layer above: the walk only knows that such names hold a `:`); empty, and nearly free
-    /// (a byte scan per name), when there is none.
-    func zoneFiles(owner: (ArraySlice<UInt8>) -> [UInt8]?) -> ZoneFiles {
-        var result = ZoneFiles()
+    /// The companion files `NAME` + `suffix` of this listing (regular files, or entries of
+    /// unknown type; NAME not empty), by NAME (XDSProvenance's `NAME:Zone.Identifier`: the
+    /// suffix is the reader's, a layer above); empty, and nearly free (one byte compared per
+    /// name), when there is none.
+    func companions(suffix: [UInt8]) -> Companions {
+        var result = Companions()
+        guard let last = suffix.last else { return result }
+        result.lastByte = last
         for index in indices {
             let type = types[index]
             guard type == DT_REG || type == DT_UNKNOWN else { continue }
             let name = name(at: index)
-            guard name.contains(UInt8(ascii: ":")), let owner = owner(name), !owner.isEmpty else { continue }
-            result.byOwner[owner] = Array(name)
+            guard name.count > suffix.count, name.last == last, name.suffix(suffix.count).elementsEqual(suffix)
+            else { continue }
+            result.byOwner[Array(name.dropLast(suffix.count))] = Array(name)
             result.names.insert(Array(name))
         }
         return result
     }
 
-    /// The zone files of a listing: each one's name by the name it belongs to.
-    struct ZoneFiles {
+    /// The companion files of a listing: each one's name by the name it belongs to.
+    struct Companions {
         var byOwner: [[UInt8]: [UInt8]] = [:]
         var names = Set<[UInt8]>()
+        /// The suffix's last byte: a name that does not end in it is none of them.
+        var lastByte: UInt8 = 0
 
         var isEmpty: Bool { byOwner.isEmpty }
 
-        /// Whether `name` is one of the zone files (cheap for a name without `:`).
-        func isZoneFile(_ name: ArraySlice<UInt8>) -> Bool {
-            guard name.contains(UInt8(ascii: ":")) else { return false }
+        /// Whether `name` is one of the companion files (cheap for a name that does not end as
+        /// they do).
+        func isCompanion(_ name: ArraySlice<UInt8>) -> Bool {
+            guard name.last == lastByte else { return false }
             return names.contains(Array(name))
         }
     }

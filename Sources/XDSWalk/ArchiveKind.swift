@@ -40,7 +40,7 @@ public enum ArchiveKind: String, Sendable, Hashable, CaseIterable {
         return UInt16(bytes[0] | 0x20) << 8 | UInt16(bytes[1] | 0x20)
     })
 
-    /// ``init(fileName:)`` for a name given as text.
+    /// `init(fileName:)` for a name given as text.
     public init?(fileName: String) {
         self.init(fileName: Array(fileName.utf8))
     }

@@ -5,13 +5,15 @@ import Darwin
 #endif
 internal import XDSSystem
 
-/// Why reading, writing or removing the `x-document-source` attribute of a path failed.
+/// Why reading, writing or removing something of a path failed: the `x-document-source`
+/// attribute (XDocSource, where this is `DocumentSourceFileError`), a mark (XDSProvenance), or
+/// a folder or entry the tree walk met (``FileTree/Problem/error``).
 ///
 /// ``message`` is one line in words naming the problem ("permission denied", "the filesystem
 /// does not support extended attributes"), never a bare errno number; ``description`` puts the
 /// path in front of it. ``kind`` groups failures the way callers act on them (the `xds` command
 /// maps it to an exit status).
-public struct DocumentSourceFileError: Error, CustomStringConvertible, Sendable, Equatable {
+public struct FileAccessError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The groups of failures.
     public enum Kind: Sendable, Hashable {
         /// The file or folder does not exist (or a component of its path is not a folder).
@@ -20,7 +22,7 @@ public struct DocumentSourceFileError: Error, CustomStringConvertible, Sendable,
         case malformedValue
         /// The AppleDouble sidecar `._NAME` is not a valid AppleDouble file.
         case malformedSidecar
-        /// The value to write lacks a required field (``DocumentSourceFileError/missingFields``).
+        /// The value to write lacks a required field (``FileAccessError/missingFields``).
         case incompleteValue
         /// The filesystem does not support (user) extended attributes.
         case notSupported

@@ -6,12 +6,14 @@ import Darwin
 #error("Unsupported platform: xds needs <sys/xattr.h>")
 #endif
 internal import CXattr
-internal import XDSSystem
+package import XDSSystem
 
 /// A failed extended-attribute call: the C function's errno, read right after the call.
-struct ExtendedAttributeFailure: Error, Equatable {
+package struct ExtendedAttributeFailure: Error, Equatable {
     /// The errno value the call left behind.
-    var code: Int32
+    package var code: Int32
+
+    package init(code: Int32) { self.code = code }
 }
 
 /// Thin wrappers over the platform's extended-attribute calls.
@@ -19,9 +21,9 @@ struct ExtendedAttributeFailure: Error, Equatable {
 /// This is the only file that calls the C functions of `<sys/xattr.h>`; their signatures differ
 /// between Linux (`lgetxattr` & co.) and Darwin (`position`/`options` arguments), which stays
 /// hidden here. Every call retries on `EINTR` (XDSSystem's `SystemCall.retrying`).
-enum ExtendedAttributes {
+package enum ExtendedAttributes {
     /// The largest value we read or write: the Linux limit for one value (`XATTR_SIZE_MAX`).
-    static let maximumValueSize = 65_536
+    package static let maximumValueSize = 65_536
 
     /// Whether `code` means "this attribute is not set" (ENODATA on Linux, ENOATTR on Darwin).
     /// What a `removexattr`-family call's result says: removed (true), not set (false), or
@@ -33,7 +35,7 @@ enum ExtendedAttributes {
         throw ExtendedAttributeFailure(code: code)
     }
 
-    static func isMissing(_ code: Int32) -> Bool {
+    package static func isMissing(_ code: Int32) -> Bool {
         Errno(rawValue: code).isMissingAttribute
     }
 
@@ -46,7 +48,7 @@ enum ExtendedAttributes {
     /// allocated for them.
     /// The corresponding C functions are `getxattr(2)` and `lgetxattr(2)`.
     /// - Parameter get: the `getxattr` call; tests pass a fake to force `ERANGE` and `EINTR`.
-    static func value(
+    package static func value(
         named name: String, atPath path: String, followSymlinks: Bool,
         get: Getter = ExtendedAttributes.systemGet
     ) throws(ExtendedAttributeFailure) -> [UInt8]? {
@@ -88,12 +90,12 @@ enum ExtendedAttributes {
     }
 
     /// The buffer of the first read in ``value(named:atPath:followSymlinks:get:)``.
-    static let firstReadSize = 4096
+    package static let firstReadSize = 4096
 
     /// Sets `name` on `path` to `value` in one call, creating or replacing it, so a reader
     /// sees either the old value or the new one, never a mixture.
     /// The corresponding C functions are `setxattr(2)` and `lsetxattr(2)`.
-    static func setValue(
+    package static func setValue(
         _ value: [UInt8], named name: String, atPath path: String, followSymlinks: Bool
     ) throws(ExtendedAttributeFailure) {
         let result = value.withUnsafeBytes { raw in
@@ -104,7 +106,7 @@ enum ExtendedAttributes {
 
     /// Removes `name` from `path`; returns false when it was not set.
     /// The corresponding C functions are `removexattr(2)` and `lremovexattr(2)`.
-    static func removeValue(
+    package static func removeValue(
         named name: String, atPath path: String, followSymlinks: Bool
     ) throws(ExtendedAttributeFailure) -> Bool {
         let result = SystemCall.retrying { remove(path, name, followSymlinks) }
@@ -113,7 +115,7 @@ enum ExtendedAttributes {
 
     /// Whether the file is immutable or append-only (`chattr +i`, `chattr +a`), which makes
     /// Linux refuse attribute changes with `EPERM` even to root; nil when that cannot be told.
-    static func changeLocks(atPath path: String, followSymlinks: Bool) -> (immutable: Bool, appendOnly: Bool)? {
+    package static func changeLocks(atPath path: String, followSymlinks: Bool) -> (immutable: Bool, appendOnly: Bool)? {
         var flags: UInt32 = 0
         guard cxattr_inode_flags(path, followSymlinks ? 1 : 0, &flags) == 0 else { return nil }
         return (flags & cxattr_immutable_flag != 0, flags & cxattr_append_only_flag != 0)
@@ -123,9 +125,9 @@ enum ExtendedAttributes {
 
     /// The shape of `getxattr`: path, name, buffer (nil to probe the size), buffer size,
     /// follow symlinks; returns the size or -1 with `errno` set.
-    typealias Getter = (String, String, UnsafeMutableRawPointer?, Int, Bool) -> Int
+    package typealias Getter = (String, String, UnsafeMutableRawPointer?, Int, Bool) -> Int
 
-    static func systemGet(
+    package static func systemGet(
         _ path: String, _ name: String, _ buffer: UnsafeMutableRawPointer?, _ size: Int,
         _ follow: Bool
     ) -> Int {
@@ -162,78 +164,7 @@ enum ExtendedAttributes {
 }
 
 // MARK: - Listing, reading by C path, removing by descriptor (the tree walk)
-
-/// Which of the names the stores read a file has, from one `llistxattr` call.
-struct AttributeNames: Equatable {
-    /// `user.x-document-source` (``DocumentSourceFile/attributeName``).
-    var native = false
-    /// One of Samba's stream names (``SambaStream/attributeNames``).
-    var samba = false
-
-    /// Whether any store name is there.
-    var any: Bool { native || samba }
-}
-
 extension ExtendedAttributes {
-    /// The store names among the attributes of the C path `path` (a symbolic link is not
-    /// followed unless `follow`), in one `llistxattr` call (a second one, with the largest
-    /// buffer, only when the list is longer than `buffer`). Throws the errno; a filesystem
-    /// without extended attributes has none (ENOTSUP reads as an empty list).
-    /// The corresponding C functions are `llistxattr(2)` and `listxattr(2)`.
-    static func storeNames(
-        atPath path: UnsafePointer<CChar>, follow: Bool, buffer: inout [CChar]
-    ) throws(Errno) -> AttributeNames {
-        var size = list(path, follow, &buffer)
-        if size < 0 && errno == ERANGE {
-            buffer = [CChar](repeating: 0, count: 65_536)  // XATTR_LIST_MAX
-            size = list(path, follow, &buffer)
-        }
-        if size < 0 {
-            let code = Errno.current
-            if code.isNotSupported { return AttributeNames() }
-            throw code
-        }
-        return names(in: buffer, size: size)
-    }
-
-    /// ``storeNames(atPath:follow:buffer:)`` for the entry `name` of the open folder `folder`,
-    /// not following a symbolic link, without resolving the folder's path again (listxattrat,
-    /// Linux 6.13: the tree walk's call for every file). Nil when that call is not offered or
-    /// fails in any way: the caller then asks by path, which also words any error.
-    static func storeNames(inFolder folder: Int32, name: UnsafePointer<CChar>, buffer: inout [CChar]) -> AttributeNames? {
-        let capacity = buffer.count
-        let size = buffer.withUnsafeMutableBufferPointer { out in
-            SystemCall.retrying { cxattr_list_in_folder(folder, name, out.baseAddress, capacity) }
-        }
-        guard size >= 0 else { return nil }
-        return names(in: buffer, size: size)
-    }
-
-    /// The store names among the first `size` bytes of `buffer`, a list of NUL-ended names.
-    private static func names(in buffer: [CChar], size: Int) -> AttributeNames {
-        var names = AttributeNames()
-        buffer.withUnsafeBufferPointer { list in
-            list.withMemoryRebound(to: UInt8.self) { bytes in
-                var start = 0
-                while start < size {
-                    var end = start
-                    while end < size && bytes[end] != 0 { end += 1 }
-                    let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                    if name.elementsEqual(nativeName) {
-                        names.native = true
-                    } else if sambaNames.contains(where: { name.elementsEqual($0) }) {
-                        names.samba = true
-                    }
-                    start = end + 1
-                }
-            }
-        }
-        return names
-    }
-
-    private static let nativeName = Array(DocumentSourceFile.attributeName.utf8)
-    private static let sambaNames = SambaStream.attributeNames.map { Array($0.utf8) }
-
     private static func list(_ path: UnsafePointer<CChar>, _ follow: Bool, _ buffer: inout [CChar]) -> Int {
         let capacity = buffer.count
         return buffer.withUnsafeMutableBufferPointer { out in
@@ -248,8 +179,10 @@ extension ExtendedAttributes {
     }
 
     /// Reads `name` on the C path `path` with ``value(named:atPath:followSymlinks:get:)``'s
+
+    /// Reads `name` on the C path `path` with ``value(named:atPath:followSymlinks:get:)``'s
     /// probe-and-read loop; nil when it is not set.
-    static func value(named name: String, atCPath path: [CChar], follow: Bool) throws(ExtendedAttributeFailure) -> [UInt8]? {
+    package static func value(named name: String, atCPath path: [CChar], follow: Bool) throws(ExtendedAttributeFailure) -> [UInt8]? {
         try value(named: name, atPath: "", followSymlinks: follow) { _, name, buffer, size, follow in
             path.withUnsafeBufferPointer { p in
                 #if canImport(Darwin)
@@ -264,7 +197,7 @@ extension ExtendedAttributes {
     /// Reads `name` on the entry whose name starts at `nameStart` in `cPath`, relative to the
     /// open folder `folder` (getxattrat: no path walk, any depth), with the same loop; throws
     /// ENOSYS when the kernel has no getxattrat (then read by path).
-    static func value(
+    package static func value(
         named name: String, inFolder folder: Int32, cPath: [CChar], nameStart: Int
     ) throws(ExtendedAttributeFailure) -> [UInt8]? {
         try value(named: name, atPath: "", followSymlinks: false) { _, name, buffer, size, _ in
@@ -274,7 +207,7 @@ extension ExtendedAttributes {
 
     /// ``value(named:atCPath:follow:)`` for a name given as NUL-ended C bytes (a name met in a
     /// list need not be UTF-8).
-    static func value(cName: [CChar], atCPath path: [CChar], follow: Bool) throws(ExtendedAttributeFailure) -> [UInt8]? {
+    package static func value(cName: [CChar], atCPath path: [CChar], follow: Bool) throws(ExtendedAttributeFailure) -> [UInt8]? {
         try value(named: "", atPath: "", followSymlinks: follow) { _, _, buffer, size, follow in
             path.withUnsafeBufferPointer { p in
                 cName.withUnsafeBufferPointer { n in
@@ -291,7 +224,7 @@ extension ExtendedAttributes {
     }
 
     /// ``value(named:inFolder:cPath:nameStart:)`` for a name given as NUL-ended C bytes.
-    static func value(
+    package static func value(
         cName: [CChar], inFolder folder: Int32, cPath: [CChar], nameStart: Int
     ) throws(ExtendedAttributeFailure) -> [UInt8]? {
         try value(named: "", atPath: "", followSymlinks: false) { _, _, buffer, size, _ in
@@ -308,7 +241,7 @@ extension ExtendedAttributes {
     /// call (a second one, with the largest buffer, only when the list is longer than
     /// `buffer`). Returns the list's size; throws the errno; a filesystem without extended
     /// attributes has none (ENOTSUP reads as an empty list).
-    static func listNames(
+    package static func listNames(
         atPath path: UnsafePointer<CChar>, follow: Bool, buffer: inout [UInt8]
     ) throws(Errno) -> Int {
         var size = listBytes(path, follow, &buffer)
@@ -327,7 +260,7 @@ extension ExtendedAttributes {
     /// ``listNames(atPath:follow:buffer:)`` for the entry `name` of the open folder `folder`,
     /// not following a symbolic link (listxattrat, Linux 6.13); nil when that call is not
     /// offered or fails in any way: the caller then asks by path, which also words any error.
-    static func listNames(inFolder folder: Int32, name: UnsafePointer<CChar>, buffer: inout [UInt8]) -> Int? {
+    package static func listNames(inFolder folder: Int32, name: UnsafePointer<CChar>, buffer: inout [UInt8]) -> Int? {
         let capacity = buffer.count
         let size = buffer.withUnsafeMutableBytes { out in
             SystemCall.retrying {
@@ -353,7 +286,7 @@ extension ExtendedAttributes {
 
     /// Removes `name` from the open file `fd`; false when it was not set.
     /// The corresponding C function is `fremovexattr(2)`.
-    static func removeValue(named name: String, descriptor fd: Int32) throws(ExtendedAttributeFailure) -> Bool {
+    package static func removeValue(named name: String, descriptor fd: Int32) throws(ExtendedAttributeFailure) -> Bool {
         let result = SystemCall.retrying {
             #if canImport(Darwin)
             fremovexattr(fd, name, 0)
@@ -365,7 +298,7 @@ extension ExtendedAttributes {
     }
 
     /// ``removeValue(named:descriptor:)`` for a name as exact bytes (NUL-ended C string).
-    static func removeValue(cName name: [CChar], descriptor fd: Int32) throws(ExtendedAttributeFailure) -> Bool {
+    package static func removeValue(cName name: [CChar], descriptor fd: Int32) throws(ExtendedAttributeFailure) -> Bool {
         let result = name.withUnsafeBufferPointer { n in
             SystemCall.retrying {
                 #if canImport(Darwin)
@@ -381,7 +314,7 @@ extension ExtendedAttributes {
     /// Removes the attribute `name` (exact bytes, NUL-ended) from the C path `path`, following
     /// a symbolic link only when `follow`; false when it was not set. For files that cannot be
     /// opened to be locked.
-    static func removeValue(cName name: [CChar], atCPath path: [CChar], follow: Bool) throws(ExtendedAttributeFailure) -> Bool {
+    package static func removeValue(cName name: [CChar], atCPath path: [CChar], follow: Bool) throws(ExtendedAttributeFailure) -> Bool {
         let result = path.withUnsafeBufferPointer { p in
             name.withUnsafeBufferPointer { n in
                 SystemCall.retrying {
@@ -398,7 +331,7 @@ extension ExtendedAttributes {
 
     /// Removes `name` from the C path `path` (not following a symbolic link); false when it
     /// was not set. For files that cannot be opened to be locked.
-    static func removeValue(named name: String, atCPath path: [CChar]) throws(ExtendedAttributeFailure) -> Bool {
+    package static func removeValue(named name: String, atCPath path: [CChar]) throws(ExtendedAttributeFailure) -> Bool {
         let result = path.withUnsafeBufferPointer { p in
             SystemCall.retrying {
                 #if canImport(Darwin)
@@ -419,7 +352,7 @@ extension ExtendedAttributes {
     /// the order the filesystem lists them, from one `listxattr` call (a second one, with the
     /// largest buffer, only when the list is longer than 4 KiB); nil when the filesystem has
     /// no extended attributes (ENOTSUP). Throws the errno of any other failure.
-    static func allNames(atPath path: String, follow: Bool) throws(ExtendedAttributeFailure) -> [[UInt8]]? {
+    package static func allNames(atPath path: String, follow: Bool) throws(ExtendedAttributeFailure) -> [[UInt8]]? {
         var buffer = [CChar](repeating: 0, count: 4096)
         var size = path.withCString { list($0, follow, &buffer) }
         if size < 0 && errno == ERANGE {
@@ -455,7 +388,7 @@ extension ExtendedAttributes {
     /// "OBJECT CREATION AND DEFAULT ACLs") that the source lacks is removed. A name the process
     /// may not set (EPERM: `security.*` or `trusted.*` without CAP_SYS_ADMIN) is skipped, as is
     /// a filesystem without extended attributes; any other failure is thrown.
-    static func copyAll(from source: Int32, to destination: Int32) throws(ExtendedAttributeFailure) {
+    package static func copyAll(from source: Int32, to destination: Int32) throws(ExtendedAttributeFailure) {
         var list = [UInt8](repeating: 0, count: 65_536)  // XATTR_LIST_MAX
         let size = list.withUnsafeMutableBytes { raw in
             SystemCall.retrying { cxattr_flist(source, raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count) }

@@ -13,7 +13,7 @@ internal import XDSSystem
 ///   "surrogateescape": in Python, `os.fsencode(json.loads(line)["file"])` gives the exact
 ///   bytes back). Such a literal is well-formed JSON text; a strict UTF-16 reader may refuse or
 ///   replace the lone surrogate, which only happens for names that are not UTF-8.
-public struct DocumentSourceTreePath: Sendable, Hashable, CustomStringConvertible {
+public struct TreePath: Sendable, Hashable, CustomStringConvertible {
     /// The exact bytes of the path (no terminating NUL).
     public let bytes: [UInt8]
 
@@ -98,10 +98,10 @@ public struct DocumentSourceTreePath: Sendable, Hashable, CustomStringConvertibl
     private static func hex(_ byte: UInt8) -> String { Hex.string(CollectionOfOne(byte)) }
 
     /// The path with `name` appended after a `/` (none when the path already ends in one).
-    func appending(_ name: some Collection<UInt8>) -> DocumentSourceTreePath {
+    package func appending(_ name: some Collection<UInt8>) -> TreePath {
         var joined = bytes
         if joined.last != UInt8(ascii: "/") { joined.append(UInt8(ascii: "/")) }
         joined += name
-        return DocumentSourceTreePath(bytes: joined)
+        return TreePath(bytes: joined)
     }
 }

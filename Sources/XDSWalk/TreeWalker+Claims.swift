@@ -5,24 +5,24 @@ import Darwin
 #endif
 internal import XDSSystem
 
-/// Entries an inspector claims by name (``DocumentSourceTreeInspector/claimsEntry(named:)``):
+/// Entries an inspector claims by name (``FileTreeInspector/claimsEntry(named:)``):
 /// handed over whole, before the walk looks at them any other way.
 extension TreeWalker {
     /// Hands the entry `name` of `frame` (`type`: its `d_type`) to the inspector's
-    /// ``DocumentSourceTreeInspector/inspect(claimed:)``; true when it took it.
+    /// ``FileTreeInspector/inspect(claimed:)``; true when it took it.
     mutating func claim(_ inspection: TreeInspection, _ name: ArraySlice<UInt8>, type: UInt8, in frame: TreeFrame) -> Bool {
-        let entryType: DocumentSourceTree.ClaimedEntry.EntryType
+        let entryType: FileTree.ClaimedEntry.EntryType
         switch Int(type) {
-        case Int(DT_REG): entryType = DocumentSourceTree.ClaimedEntry.EntryType.file
+        case Int(DT_REG): entryType = FileTree.ClaimedEntry.EntryType.file
         case Int(DT_DIR): entryType = .folder
         case Int(DT_LNK): entryType = .link
         case Int(DT_UNKNOWN):
             var info = stat()
             guard Self.withCName(name, { fstatat(frame.descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else { return false }
-            entryType = DocumentSourceTree.ClaimedEntry.type(ofMode: info.st_mode)
+            entryType = FileTree.ClaimedEntry.type(ofMode: info.st_mode)
         default: entryType = .other
         }
-        let entry = DocumentSourceTree.ClaimedEntry(
+        let entry = FileTree.ClaimedEntry(
             path: frame.path.appending(name), name: Array(name), type: entryType, isRoot: false,
             folderDescriptor: frame.descriptor)
         return runClaimed(inspection, entry)
@@ -30,7 +30,7 @@ extension TreeWalker {
 
     /// A root whose last component the inspector may claim: handed to it (its folder opened
     /// for the call); true when it took it. A root that does not exist is left to the walk.
-    mutating func claimRoot(_ inspection: TreeInspection, _ root: String, path rootPath: DocumentSourceTreePath) -> Bool {
+    mutating func claimRoot(_ inspection: TreeInspection, _ root: String, path rootPath: TreePath) -> Bool {
         var bytes = Array(root.utf8)
         while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
         let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
@@ -46,8 +46,8 @@ extension TreeWalker {
         defer { SystemCall.close(folder) }
         var info = stat()
         guard Self.withCName(name, { fstatat(folder, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else { return false }
-        let entry = DocumentSourceTree.ClaimedEntry(
-            path: rootPath, name: name, type: DocumentSourceTree.ClaimedEntry.type(ofMode: info.st_mode), isRoot: true,
+        let entry = FileTree.ClaimedEntry(
+            path: rootPath, name: name, type: FileTree.ClaimedEntry.type(ofMode: info.st_mode), isRoot: true,
             folderDescriptor: folder)
         let taken = runClaimed(inspection, entry)
         if taken, entry.type == .file, !stopped { handOver(rootPath, name: name) }
@@ -56,7 +56,7 @@ extension TreeWalker {
 
     /// Calls the inspector on a claimed entry and reports what it returns or throws; true when
     /// it took the entry.
-    mutating func runClaimed(_ inspection: TreeInspection, _ entry: DocumentSourceTree.ClaimedEntry) -> Bool {
+    mutating func runClaimed(_ inspection: TreeInspection, _ entry: FileTree.ClaimedEntry) -> Bool {
         do {
             guard let taken = try inspection.inspectClaimed(entry) else { return false }
             if let record = taken { inspected(record) }

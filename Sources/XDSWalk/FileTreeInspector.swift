@@ -5,23 +5,23 @@ import Darwin
 #endif
 internal import XDSSystem
 
-/// What a caller hands to ``DocumentSourceTree/walk(inspecting:_:)`` to look at every
-/// attribute of the entries a walk meets, in place of the built-in `x-document-source`
-/// reading: the same walk (streaming, bounded memory and descriptors, ``DocumentSourceTree/jobs``
-/// threads, loops caught, symbolic links not followed, problems as events, archives handed
-/// over by name), with the caller deciding what an entry holds.
+/// A reader of the entries a walk meets (``FileTree/walk(inspecting:_:)``): it says which
+/// attribute names it wants (``wantsAttribute(named:)``), which files beside an entry belong to
+/// it (``companionSuffix``), and reads what it wants of each entry handed to it
+/// (``inspect(_:)``), on the worker threads. XDocSource's `x-document-source` reader
+/// (`xds show -r`, `remove -r`), XDSProvenance's marks (`where -r`, `strip -r`) and its Mac
+/// metadata (`check`) are each one; the walk itself knows no name of any store.
 ///
 /// The walk lists each entry's attributes once (one `listxattr`), asks
 /// ``wantsAttribute(named:)`` about each name, and calls ``inspect(_:)`` on the worker thread
-/// only for an entry that has a wanted name, an AppleDouble sidecar `._NAME` or a zone file
-/// (``zoneFileOwner(_:)``) in its folder's listing: an entry with none of these costs the one
-/// `listxattr`, as in ``DocumentSourceTree/walk(_:)``. The record ``inspect(_:)`` returns
-/// reaches the caller's callback as ``DocumentSourceTree/InspectionEvent/inspected(_:)``, in
-/// the order ``DocumentSourceTree/jobs`` describes.
+/// only for an entry that has a wanted name, an AppleDouble sidecar `._NAME` or a companion
+/// (``companionSuffix``) in its folder's listing: an entry with none of these costs the one
+/// `listxattr`. The record ``inspect(_:)`` returns reaches the caller's callback as
+/// ``FileTree/InspectionEvent/inspected(_:)``, in the order ``FileTree/jobs`` describes.
 ///
 /// Every method may run on several threads at once (one per worker): keep them free of
 /// shared mutable state.
-public protocol DocumentSourceTreeInspector: Sendable {
+public protocol FileTreeInspector: Sendable {
     /// What an inspection finds, sent to the calling thread.
     associatedtype Record: Sendable
 
@@ -30,31 +30,34 @@ public protocol DocumentSourceTreeInspector: Sendable {
     /// until one is wanted, so it should be cheap (no allocation). Default: every name is.
     func wantsAttribute(named name: UnsafeBufferPointer<UInt8>) -> Bool
 
-    /// For a file name of the form `NAME:Zone.Identifier` (as Windows Explorer leaves beside
-    /// files on WSL and NFS folders), NAME; nil for any other name. Called only for names
-    /// that contain a `:`. Such a file, when it is a regular file, is not a document of its
-    /// own: not counted, not inspected as an entry; its NAME gets it as
-    /// ``DocumentSourceTree/InspectedEntry/zoneFile``, and one whose NAME is not a regular file
-    /// or folder in the listing is inspected under its own path as an orphan. Default: nil (no
-    /// file is a zone file: they are walked as ordinary files).
+    /// The suffix that makes a file `NAME` + suffix the companion of NAME (XDSProvenance's
+    /// `:Zone.Identifier`, as Windows Explorer leaves `NAME:Zone.Identifier` beside files on WSL
+    /// and NFS folders), compared exactly; nil (the default) for none, and then the listing is
+    /// not even scanned for them. Such a file, when it is a regular file and NAME is not empty,
+    /// is not a document of its own: not counted, not inspected as an entry; its NAME gets it
+    /// as ``FileTree/InspectedEntry/companion``, and one whose NAME is not a regular file or
+    /// folder in the listing is inspected under its own path as an orphan. For a root, its
+    /// folder is asked for that one name.
     ///
-    /// The walk does not spell the name itself: the one table of mark names is a layer above
-    /// it (XDSProvenance's `ProvenanceNames.zoneFileOwner`).
-    func zoneFileOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]?
-
-    /// The zone file's name for NAME (`NAME:Zone.Identifier`), for a root named to the walk (it
-    /// has no listing: its folder is asked for that one name). Default: nil.
-    func zoneFileName(for name: [UInt8]) -> [UInt8]?
+    /// The walk does not spell the name itself: the name table is the reader's.
+    var companionSuffix: [UInt8]? { get }
 
     /// Looks at one entry, on the worker thread that listed it (its folder open, its
     /// descriptor valid until this returns), and returns what it found, or nil for nothing
     /// worth reporting.
     ///
-    /// - Throws: a ``DocumentSourceFileError``, reported as a
-    ///   ``DocumentSourceTree/Problem`` (``DocumentSourceTree/Problem/Kind/vanished`` for
-    ///   ``DocumentSourceFileError/Kind/notFound``, else ``DocumentSourceTree/Problem/Kind/failed``
-    ///   with the error, and no ``DocumentSourceTree/Problem/entry``); the walk goes on.
-    func inspect(_ entry: DocumentSourceTree.InspectedEntry) throws(DocumentSourceFileError) -> Record?
+    /// - Throws: a ``FileAccessError``, reported as a
+    ///   ``FileTree/Problem`` (``FileTree/Problem/Kind/vanished`` for
+    ///   ``FileAccessError/Kind/notFound``, else ``FileTree/Problem/Kind/failed``
+    ///   with the error, and ``FileTree/Problem/entry`` only when ``failuresNameTheEntry``);
+    ///   the walk goes on.
+    func inspect(_ entry: FileTree.InspectedEntry) throws(FileAccessError) -> Record?
+
+    /// Whether a failure ``inspect(_:)`` throws names the entry in its problem
+    /// (``FileTree/Problem/entry``), so that the caller can still act on it: XDocSource's
+    /// reader does (`remove -r` removes a value that does not parse), the marks' readers do
+    /// not. Default: false.
+    var failuresNameTheEntry: Bool { get }
 
     /// Whether this inspector may claim entries by name (``claimsEntry(named:)``); false (the
     /// default) spares the walk the question for every name.
@@ -68,58 +71,59 @@ public protocol DocumentSourceTreeInspector: Sendable {
     /// Looks at an entry ``claimsEntry(named:)`` accepted, before the walk looks at it any
     /// other way (a `._NAME` regular file is still handed over with NAME's entry when this
     /// declines it). Default: declined.
-    /// - Throws: a ``DocumentSourceFileError``, reported as ``inspect(_:)``'s are (the entry is
+    /// - Throws: a ``FileAccessError``, reported as ``inspect(_:)``'s are (the entry is
     ///   then taken).
-    func inspect(claimed entry: DocumentSourceTree.ClaimedEntry) throws(DocumentSourceFileError) -> DocumentSourceTree.Claim<Record>
+    func inspect(claimed entry: FileTree.ClaimedEntry) throws(FileAccessError) -> FileTree.Claim<Record>
 
     /// Whether folder roots are walked (the default); false: each root is inspected alone, as
     /// a command without `-r` looks at the paths it is given.
     var walksFolders: Bool { get }
 }
 
-extension DocumentSourceTreeInspector {
+extension FileTreeInspector {
     /// Every name is wanted.
     public func wantsAttribute(named name: UnsafeBufferPointer<UInt8>) -> Bool { true }
-    /// No zone files.
-    public func zoneFileOwner(_ fileName: ArraySlice<UInt8>) -> [UInt8]? { nil }
-    /// No zone files.
-    public func zoneFileName(for name: [UInt8]) -> [UInt8]? { nil }
+    /// No companions.
+    public var companionSuffix: [UInt8]? { nil }
+    /// Failures name no entry.
+    public var failuresNameTheEntry: Bool { false }
     /// No entry is claimed.
     public var claimsEntries: Bool { false }
     /// No entry is claimed.
     public func claimsEntry(named name: ArraySlice<UInt8>) -> Bool { false }
     /// Declined.
-    public func inspect(claimed entry: DocumentSourceTree.ClaimedEntry) throws(DocumentSourceFileError) -> DocumentSourceTree.Claim<Record> {
+    public func inspect(claimed entry: FileTree.ClaimedEntry) throws(FileAccessError) -> FileTree.Claim<Record> {
         .declined
     }
     /// Folder roots are walked.
     public var walksFolders: Bool { true }
 }
 
-extension DocumentSourceTree {
+extension FileTree {
     /// What a walk with an inspector reports, in the order it finds things.
     public enum InspectionEvent<Record: Sendable>: Sendable {
-        /// What ``DocumentSourceTreeInspector/inspect(_:)`` returned for an entry.
+        /// What ``FileTreeInspector/inspect(_:)`` returned for an entry.
         case inspected(Record)
         /// Something that could not be read, vanished, or was not walked (the walk goes on);
         /// an inspection that threw is one too.
         case problem(Problem)
-        /// The counts so far (``Counts/tagged`` counts the records), as ``Event/progress(_:)``.
+        /// The counts so far (``Counts/tagged`` counts the records), sent every
+        /// ``FileTree/progressInterval`` entries (for a progress line; the last counts are also
+        /// what the walk returns).
         case progress(Counts)
     }
 
-    /// Walks every root in order as ``walk(_:)`` does, handing each entry worth looking at to
-    /// `inspector` on the worker threads (see ``DocumentSourceTreeInspector``) and calling
-    /// `visit` on the calling thread with the records, problems and progress, until the end or
-    /// until `visit` returns ``Decision/stop``. The built-in `x-document-source` reading is
-    /// not done: ``Counts/tagged`` counts the records.
+    /// Walks every root in order, handing each entry worth looking at to `inspector` on the
+    /// worker threads (see ``FileTreeInspector``) and calling `visit` on the calling thread
+    /// with the records, problems and progress, until the end or until `visit` returns
+    /// ``Decision/stop``. ``Counts/tagged`` counts the records.
     ///
     /// Each root is inspected too (a file root as a file; a folder root before what is in it),
     /// its attributes listed following a symbolic link (it was named on purpose), its sidecar
-    /// and zone file looked for in its folder.
+    /// and companion looked for in its folder.
     /// - Returns: the final counts.
     @discardableResult
-    public func walk<Inspector: DocumentSourceTreeInspector>(
+    public func walk<Inspector: FileTreeInspector>(
         inspecting inspector: Inspector, _ visit: (InspectionEvent<Inspector.Record>) -> Decision
     ) -> Counts {
         withoutActuallyEscaping(visit) { visit in
@@ -128,10 +132,13 @@ extension DocumentSourceTree {
     }
 
     /// ``walk(inspecting:_:)``, also handing over every regular file whose name is an
-    /// archive's to `archive`, right after its inspection, as ``walk(archives:_:)`` does.
+    /// archive's (`ArchiveKind(fileName:)`; a root file too) to `archive`, right after
+    /// its inspection, for the caller to scan (`XDocSourceArchive`'s `ArchiveScanner`) or note.
+    /// Files are chosen by name from the listing the walk has anyway: no file is opened or
+    /// sniffed.
     @discardableResult
-    public func walk<Inspector: DocumentSourceTreeInspector>(
-        inspecting inspector: Inspector, archives archive: (DocumentSourceTreePath) -> Decision,
+    public func walk<Inspector: FileTreeInspector>(
+        inspecting inspector: Inspector, archives archive: (TreePath) -> Decision,
         _ visit: (InspectionEvent<Inspector.Record>) -> Decision
     ) -> Counts {
         withoutActuallyEscaping(visit) { visit in
@@ -141,8 +148,8 @@ extension DocumentSourceTree {
         }
     }
 
-    private func walk<Inspector: DocumentSourceTreeInspector>(
-        archive: ((DocumentSourceTreePath) -> Decision)?, inspecting inspector: Inspector,
+    private func walk<Inspector: FileTreeInspector>(
+        archive: ((TreePath) -> Decision)?, inspecting inspector: Inspector,
         _ visit: @escaping (InspectionEvent<Inspector.Record>) -> Decision
     ) -> Counts {
         let inspection = TreeInspection(inspector)
@@ -150,7 +157,6 @@ extension DocumentSourceTree {
             switch event {
             case .problem(let problem): return visit(.problem(problem))
             case .progress(let counts): return visit(.progress(counts))
-            case .found: return .proceed  // never sent when inspecting
             }
         }
         let records: (any Sendable) -> Decision = { record in

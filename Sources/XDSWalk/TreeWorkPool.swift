@@ -10,10 +10,10 @@ internal import XDSSystem
 final class TreeAncestor: @unchecked Sendable {
     let device: UInt64
     let inode: UInt64
-    let path: DocumentSourceTreePath
+    let path: TreePath
     let parent: TreeAncestor?
 
-    init(device: UInt64, inode: UInt64, path: DocumentSourceTreePath, parent: TreeAncestor?) {
+    init(device: UInt64, inode: UInt64, path: TreePath, parent: TreeAncestor?) {
         self.device = device
         self.inode = inode
         self.path = path
@@ -34,14 +34,14 @@ final class TreeAncestor: @unchecked Sendable {
 /// An open folder handed from one worker to another; its own attribute has been examined.
 struct TreeTask: @unchecked Sendable {
     let descriptor: Int32
-    let path: DocumentSourceTreePath
+    let path: TreePath
     let info: stat
     let ancestors: TreeAncestor?
 }
 
-/// What a multi-threaded walk shares (``DocumentSourceTree/jobs``): the folders handed from a
+/// What a multi-threaded walk shares (``FileTree/jobs``): the folders handed from a
 /// busy worker to an idle one, and the bounded channel of events to the consumer (the thread
-/// that called ``DocumentSourceTree/walk(_:)``).
+/// that called ``FileTree/walk(inspecting:_:)``).
 ///
 /// Memory stays bounded: each worker walks depth first on its own stack, and hands over a
 /// folder (its shallowest pending one: the most work) only when another worker waits for one,
@@ -49,9 +49,9 @@ struct TreeTask: @unchecked Sendable {
 /// ``channelCapacity`` events, and a worker that finds it full waits for the consumer.
 final class TreeWorkPool: @unchecked Sendable {
     enum Message {
-        case event(DocumentSourceTree.Event)
-        case archive(DocumentSourceTreePath)
-        /// What an inspector returned (``DocumentSourceTree/walk(inspecting:_:)``).
+        case event(FileTree.Event)
+        case archive(TreePath)
+        /// What an inspector returned (``FileTree/walk(inspecting:_:)``).
         case record(any Sendable)
     }
 
@@ -81,7 +81,7 @@ final class TreeWorkPool: @unchecked Sendable {
     private var head = 0
     private var count = 0
     /// Every worker's counts so far (added at progress ticks and when a worker ends).
-    private(set) var totals = DocumentSourceTree.Counts()
+    private(set) var totals = FileTree.Counts()
     /// Whether a progress message is in the channel (one at a time is enough).
     private var progressQueued = false
 
@@ -163,13 +163,13 @@ final class TreeWorkPool: @unchecked Sendable {
 
     /// Adds a worker's counts since its last call; a progress event is queued when none is
     /// waiting and there is room (progress is never worth waiting for).
-    func progress(_ delta: DocumentSourceTree.Counts) -> Bool {
+    func progress(_ delta: FileTree.Counts) -> Bool {
         locked {
             totals.add(delta)
             guard !stopped else { return false }
             if !progressQueued && count < ring.count {
                 // The counts are read when the consumer takes the message (the newest then).
-                ring[(head + count) % ring.count] = .event(.progress(DocumentSourceTree.Counts()))
+                ring[(head + count) % ring.count] = .event(.progress(FileTree.Counts()))
                 count += 1
                 progressQueued = true
                 messageReady.signal()
@@ -179,7 +179,7 @@ final class TreeWorkPool: @unchecked Sendable {
     }
 
     /// A worker ends, adding its last counts.
-    func finish(_ delta: DocumentSourceTree.Counts) {
+    func finish(_ delta: FileTree.Counts) {
         locked {
             totals.add(delta)
             exited += 1
@@ -239,17 +239,17 @@ final class TreeWorkPool: @unchecked Sendable {
     /// Walks `root` with ``jobs`` worker threads, calling `visit` and `archive` on the calling
     /// thread for what they find, in the order they send it.
     static func walk(
-        root: String, jobs: Int, archive: ((DocumentSourceTreePath) -> DocumentSourceTree.Decision)?,
-        inspection: (TreeInspection, (any Sendable) -> DocumentSourceTree.Decision)? = nil,
-        visit: @escaping (DocumentSourceTree.Event) -> DocumentSourceTree.Decision
-    ) -> (counts: DocumentSourceTree.Counts, stopped: Bool) {
-        let jobs = min(jobs, DocumentSourceTree.maximumJobs)
+        root: String, jobs: Int, archive: ((TreePath) -> FileTree.Decision)?,
+        inspection: (TreeInspection, (any Sendable) -> FileTree.Decision),
+        visit: @escaping (FileTree.Event) -> FileTree.Decision
+    ) -> (counts: FileTree.Counts, stopped: Bool) {
+        let jobs = min(jobs, FileTree.maximumJobs)
         let pool = TreeWorkPool(jobs: jobs)
         let scanArchives = archive != nil
         var threads: [pthread_t] = []
         for index in 0..<jobs {
             let work = WorkerStart(
-                pool: pool, root: index == 0 ? root : nil, archives: scanArchives, inspection: inspection?.0)
+                pool: pool, root: index == 0 ? root : nil, archives: scanArchives, inspection: inspection.0)
             let context = Unmanaged.passRetained(work).toOpaque()
             #if canImport(Glibc)
             var thread = pthread_t()
@@ -273,10 +273,8 @@ final class TreeWorkPool: @unchecked Sendable {
                 if index == 0 {
                     pool.stop()
                     for thread in threads { pthread_join(thread, nil) }
-                    var walker = TreeWalker(visit: visit)
+                    var walker = TreeWalker(visit: visit, inspection: inspection.0, record: inspection.1)
                     walker.archive = archive
-                    walker.inspection = inspection?.0
-                    walker.record = inspection?.1
                     walker.walk(root: root)
                     return (walker.counts, walker.stopped)
                 }
@@ -291,11 +289,11 @@ final class TreeWorkPool: @unchecked Sendable {
         }
         var stopped = false
         while let message = pool.receive() {
-            let decision: DocumentSourceTree.Decision
+            let decision: FileTree.Decision
             switch message {
             case .event(let event): decision = visit(event)
             case .archive(let path): decision = archive?(path) ?? .proceed
-            case .record(let record): decision = inspection?.1(record) ?? .proceed
+            case .record(let record): decision = inspection.1(record)
             }
             if decision == .stop {
                 stopped = true
@@ -313,9 +311,9 @@ private final class WorkerStart {
     let pool: TreeWorkPool
     let root: String?
     let archives: Bool
-    let inspection: TreeInspection?
+    let inspection: TreeInspection
 
-    init(pool: TreeWorkPool, root: String?, archives: Bool, inspection: TreeInspection?) {
+    init(pool: TreeWorkPool, root: String?, archives: Bool, inspection: TreeInspection) {
         self.pool = pool
         self.root = root
         self.archives = archives
@@ -324,12 +322,11 @@ private final class WorkerStart {
 
     func run() {
         // Events go to the pool's channel (TreeWalker.post), never to these closures.
-        var walker = TreeWalker(visit: { _ in .proceed })
+        var walker = TreeWalker(visit: { _ in .proceed }, inspection: inspection, record: { _ in .proceed })
         walker.pool = pool
         // The descriptors of a walk stay a few dozen however many workers share it.
         walker.window = max(4, 32 / pool.jobs)
         if archives { walker.archive = { _ in .proceed } }
-        walker.inspection = inspection
         if let root { walker.walk(root: root) }
         walker.flush()
         while !walker.stopped, let task = pool.nextTask() {
@@ -340,7 +337,7 @@ private final class WorkerStart {
     }
 }
 
-extension DocumentSourceTree.Counts {
+extension FileTree.Counts {
     mutating func add(_ other: Self) {
         files += other.files
         folders += other.folders

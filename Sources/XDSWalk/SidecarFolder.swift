@@ -12,19 +12,20 @@ internal import XDSSystem
 /// path's folder is opened as given, and when symbolic links are followed each link is read
 /// with `readlinkat` relative to the folder it sits in and its target opened relative to that
 /// folder, until the last component is no link (at most 40 links, the kernel's own limit).
-struct SidecarFolder {
+package struct SidecarFolder {
     /// The open folder (closed by the caller).
-    let descriptor: Int32
+    package let descriptor: Int32
     /// The last component of the (resolved) path: the sidecar is `._` + name.
-    let name: String
+    package let name: String
     /// The folder as a path prefix for messages: empty or ending in `/`.
-    let display: String
+    package let display: String
 
     /// Opens the folder that holds `path` (its final target when `followSymlinks`); nil when
-    /// the path or a link on the way does not exist or has no last component.
-    static func locate(
-        _ path: String, followSymlinks: Bool, owner: DocumentSourceFile
-    ) throws(DocumentSourceFileError) -> SidecarFolder? {
+    /// the path or a link on the way does not exist or has no last component. `owner`: the
+    /// path messages name (the file whose sidecar it is, as its caller gave it).
+    package static func locate(
+        _ path: String, followSymlinks: Bool, owner: String
+    ) throws(FileAccessError) -> SidecarFolder? {
         var base = AT_FDCWD
         var current = path
         var display = ""
@@ -45,8 +46,8 @@ struct SidecarFolder {
             if fd < 0 {
                 let code = errno
                 if code == ENOENT || code == ENOTDIR || code == ELOOP { return nil }
-                throw DocumentSourceFileError(
-                    errno: code, path: owner.path, context: "cannot open the folder of the AppleDouble sidecar: ")
+                throw FileAccessError(
+                    errno: code, path: owner, context: "cannot open the folder of the AppleDouble sidecar: ")
             }
             if base != AT_FDCWD { SystemCall.close(base) }
             base = fd
@@ -73,8 +74,8 @@ struct SidecarFolder {
 
     /// The target of `name` in `folder` when it is a symbolic link, else nil.
     private static func linkTarget(
-        _ folder: Int32, _ name: String, owner: DocumentSourceFile
-    ) throws(DocumentSourceFileError) -> String? {
+        _ folder: Int32, _ name: String, owner: String
+    ) throws(FileAccessError) -> String? {
         var info = stat()
         guard SystemCall.retrying({ fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) }) == 0,
             info.st_mode & S_IFMT == S_IFLNK
@@ -87,7 +88,7 @@ struct SidecarFolder {
 
     /// Splits a path into its folder part (empty, or ending in `/`) and last component; nil
     /// for `/` and the empty path.
-    static func split(_ path: String) -> (folder: String, name: String)? {
+    package static func split(_ path: String) -> (folder: String, name: String)? {
         let trimmed = PathText.trimmingTrailingSlashes(path)
         guard !trimmed.isEmpty, trimmed != "/" else { return nil }
         guard let slash = trimmed.lastIndex(of: "/") else { return ("", String(trimmed)) }

@@ -5,9 +5,9 @@ import Darwin
 #endif
 internal import XDSSystem
 
-extension DocumentSourceTree {
-    /// What a ``DocumentSourceTreeInspector`` says of an entry it may claim by its name
-    /// (``DocumentSourceTreeInspector/inspect(claimed:)``).
+extension FileTree {
+    /// What a ``FileTreeInspector`` says of an entry it may claim by its name
+    /// (``FileTreeInspector/inspect(claimed:)``).
     public enum Claim<Record: Sendable> {
         /// Not the inspector's: the walk treats the entry as it would have (walks a folder,
         /// inspects a file, skips a sidecar it hands over with its owner).
@@ -17,7 +17,7 @@ extension DocumentSourceTree {
         case taken(Record?)
     }
 
-    /// An entry a walk hands to ``DocumentSourceTreeInspector/inspect(claimed:)`` because of its
+    /// An entry a walk hands to ``FileTreeInspector/inspect(claimed:)`` because of its
     /// name, before it looks at it any other way (what `xds check` does with `.DS_Store`,
     /// `__MACOSX`, a link named `._x`): its path, type as listed (links not followed), and the
     /// open folder it is in. Valid only during that call.
@@ -35,7 +35,7 @@ extension DocumentSourceTree {
         }
 
         /// The root as given joined with the path below it; for a root, the root as given.
-        public let path: DocumentSourceTreePath
+        public let path: TreePath
         /// The entry's name in ``folderDescriptor``, exact bytes.
         public let name: [UInt8]
         /// What it is.
@@ -47,7 +47,7 @@ extension DocumentSourceTree {
         public let folderDescriptor: Int32
 
         /// Creates one (the walk's, and a caller's for a root it handles itself).
-        package init(path: DocumentSourceTreePath, name: [UInt8], type: EntryType, isRoot: Bool, folderDescriptor: Int32) {
+        package init(path: TreePath, name: [UInt8], type: EntryType, isRoot: Bool, folderDescriptor: Int32) {
             self.path = path
             self.name = name
             self.type = type
@@ -69,12 +69,12 @@ extension DocumentSourceTree {
         /// anything but a folder is unlinked; a folder is removed with everything in it (each
         /// subfolder opened without following a link, so nothing outside it is touched). False
         /// when it was gone already.
-        /// - Throws: ``DocumentSourceFileError`` naming the path of what could not be removed.
-        package func remove() throws(DocumentSourceFileError) -> Bool {
+        /// - Throws: ``FileAccessError`` naming the path of what could not be removed.
+        package func remove() throws(FileAccessError) -> Bool {
             do throws(Errno) {
                 return try Self.remove(name, in: folderDescriptor, isFolder: type == .folder)
             } catch {
-                throw DocumentSourceFileError(errno: error.rawValue, path: path.lossyString, context: "cannot remove it: ")
+                throw FileAccessError(errno: error.rawValue, path: path.lossyString, context: "cannot remove it: ")
             }
         }
 
@@ -169,23 +169,6 @@ extension DocumentSourceTree {
                 throw Errno.current
             }
             return true
-        }
-    }
-}
-
-extension DocumentSourceTree.EntryWriter {
-    /// Deletes the sidecar ``DocumentSourceTree/InspectedEntry/sidecarName`` whatever it holds
-    /// (a malformed one too), relative to the walk's open folder, when it is (still) a regular
-    /// file; false when there is none. What `strip --mac-metadata` does with a `._NAME`.
-    package func removeSidecarFile() throws(DocumentSourceFileError) -> Bool {
-        guard let sidecarName = entry.sidecarName, let sidecar = entry.sidecar else { return false }
-        var cName = sidecarName.map { CChar(bitPattern: $0) }
-        cName.append(0)
-        do throws(Errno) {
-            return try DocumentSourceFile.removeRegularFile(cName, inFolder: entry.folderDescriptor)
-        } catch {
-            throw DocumentSourceFileError(
-                errno: error.rawValue, path: entry.path.lossyString, context: "cannot remove the sidecar \(sidecar.lossyString): ")
         }
     }
 }

@@ -1,0 +1,481 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+internal import XDSSystem
+
+/// The state of one ``FileTree/walk(inspecting:_:)``.
+struct TreeWalker {
+    typealias Event = FileTree.Event
+
+    let visit: (Event) -> FileTree.Decision
+    /// Given archives (by name) to the caller, when set (``FileTree/walk(inspecting:archives:_:)``).
+    var archive: ((TreePath) -> FileTree.Decision)?
+    /// The caller's inspector: each entry worth looking at goes to it, and what it returns to
+    /// ``record``.
+    let inspection: TreeInspection
+    let record: (any Sendable) -> FileTree.Decision
+    /// The attribute names of the entry being inspected (as `listxattr` fills it; allocated by
+    /// the first inspection).
+    var nameList: [UInt8] = []
+    var counts = FileTree.Counts()
+    private(set) var stopped = false
+    private var stack: [TreeFrame] = []
+    /// How many folders above the bottom of ``stack`` stay open at most (the bottom one, the
+    /// root or the folder taken over from another worker, always does): descriptors stay
+    /// bounded at any depth, as fts keeps them. A folder that falls out of the window is
+    /// closed; it is opened again when the walk comes back to it (``reopen(_:child:)``).
+    var window = 32
+    /// The lowest index above 0 whose folder may be open: the ones below it (but the bottom
+    /// one) are closed.
+    private var lowOpen = 1
+    private var fileAccess: [CChar] = []
+    private var sinceProgress = 0
+    /// For a walk with several threads: the pool this worker shares folders and sends events
+    /// through (gathered in ``outbox``; ``visit`` and ``archive`` are not called then), and the
+    /// ancestors of the folder it took over (below the bottom of ``stack``).
+    var pool: TreeWorkPool?
+    private var base: TreeAncestor?
+    /// The counts already added to the pool's totals.
+    private var reported = FileTree.Counts()
+    private var sinceCheck = 0
+    private var outbox: [TreeWorkPool.Message] = []
+    private var lastFlush: UInt64 = 0
+
+    init(
+        visit: @escaping (Event) -> FileTree.Decision, inspection: TreeInspection,
+        record: @escaping (any Sendable) -> FileTree.Decision
+    ) {
+        self.visit = visit
+        self.inspection = inspection
+        self.record = record
+    }
+
+    /// Whether `/proc/self/fd/N/NAME` reaches NAME in the folder open as N (Linux with /proc).
+    static let procAvailable: Bool = {
+        #if os(Linux)
+        return access("/proc/self/fd", X_OK) == 0
+        #else
+        return false
+        #endif
+    }()
+
+    private static let folderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
+
+    // MARK: - Events
+
+    private mutating func emit(_ event: Event) {
+        guard pool == nil else {
+            post(.event(event))
+            return
+        }
+        if visit(event) == .stop { stopped = true }
+    }
+
+    /// With a pool: queues a message for the consumer, sent with the next few (a folder's, or
+    /// ``TreeWorkPool/batchSize``) in one go, so the consumer is woken less often.
+    private mutating func post(_ message: TreeWorkPool.Message) {
+        outbox.append(message)
+        if outbox.count >= TreeWorkPool.batchSize { flush() }
+    }
+
+    /// Sends the queued messages (a full batch, at a checkpoint once ``TreeWorkPool/flushInterval``
+    /// has passed, and when the worker's task ends).
+    mutating func flush() {
+        guard let pool, !outbox.isEmpty else { return }
+        if !pool.send(outbox) { stopped = true }
+        outbox.removeAll(keepingCapacity: true)
+        lastFlush = Self.now()
+    }
+
+    /// CLOCK_MONOTONIC in nanoseconds.
+    private static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    mutating func problem(
+        _ path: TreePath, _ kind: FileTree.Problem.Kind, _ message: String,
+        _ error: FileAccessError? = nil
+    ) {
+        counts.problems += 1
+        emit(.problem(.init(path: path, kind: kind, message: message, error: error)))
+    }
+
+    mutating func failed(
+        _ path: TreePath, _ error: FileAccessError, entry: FileTree.Entry? = nil
+    ) {
+        counts.problems += 1
+        emit(.problem(.init(path: path, kind: .failed, message: error.message, error: error, entry: entry)))
+    }
+
+    /// What the inspector returned for an entry.
+    mutating func inspected(_ value: any Sendable) {
+        counts.tagged += 1
+        if pool != nil {
+            post(.record(value))
+        } else if record(value) == .stop {
+            stopped = true
+        }
+    }
+
+    private mutating func tick() {
+        sinceProgress += 1
+        if sinceProgress >= FileTree.progressInterval {
+            sinceProgress = 0
+            if let pool {
+                if !pool.progress(unreportedCounts()) { stopped = true }
+            } else {
+                emit(.progress(counts))
+            }
+        }
+    }
+
+    /// The counts since the last call (or the start), for the pool's totals.
+    mutating func unreportedCounts() -> FileTree.Counts {
+        defer { reported = counts }
+        return counts.subtracting(reported)
+    }
+
+    // MARK: - Sharing (several threads)
+
+    /// With a pool, every few entries: notes a stop, and hands a folder to a waiting worker.
+    private mutating func checkpoint() {
+        guard let pool else { return }
+        sinceCheck = 0
+        // Each send may wake the consumer: send a few records at a time only when they have
+        // waited a while (with 10 % of files tagged, a send every 64 entries woke it ~9 000
+        // times on 100 000 files, a fifth of the walk's system time).
+        if !outbox.isEmpty && Self.now() &- lastFlush >= TreeWorkPool.flushInterval { flush() }
+        guard !stopped else { return }
+        let (stop, share) = pool.checkpoint()
+        if stop {
+            stopped = true
+        } else if share {
+            shareShallowest(pool)
+        }
+    }
+
+    /// Opens the pending subfolder nearest the bottom of the stack (the most work left under
+    /// it) and hands it to the pool.
+    private mutating func shareShallowest(_ pool: TreeWorkPool) {
+        guard let index = stack.firstIndex(where: { $0.hasPending }) else { return }
+        let frame = stack[index]
+        // A folder out of the window is opened for this one subfolder and closed again.
+        let reopened = !frame.isOpen
+        if reopened && !reopen(index, child: -1) { return }
+        defer { if reopened { frame.close() } }
+        let (name, sidecar, companion) = frame.subfolders[frame.next]
+        frame.next += 1
+        guard let (fd, path, info) = openSubfolder(name, sidecar: sidecar, companion: companion, parentIndex: index)
+        else { return }
+        var chain = base
+        for ancestor in stack[...index] {
+            chain = TreeAncestor(device: ancestor.device, inode: ancestor.inode, path: ancestor.path, parent: chain)
+        }
+        pool.share(TreeTask(descriptor: fd, path: path, info: info, ancestors: chain))
+    }
+
+    /// Walks a folder handed over by another worker.
+    mutating func run(_ task: TreeTask) {
+        base = task.ancestors
+        enter(opened: task.descriptor, path: task.path, info: task.info)
+        drain()
+    }
+
+    // MARK: - Walking
+
+    mutating func walk(root: String) {
+        let rootPath = TreePath(root)
+        if inspection.claimsEntries, claimRoot(inspection, root, path: rootPath) { return }
+        var info = stat()
+        guard SystemCall.retrying({ stat(root, &info) }) == 0 else {
+            failed(rootPath, FileAccessError(errno: errno, path: root))
+            return
+        }
+        let isFolder = info.st_mode & S_IFMT == S_IFDIR
+        inspectRoot(inspection, root, path: rootPath, isFolder: isFolder)
+        guard isFolder else {
+            counts.files += 1
+            if !stopped, info.st_mode & S_IFMT == S_IFREG { handOver(rootPath, name: rootPath.bytes) }
+            return
+        }
+        guard !stopped, inspection.walksFolders else { return }
+        let fd = SystemCall.retrying { open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK) }
+        guard fd >= 0 else {
+            failed(rootPath, FileAccessError(errno: errno, path: root, context: "cannot read the folder: "))
+            return
+        }
+        enter(opened: fd, path: rootPath, info: info)
+        drain()
+    }
+
+    /// Walks what is on the stack, depth first, until it is empty or the walk stops.
+    private mutating func drain() {
+        while !stopped, let top = stack.last {
+            if pool != nil {
+                checkpoint()
+                if stopped { break }
+            }
+            if top.hasPending {
+                let (name, sidecar, companion) = top.subfolders[top.next]
+                top.next += 1
+                enter(name, sidecar: sidecar, companion: companion, parent: top)
+            } else {
+                stack.removeLast()
+                // The folder below becomes the top: opened again first when it was out of the
+                // window (from this one's `..` while it is still open).
+                let below = stack.count - 1
+                if below >= 1 && lowOpen > below {
+                    if !stack[below].isOpen { _ = reopen(below, child: top.descriptor) }
+                    lowOpen = below
+                }
+                top.close()
+            }
+        }
+        while let top = stack.popLast() { top.close() }
+        lowOpen = 1
+    }
+
+    /// Opens `stack[index]` again, which was closed when the walk went deeper than the window:
+    /// through `..` of its subfolder `child` when that is open (one call, as fts does), else
+    /// name by name from the nearest open folder below it; each folder reached must be the
+    /// one met on the way down (device and inode), so a folder moved or renamed during the walk
+    /// is never mistaken for another. False when it cannot be reached: what is left of it is
+    /// not walked, and that is reported when something was left.
+    private mutating func reopen(_ index: Int, child: Int32) -> Bool {
+        let frame = stack[index]
+        if child >= 0 {
+            let fd = SystemCall.retrying { openat(child, "..", Self.folderFlags) }
+            if fd >= 0 {
+                if frame.isSame(fd) {
+                    frame.descriptor = fd
+                    return true
+                }
+                SystemCall.close(fd)
+            }
+        }
+        if let base = stack[..<index].lastIndex(where: { $0.isOpen }) {
+            var fd = stack[base].descriptor
+            for step in stack[(base + 1)...index] {
+                let next = Self.withCName(step.name) { name in SystemCall.retrying { openat(fd, name, Self.folderFlags) } }
+                if fd != stack[base].descriptor { SystemCall.close(fd) }
+                fd = next
+                guard fd >= 0 else { break }
+                if !step.isSame(fd) {
+                    SystemCall.close(fd)
+                    fd = -1
+                    break
+                }
+            }
+            if fd >= 0 {
+                frame.descriptor = fd
+                return true
+            }
+        }
+        if frame.hasPending {
+            frame.next = frame.subfolders.count
+            problem(frame.path, .vanished, "was moved or removed during the walk; the rest of it is not walked")
+        }
+        return false
+    }
+
+    /// Opens the subfolder `name` of `parent`, reports its own attribute and walks its listing.
+    private mutating func enter(_ name: [UInt8], sidecar: Bool, companion: [UInt8]?, parent: TreeFrame) {
+        guard let (fd, path, info) = openSubfolder(name, sidecar: sidecar, companion: companion, parentIndex: stack.count - 1)
+        else { return }
+        enter(opened: fd, path: path, info: info)
+    }
+
+    /// Opens the subfolder `name` of `stack[parentIndex]` and reports its own attribute; nil
+    /// when it cannot be walked (reported) or the walk stopped.
+    private mutating func openSubfolder(
+        _ name: [UInt8], sidecar: Bool, companion: [UInt8]?, parentIndex: Int
+    ) -> (fd: Int32, path: TreePath, info: stat)? {
+        let parent = stack[parentIndex]
+        let path = parent.path.appending(name)
+        let fd = Self.withCName(name) { cName in
+            SystemCall.retrying { openat(parent.descriptor, cName, Self.folderFlags) }
+        }
+        guard fd >= 0 else {
+            let code = errno
+            switch code {
+            case ENOENT: problem(path, .vanished, "vanished during the walk")
+            case ENOTDIR, ELOOP: problem(path, .vanished, "was replaced by something that is not a folder during the walk")
+            default:
+                failed(path, FileAccessError(errno: code, path: path.lossyString, context: "cannot read the folder: "))
+            }
+            return nil
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            failed(path, FileAccessError(errno: errno, path: path.lossyString, context: "cannot read the folder: "))
+            SystemCall.close(fd)
+            return nil
+        }
+        let device = UInt64(info.st_dev), inode = UInt64(info.st_ino)
+        let ancestorPath = base?.first(device: device, inode: inode)?.path
+            ?? stack[...parentIndex].first(where: { $0.device == device && $0.inode == inode })?.path
+        if let ancestorPath {
+            problem(path, .loop, "is the same folder as \(ancestorPath.visible), which holds it (a bind mount?): not walked again")
+            SystemCall.close(fd)
+            return nil
+        }
+        // The folder's own attribute, through its descriptor.
+        var access: [CChar]
+        var follow = false
+        if Self.procAvailable {
+            access = Array("/proc/self/fd/\(fd)".utf8CString.dropLast())
+            follow = true  // the magic link stands for the open folder
+        } else {
+            access = path.bytes.map { CChar(bitPattern: $0) }
+        }
+        access.append(0)
+        inspect(inspection, access: access, follow: follow, path: path, folder: true, in: parent,
+                sidecar: sidecar, companion: companion, name: name[...])
+        guard !stopped else {
+            SystemCall.close(fd)
+            return nil
+        }
+        return (fd, path, info)
+    }
+
+    /// Takes over the open folder `fd`: reads its listing, pushes it and examines its files.
+    private mutating func enter(opened fd: Int32, path: TreePath, info: stat) {
+        counts.folders += 1
+        tick()
+        guard let directory = fdopendir(fd) else {
+            failed(path, FileAccessError(errno: errno, path: path.lossyString, context: "cannot read the folder: "))
+            SystemCall.close(fd)
+            return
+        }
+        let listing: FolderListing
+        switch FolderListing.read(directory) {
+        case .success(let read): listing = read
+        case .failure(let error):
+            failed(path, FileAccessError(errno: error.rawValue, path: path.lossyString, context: "cannot read the folder: "))
+            closedir(directory)
+            return
+        }
+        // Files are named by the folder's path and their name while that fits PATH_MAX with
+        // any name (a path walk through the dentry cache; about a quarter cheaper than going
+        // through procfs's magic link each time), else through /proc/self/fd/N/.
+        var access: [CChar]
+        if Self.procAvailable && path.bytes.count + 1 + Int(NAME_MAX) + 1 > Int(PATH_MAX) {
+            access = Array("/proc/self/fd/\(fd)/".utf8CString.dropLast())
+        } else {
+            access = path.appending([]).bytes.map { CChar(bitPattern: $0) }
+        }
+        let frame = TreeFrame(
+            directory: directory, descriptor: fd, device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
+            path: path, access: access)
+        stack.append(frame)
+        // Past the window: the oldest open folder above the bottom one is closed.
+        if stack.count - lowOpen > window {
+            stack[lowOpen].close()
+            lowOpen += 1
+        }
+        let sidecars = listing.sidecarNames()
+        // The companions here (`NAME:Zone.Identifier` for the marks), by NAME (the inspector
+        // tells the form); empty, and free, when there is none.
+        let companions = inspection.companionSuffix.map { listing.companions(suffix: $0) } ?? FolderListing.Companions()
+        // The names whose sidecar (companion) belongs to a regular file or folder here; the
+        // others are orphans (NAME gone, or a link), inspected after the files.
+        var owned = Set<[UInt8]>()
+        var ownedCompanions = Set<[UInt8]>()
+        for index in listing.indices {
+            if stopped { return }
+            if pool != nil {
+                sinceCheck += 1
+                if sinceCheck >= 64 {
+                    checkpoint()
+                    if stopped { return }
+                }
+            }
+            let name = listing.name(at: index)
+            if inspection.claimsEntries, inspection.claims(name),
+                claim(inspection, name, type: listing.type(at: index), in: frame)
+            {
+                continue
+            }
+            guard !FolderListing.isSkipped(name) else { continue }
+            var type = listing.type(at: index)
+            if type == DT_UNKNOWN {
+                var entry = stat()
+                let result = Self.withCName(name) { fstatat(fd, $0, &entry, AT_SYMLINK_NOFOLLOW) }
+                if result != 0 {
+                    problem(path.appending(name), .vanished, "vanished during the walk")
+                    continue
+                }
+                switch entry.st_mode & S_IFMT {
+                case S_IFDIR: type = UInt8(DT_DIR)
+                case S_IFREG: type = UInt8(DT_REG)
+                default: continue
+                }
+            }
+            var companion: [UInt8]?
+            if !companions.isEmpty {
+                // A companion is no document of its own: its NAME gets it (a folder or link of
+                // that name is walked or skipped as any other).
+                if type == DT_REG, companions.isCompanion(name) { continue }
+                companion = companions.byOwner[Array(name)]
+                if companion != nil && (type == DT_DIR || type == DT_REG) { ownedCompanions.insert(Array(name)) }
+            }
+            let hasSidecar = !sidecars.isEmpty && sidecars.contains(Array(name))
+            if hasSidecar && (type == DT_DIR || type == DT_REG) { owned.insert(Array(name)) }
+            if type == DT_DIR {
+                frame.subfolders.append((Array(name), hasSidecar, companion))
+            } else if type == DT_REG {
+                counts.files += 1
+                tick()
+                // One buffer for every file's C path: no allocation for an untagged file.
+                fileAccess.removeAll(keepingCapacity: true)
+                fileAccess.append(contentsOf: access)
+                for byte in name { fileAccess.append(CChar(bitPattern: byte)) }
+                fileAccess.append(0)
+                inspect(inspection, access: fileAccess, follow: false, path: path.appending(name), folder: false,
+                        in: frame, sidecar: hasSidecar, companion: companion, name: name, listedIn: (fd, access.count))
+                if archive != nil, !stopped { handOver(path.appending(name), name: name) }
+            }
+            // Symbolic links, FIFOs, sockets and devices: not followed, not reported.
+        }
+        // Orphan sidecars and companions, in name order, each under its own path.
+        guard sidecars.count > owned.count || companions.byOwner.count > ownedCompanions.count else { return }
+        var orphans: [(fileName: [UInt8], isSidecar: Bool)] = []
+        for name in sidecars.subtracting(owned) { orphans.append(([UInt8(ascii: "."), UInt8(ascii: "_")] + name, true)) }
+        for (owner, fileName) in companions.byOwner where !ownedCompanions.contains(owner) { orphans.append((fileName, false)) }
+        orphans.sort { $0.fileName.lexicographicallyPrecedes($1.fileName) }
+        for orphan in orphans where !stopped {
+            inspectOrphan(inspection, orphan.fileName, isSidecar: orphan.isSidecar, in: frame)
+        }
+    }
+
+    /// Gives a regular file whose name is an archive's to ``archive``.
+    mutating func handOver(_ path: TreePath, name: some Collection<UInt8>) {
+        guard let archive, ArchiveKind(fileName: name) != nil else { return }
+        if pool != nil {
+            post(.archive(path))
+        } else if archive(path) == .stop {
+            stopped = true
+        }
+    }
+
+    /// Reports an entry whose attributes could not be listed: gone since the listing
+    /// (vanished), or the failure in words.
+    mutating func listingFailed(_ error: Errno, _ path: TreePath) {
+        if error.rawValue == ENOENT || error.rawValue == ENOTDIR {
+            problem(path, .vanished, "vanished during the walk")
+        } else {
+            failed(path, FileAccessError(
+                errno: error.rawValue, path: path.lossyString, context: "cannot list the extended attributes: "))
+        }
+    }
+
+    static func withCName<R>(_ name: some Collection<UInt8>, _ body: (UnsafePointer<CChar>) -> R) -> R {
+        var bytes = name.map { CChar(bitPattern: $0) }
+        bytes.append(0)
+        return bytes.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
