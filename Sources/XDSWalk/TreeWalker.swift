@@ -173,7 +173,11 @@ struct TreeWalker {
         else { return }
         var chain = base
         for ancestor in stack[...index] {
-            chain = TreeAncestor(device: ancestor.device, inode: ancestor.inode, path: ancestor.path, parent: chain)
+            // The first folder on the stack by its path, the others by name.
+            let isFirst = ancestor.parent == nil
+            chain = TreeAncestor(device: ancestor.device, inode: ancestor.inode,
+                                 component: isFirst ? ancestor.path.bytes : Array(ancestor.name),
+                                 isFirst: isFirst, parent: chain)
         }
         pool.share(TreeTask(descriptor: fd, path: path, info: info, ancestors: chain))
     }
@@ -286,7 +290,7 @@ struct TreeWalker {
     private mutating func enter(_ name: [UInt8], sidecar: Bool, companion: [UInt8]?, parent: TreeFrame) {
         guard let (fd, path, info) = openSubfolder(name, sidecar: sidecar, companion: companion, parentIndex: stack.count - 1)
         else { return }
-        enter(opened: fd, path: path, info: info)
+        enter(opened: fd, path: path, info: info, entering: name)
     }
 
     /// Opens the subfolder `name` of `stack[parentIndex]` and reports its own attribute; nil
@@ -343,7 +347,8 @@ struct TreeWalker {
     }
 
     /// Takes over the open folder `fd`: reads its listing, pushes it and examines its files.
-    private mutating func enter(opened fd: Int32, path: TreePath, info: stat) {
+    /// `entering`: the folder's name when it is a subfolder of the newest folder on the stack.
+    private mutating func enter(opened fd: Int32, path: TreePath, info: stat, entering: [UInt8]? = nil) {
         counts.folders += 1
         tick()
         guard let directory = fdopendir(fd) else {
@@ -368,9 +373,12 @@ struct TreeWalker {
         } else {
             access = path.appending([]).bytes.map { CChar(bitPattern: $0) }
         }
+        // A subfolder of the newest folder is entered from it (a first folder has none).
+        let parent = entering.map { _ in stack.last! }
         let frame = TreeFrame(
             directory: directory, descriptor: fd, device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
-            path: path, access: access)
+            path: path, parent: parent, name: entering ?? [], access: access)
+        parent?.forgetPath()
         stack.append(frame)
         // Past the window: the oldest open folder above the bottom one is closed.
         if stack.count - lowOpen > window {

@@ -7,17 +7,39 @@ internal import XDSSystem
 
 /// The folders a folder is in (device, inode, path), shared by everything under it: how a
 /// worker that takes over a folder from another still catches a bind-mount loop. Immutable.
+/// Each keeps its name only (its path is built when a loop is reported): whole paths made a
+/// chain handed over at depth N hold N²/2 bytes (issue 35).
 final class TreeAncestor: @unchecked Sendable {
     let device: UInt64
     let inode: UInt64
-    let path: TreePath
+    /// The name in ``parent``'s folder, or the whole path (``isFirst``).
+    private let component: [UInt8]
+    /// Whether ``component`` is a whole path (a worker's first folder) rather than a name.
+    private let isFirst: Bool
     let parent: TreeAncestor?
 
-    init(device: UInt64, inode: UInt64, path: TreePath, parent: TreeAncestor?) {
+    init(device: UInt64, inode: UInt64, component: [UInt8], isFirst: Bool, parent: TreeAncestor?) {
         self.device = device
         self.inode = inode
-        self.path = path
+        self.component = component
+        self.isFirst = isFirst || parent == nil
         self.parent = parent
+    }
+
+    /// The folder's path: its first folder's joined with the names down to it.
+    var path: TreePath {
+        var nodes: [TreeAncestor] = []
+        var node = self
+        while !node.isFirst, let up = node.parent {
+            nodes.append(node)
+            node = up
+        }
+        var bytes = node.component
+        for next in nodes.reversed() {
+            if bytes.last != UInt8(ascii: "/") { bytes.append(UInt8(ascii: "/")) }
+            bytes += next.component
+        }
+        return TreePath(bytes: bytes)
     }
 
     /// The nearest folder in the chain with this device and inode.

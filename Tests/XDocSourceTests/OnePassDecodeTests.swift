@@ -146,6 +146,28 @@ struct OnePassDecodeTests {
         #expect(differences.isEmpty, "\(differences.count) differ; first: \(differences.prefix(3))")
     }
 
+    @Test("the fuzz corpus (Fuzz/plist/corpus), whole, cut short and with each byte flipped: the same value or error as libplist")
+    func fuzzCorpusValues() throws {
+        var differences: [String] = []
+        var inputs = 0
+        for path in fuzzCorpus {
+            let seed = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            guard seed.starts(with: Array("bplist".utf8)) else { continue }
+            var variants = [seed] + (0..<seed.count).map { Array(seed.prefix($0)) }
+            for at in 8..<min(seed.count, 400) {
+                var flipped = seed
+                flipped[at] ^= 0xFF
+                variants.append(flipped)
+            }
+            for variant in variants {
+                inputs += 1
+                if let difference = Self.difference(variant) { differences.append("\(path): \(difference)") }
+            }
+        }
+        #expect(inputs > 100)
+        #expect(differences.isEmpty, "\(differences.count) differ; first: \(differences.prefix(3))")
+    }
+
     @Test("4-byte reals, 16-byte integers, UIDs and UTF-16 keys read alike")
     func handBuilt() throws {
         // {"r": float 1.5, "n": 16-byte 2^64-1, "u": UID 0x01020304, "ü": "é", "d": data}
