@@ -28,7 +28,9 @@ final class TreeFrame {
     private var kept: TreePath?
     /// `/proc/self/fd/N/` (or the path and `/`), without NUL: what a name is appended to for the
     /// attribute calls while the folder's listing is examined (N is its first descriptor).
-    let access: [CChar]
+    /// Emptied once a subfolder is entered (``forgetPath()``): the folder's files have all been
+    /// examined by then, and a path-long copy per folder added up to megabytes at depth.
+    private(set) var access: [CChar]
     /// Subfolders to enter: name, whether the listing has its sidecar `._NAME`, and the name of
     /// its companion in the listing (``FileTreeInspector/companionSuffix``).
     var subfolders: [(name: [UInt8], sidecar: Bool, companion: [UInt8]?)] = []
@@ -66,9 +68,11 @@ final class TreeFrame {
         return path
     }
 
-    /// Lets go of the path (a subfolder is now the newest); a first folder keeps its own.
+    /// Lets go of the path (a subfolder is now the newest; a first folder keeps its own) and
+    /// of ``access`` (its files have been examined).
     func forgetPath() {
         if parent != nil { kept = nil }
+        access = []
     }
 
     var isOpen: Bool { descriptor >= 0 }
