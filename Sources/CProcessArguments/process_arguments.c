@@ -24,3 +24,10 @@ __attribute__((constructor)) static void xds_take_process_arguments(int argc, ch
 #endif
 
 int xds_process_arguments_from_startup(void) { return fromStartup; }
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+void xds_fix_mmap_threshold(int bytes) { mallopt(M_MMAP_THRESHOLD, bytes); }
+#else
+void xds_fix_mmap_threshold(int bytes) { (void)bytes; }
+#endif

@@ -7,4 +7,8 @@
 /// otherwise CommandLine reads them its own way.
 int xds_process_arguments_from_startup(void);
 
+/// Fixes glibc's mmap threshold at `bytes` (blocks that large are mapped on their own, and the
+/// threshold no longer rises as they are freed); nothing elsewhere. For the walks (issue 35).
+void xds_fix_mmap_threshold(int bytes);
+
 #endif

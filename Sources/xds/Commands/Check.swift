@@ -78,6 +78,7 @@ extension XDS {
             let scan = MacMetadataScan(roots: roots, jobs: jobs.count, selection: selection, namesOnly: namesOnly,
                                        limits: archiveLimit.limits)
             // The findings are written in batches (StandardOutput.buffered), the last line with them.
+            Recursive.boundHeap()
             StandardOutput.buffered(&diagnostics) { diagnostics in
                 let tally = MacMetadataRun.run(scan, dryRun: true, github: github, diagnostics: &diagnostics) { finding, diagnostics in
                     summary.add(finding)

@@ -225,6 +225,7 @@ extension XDS {
             var diagnostics = Diagnostics()
             var progress = ProgressLine()
             var shown = 0
+            Recursive.boundHeap()
             StandardOutput.buffered(&diagnostics) { diagnostics in
             for root in roots {
                 guard diagnostics.accepts(root) else { continue }

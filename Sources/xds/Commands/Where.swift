@@ -187,6 +187,7 @@ extension XDS {
                               jobs: Int, archives: Bool = true) -> Diagnostics {
             var diagnostics = Diagnostics()
             var progress = ProgressLine()
+            Recursive.boundHeap()
             StandardOutput.buffered(&diagnostics) { diagnostics in
             for root in roots {
                 guard diagnostics.accepts(root) else { continue }
