@@ -44,7 +44,21 @@ package enum JSONString {
     /// Whether ``literal(_:)`` must escape something in the UTF-8 bytes `bytes` (as
     /// ``needsEscape(_:)`` for a string).
     package static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Eight bytes at a time while none is a candidate (below 0x20, `"`, `\`, DEL, or 0xE2
+        // that may start U+2028/U+2029); from the first word with one, byte by byte.
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
         var index = 0
+        if let base = bytes.baseAddress {
+            while index + 8 <= bytes.count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                if (word &- ones &* 0x20) & ~word & highs != 0 || hasZero(word ^ (ones &* 0x22))
+                    || hasZero(word ^ (ones &* 0x5C)) || hasZero(word ^ (ones &* 0x7F)) || hasZero(word ^ (ones &* 0xE2)) {
+                    break
+                }
+                index += 8
+            }
+        }
         while index < bytes.count {
             let byte = bytes[index]
             if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return true }

@@ -78,12 +78,25 @@ struct JSONObject {
     /// strings, builds no other-keys dictionary nor warnings array.
     mutating func addFields(of source: DocumentSource, store: String? = nil, url: (String) -> String = { $0 }) {
         let entries = source.dictionary
+        // One pass over the entries (small keys compare by their bits) rather than a hashed
+        // lookup of each of the four keys.
+        var identifier: String?, name: String?, path: String?, appInfoURL: String?
         var strings = 0
-        for key in DocumentSource.keys {
-            guard case .string(let value) = entries[key] else { continue }
+        for (key, value) in entries {
+            guard case .string(let string) = value else { continue }
+            switch key {
+            case "identifier": identifier = string
+            case "name": name = string
+            case "path": path = string
+            case "appInfoURL": appInfoURL = string
+            default: continue
+            }
             strings += 1
-            add(key, key == "appInfoURL" ? url(value) : value)
         }
+        if let identifier { add("identifier", identifier) }
+        if let name { add("name", name) }
+        if let path { add("path", path) }
+        if let appInfoURL { add("appInfoURL", url(appInfoURL)) }
         if let store { add("store", store) }
         guard strings != entries.count else {
             add("other", json: "{}")
