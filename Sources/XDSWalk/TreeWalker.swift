@@ -173,8 +173,10 @@ struct TreeWalker {
         else { return }
         var chain = base
         for ancestor in stack[...index] {
-            // The first folder on the stack by its path, the others by name.
-            let isFirst = ancestor.parent == nil
+            // By name below the chain handed to this worker (a folder handed over is a
+            // subfolder of the chain's last); the root alone by its path. A whole path for
+            // each handed-over folder made a chain walked by two workers hold N²/2 bytes again.
+            let isFirst = chain == nil
             chain = TreeAncestor(device: ancestor.device, inode: ancestor.inode,
                                  component: isFirst ? ancestor.path.bytes : Array(ancestor.name),
                                  isFirst: isFirst, parent: chain)
