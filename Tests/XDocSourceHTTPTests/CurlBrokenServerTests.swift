@@ -11,8 +11,8 @@ import XDocSourceHTTP
 final class CurlBrokenServerTests: @unchecked Sendable {
     let raw: TestRawServer
 
-    init() throws {
-        raw = try TestRawServer.start()
+    init() async throws {
+        raw = try await TestRawServer.start()
     }
 
     deinit { raw.stop() }
@@ -156,9 +156,9 @@ final class CurlBrokenServerTests: @unchecked Sendable {
 struct CurlHTTPSProxyTests {
     @Test("SSL_CERT_FILE's bundle is trusted for an https proxy's certificate too")
     func trustedProxy() async throws {
-        let server = try TestHTTPServer.start(sharing: "CurlHTTPSProxyTests")
+        let server = try await TestHTTPServer.start(sharing: "CurlHTTPSProxyTests")
         defer { server.stop() }
-        let proxy = try TestProxyServer.start(tls: server.signedCertificate)
+        let proxy = try await TestProxyServer.start(tls: server.signedCertificate)
         defer { proxy.stop() }
         try server.write("hello.txt", "through an https proxy\n")
         for variable in ["SSL_CERT_FILE", "CURL_CA_BUNDLE"] {
@@ -174,9 +174,9 @@ struct CurlHTTPSProxyTests {
 
     @Test("an https proxy whose certificate is not trusted: the proxy is named, not the server")
     func untrustedProxy() async throws {
-        let server = try TestHTTPServer.start(sharing: "CurlHTTPSProxyTests")
+        let server = try await TestHTTPServer.start(sharing: "CurlHTTPSProxyTests")
         defer { server.stop() }
-        let proxy = try TestProxyServer.start(tls: server.selfSignedCertificate)
+        let proxy = try await TestProxyServer.start(tls: server.selfSignedCertificate)
         defer { proxy.stop() }
         let transport = CurlTransport(configuration: HTTPTransportConfiguration(
             trustRoots: .pemFile(server.caCertificatePath), proxy: proxy.url, noProxy: ""))

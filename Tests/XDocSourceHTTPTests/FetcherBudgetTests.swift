@@ -13,8 +13,8 @@ final class FetcherBudgetTests: @unchecked Sendable {
     let server: TestHTTPServer
     let transport: CurlTransport
 
-    init() throws {
-        server = try TestHTTPServer.start(sharing: "FetcherBudgetTests")
+    init() async throws {
+        server = try await TestHTTPServer.start(sharing: "FetcherBudgetTests")
         transport = CurlTransport(configuration: HTTPTransportConfiguration(
             connectTimeout: .seconds(10), totalTimeout: .seconds(30), allowHTTP: true, proxy: ""))
     }
@@ -74,7 +74,7 @@ final class FetcherBudgetTests: @unchecked Sendable {
         // machine), never at the last.
         let hop = error?.url.replacingOccurrences(of: server.url("/hop/"), with: "")
         #expect(["1", "2", "3", "4", "5"].contains(hop), "\(String(describing: error))")
-        #expect(!server.requestsStarted(to: "/hop/6", timeout: 0.5))
+        #expect(await !server.requestsStarted(to: "/hop/6", timeout: 0.5))
     }
 
     @Test("a budget already spent: no request is made")

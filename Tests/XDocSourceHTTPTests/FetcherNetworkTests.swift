@@ -14,8 +14,8 @@ final class FetcherNetworkTests: @unchecked Sendable {
     let cacheFolder: URL
     static let png = Array((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
 
-    init() throws {
-        server = try TestHTTPServer.start(sharing: "FetcherNetworkTests")
+    init() async throws {
+        server = try await TestHTTPServer.start(sharing: "FetcherNetworkTests")
         // http allowed here: the fetcher's policy is what refuses it in these tests.
         transport = CurlTransport(configuration: HTTPTransportConfiguration(
             connectTimeout: .seconds(5), totalTimeout: .seconds(10), allowHTTP: true,

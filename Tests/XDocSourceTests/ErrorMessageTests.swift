@@ -30,13 +30,13 @@ struct ErrorMessageTests {
     /// `chattr +i` / `+a` make Linux refuse attribute changes with EPERM, even to root; a
     /// bare "operation not permitted" on one's own file is a puzzle. Needs root (chattr).
     @Test(.enabled(if: geteuid() == 0, "chattr needs root"), arguments: [("+i", "immutable (chattr +i)"), ("+a", "append-only (chattr +a)")])
-    func lockedFileSaysWhy(flag: String, words: String) throws {
+    func lockedFileSaysWhy(flag: String, words: String) async throws {
         let folder = TemporaryFolder()
         let path = folder.file("locked.txt")
         let file = DocumentSourceFile(path: path)
         try file.write(DocumentSource(identifier: "a.b", name: "N"))
         let before = try file.readRawValue()
-        let chattr = try ProcessRunner.run("/usr/bin/chattr", [flag, path])
+        let chattr = try await ProcessRunner.run("/usr/bin/chattr", [flag, path])
         try #require(chattr.status == 0, "this filesystem does not take chattr \(flag): \(chattr.stderr)")
         defer { _ = try? ProcessRunner.run("/usr/bin/chattr", ["-i", "-a", path]) }
         let writeError = #expect(throws: DocumentSourceFileError.self) {

@@ -163,7 +163,7 @@ struct ParallelTreeWalkTests {
     }
 
     @Test("a bind-mount loop is caught by a worker that took the folder over", .enabled(if: geteuid() == 0, "mount --bind needs root"))
-    func bindMountLoopUnderThreads() throws {
+    func bindMountLoopUnderThreads() async throws {
         let tmp = TemporaryFolder()
         let root = tmp.folder("bind")
         // Many siblings, so that the first worker hands folders over at once.
@@ -173,7 +173,7 @@ struct ParallelTreeWalkTests {
         }
         let inner = tmp.folder("bind/s3/deep/b")
         try setRawAttribute("user.x-document-source", try value("x"), on: tmp.file("bind/s3/x.txt"))
-        let mounted = try ProcessRunner.run("/bin/mount", ["--bind", root, inner])
+        let mounted = try await ProcessRunner.run("/bin/mount", ["--bind", root, inner])
         try #require(mounted.status == 0, "mount --bind needs root: \(mounted.stderr)")
         defer { _ = try? ProcessRunner.run("/bin/umount", [inner]) }
         for jobs in [2, 4, 8] {

@@ -280,9 +280,9 @@ struct TreeInspectorTests {
         }
     }
 
-    @Test func manyNamesBeyondTheFirstBuffer() throws {
+    @Test func manyNamesBeyondTheFirstBuffer() async throws {
         // tmpfs (/dev/shm) takes a long list; ext4 keeps names and values in one block.
-        let tmp = TemporaryFolder(bigValues: true)
+        let tmp = await TemporaryFolder.withBigValues()
         try #require(tmp.takesBigValues, "no filesystem here takes a list of names past 4 KiB")
         _ = tmp.folder("many")
         let file = tmp.file("many/names.txt")

@@ -119,12 +119,12 @@ struct TreeWalkTests {
     }
 
     @Test(.enabled(if: geteuid() == 0, "mount --bind needs root"))
-    func bindMountLoopIsReportedOnce() throws {
+    func bindMountLoopIsReportedOnce() async throws {
         let tmp = TemporaryFolder()
         let root = tmp.folder("bind")
         let inner = tmp.folder("bind/a/b")
         try setRawAttribute("user.x-document-source", try value("x"), on: tmp.file("bind/a/x.txt"))
-        let mounted = try ProcessRunner.run("/bin/mount", ["--bind", root, inner])
+        let mounted = try await ProcessRunner.run("/bin/mount", ["--bind", root, inner])
         try #require(mounted.status == 0, "mount --bind failed as root: \(mounted.stderr)")
         defer { _ = try? ProcessRunner.run("/bin/umount", [inner]) }
         let all = events([root])

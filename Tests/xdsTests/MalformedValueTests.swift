@@ -84,7 +84,7 @@ struct MalformedValueTests {
     @Test(arguments: malformedValues.keys.filter { !$0.hasPrefix("(") }.sorted())
     func showRefusesAndSetLeavesBytesUntouched(name: String) throws {
         var value = try #require(malformedValues[name])
-        let folder = TemporaryFolder(bigValues: value.count > 3000)
+        let folder = value.count > 3000 ? await TemporaryFolder.withBigValues() : TemporaryFolder()
         if value.count > 3000 && !folder.takesBigValues {
             // ext4 keeps about 4 KB per value, and tmpfs before Linux 6.6 has no user attributes:
             // nest 600 deep instead, still past the decoder's depth limit.
