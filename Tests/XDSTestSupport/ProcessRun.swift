@@ -386,3 +386,18 @@ public func spawnUnblocked(_ process: Process) throws {
     defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
     try process.run()
 }
+
+/// Runs `body`, then `cleanup` whether `body` threw or not: a `defer` that may await (a
+/// `defer` body cannot), for undoing what a program did (a mount, a chattr) before the
+/// test's folder goes away.
+public func withCleanup<T>(_ body: () async throws -> T, cleanup: () async -> Void) async rethrows -> T {
+    let result: T
+    do {
+        result = try await body()
+    } catch {
+        await cleanup()
+        throw error
+    }
+    await cleanup()
+    return result
+}

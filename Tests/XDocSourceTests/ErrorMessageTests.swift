@@ -38,16 +38,19 @@ struct ErrorMessageTests {
         let before = try file.readRawValue()
         let chattr = try await ProcessRunner.run("/usr/bin/chattr", [flag, path])
         try #require(chattr.status == 0, "this filesystem does not take chattr \(flag): \(chattr.stderr)")
-        defer { _ = try? ProcessRunner.run("/usr/bin/chattr", ["-i", "-a", path]) }
-        let writeError = #expect(throws: DocumentSourceFileError.self) {
-            try file.update(with: DocumentSource(path: "p"))
+        try await withCleanup { () async throws in
+            let writeError = #expect(throws: DocumentSourceFileError.self) {
+                try file.update(with: DocumentSource(path: "p"))
+            }
+            let removeError = #expect(throws: DocumentSourceFileError.self) { _ = try file.remove() }
+            for error in [writeError, removeError] {
+                #expect(error?.kind == .permissionDenied)
+                #expect(error?.message == "operation not permitted: the file is \(words), so its attributes cannot change")
+            }
+            #expect(try file.readRawValue() == before)
+        } cleanup: {
+            _ = try? await ProcessRunner.run("/usr/bin/chattr", ["-i", "-a", path])
         }
-        let removeError = #expect(throws: DocumentSourceFileError.self) { _ = try file.remove() }
-        for error in [writeError, removeError] {
-            #expect(error?.kind == .permissionDenied)
-            #expect(error?.message == "operation not permitted: the file is \(words), so its attributes cannot change")
-        }
-        #expect(try file.readRawValue() == before)
     }
 }
 

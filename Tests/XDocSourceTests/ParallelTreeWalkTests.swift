@@ -175,17 +175,20 @@ struct ParallelTreeWalkTests {
         try setRawAttribute("user.x-document-source", try value("x"), on: tmp.file("bind/s3/x.txt"))
         let mounted = try await ProcessRunner.run("/bin/mount", ["--bind", root, inner])
         try #require(mounted.status == 0, "mount --bind needs root: \(mounted.stderr)")
-        defer { _ = try? ProcessRunner.run("/bin/umount", [inner]) }
-        for jobs in [2, 4, 8] {
-            let all = walk([root], jobs: jobs).events
-            let loops = all.compactMap { event -> String? in
-                if case .problem(let p) = event, p.kind == .loop { p.path.lossyString } else { nil }
+        try await withCleanup { () async throws in
+            for jobs in [2, 4, 8] {
+                let all = walk([root], jobs: jobs).events
+                let loops = all.compactMap { event -> String? in
+                    if case .problem(let p) = event, p.kind == .loop { p.path.lossyString } else { nil }
+                }
+                #expect(loops == [inner], "jobs \(jobs)")
+                let found = all.compactMap { event -> String? in
+                    if case .found(let f) = event { f.path.lossyString } else { nil }
+                }
+                #expect(found == [root + "/s3/x.txt"], "jobs \(jobs)")
             }
-            #expect(loops == [inner], "jobs \(jobs)")
-            let found = all.compactMap { event -> String? in
-                if case .found(let f) = event { f.path.lossyString } else { nil }
-            }
-            #expect(found == [root + "/s3/x.txt"], "jobs \(jobs)")
+        } cleanup: {
+            _ = try? await ProcessRunner.run("/bin/umount", [inner])
         }
     }
 

@@ -19,11 +19,11 @@ struct DocExampleTests {
     }
 
     @Test("a console block prints what the doc shows", .timeLimit(.minutes(5)), arguments: DocExampleTests.consoleBlocks)
-    func consoleBlock(_ block: DocBlock) throws {
+    func consoleBlock(_ block: DocBlock) async throws {
         let commands = try block.commands()
         let scratch = TemporaryFolder()
         let work = try DocFixtures.make(in: scratch)
-        let results = try DocExampleTests.run(commands, in: work, scratch: scratch)
+        let results = try await DocExampleTests.run(commands, in: work, scratch: scratch)
         #expect(results.count == commands.count,
                 "\(block.testDescription): bash stopped after \(results.count) of \(commands.count) commands (an `exit`?)")
         for (command, result) in zip(commands, results) {
@@ -50,7 +50,7 @@ struct DocExampleTests {
     /// Runs the commands one after another in one bash (so `cd` and variables carry on, as in a
     /// terminal), standard error merged into standard output, and splits what it printed by
     /// command.
-    static func run(_ commands: [DocBlock.Command], in work: String, scratch: TemporaryFolder) throws -> [Printed] {
+    static func run(_ commands: [DocBlock.Command], in work: String, scratch: TemporaryFolder) async throws -> [Printed] {
         let bin = scratch.folder("bin")
         try FileManager.default.createSymbolicLink(atPath: bin + "/xds", withDestinationPath: xdsPath)
         var script = "exec 2>&1\n"
@@ -60,7 +60,7 @@ struct DocExampleTests {
         let home = scratch.folder("home")
         let web = try DocWeb.shared.get()
         let proxy = "http://127.0.0.1:\(web.port)"
-        let result = try ProcessRunner.run("/bin/bash", ["--noprofile", "--norc", "-c", script], in: work, environment: [
+        let result = try await ProcessRunner.run("/bin/bash", ["--noprofile", "--norc", "-c", script], in: work, environment: [
             "PATH": bin + ":/usr/local/bin:/usr/bin:/bin",
             "HOME": home, "XDG_CACHE_HOME": home + "/.cache",
             "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8", "TZ": "UTC", "TERM": "dumb",
@@ -94,7 +94,7 @@ final class DocWeb: @unchecked Sendable {
 
     static let shared: Result<DocWeb, any Error> = Result { try DocWeb() }
 
-    private init() throws {
+    private init() async throws {
         folder = TemporaryFolder()
         for host in ["workingcopy.app", "example.com"] {
             let site = folder.folder("root/" + host)
@@ -105,11 +105,11 @@ final class DocWeb: @unchecked Sendable {
         server = try ProcessRunner.start("/usr/bin/env", ["python3", Repository.url("Tests/Support/doc_example_web.py").path,
                                                           "--root", folder.path + "/root", "--work", folder.path + "/certificates"],
                                          holdInput: true, standardOutput: .pipe)
-        let ready = server.readLine() ?? ""
+        let ready = await server.readLine() ?? ""
         guard let data = ready.data(using: .utf8),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let port = object["port"] as? Int else {
-            throw NotStarted(line: ready, run: try? server.wait())
+            throw await NotStarted(line: ready, run: try? server.wait())
         }
         self.port = port
         certificateAuthority = folder.path + "/certificates/ca.pem"
@@ -236,14 +236,14 @@ struct DocExampleRunnerTests {
     }
 
     @Test("one bash runs a block: output split by command, stderr merged, status, cd carried on", .timeLimit(.minutes(5)))
-    func running() throws {
+    func running() async throws {
         let scratch = TemporaryFolder()
         let work = scratch.folder("work")
         scratch.folder("work/sub")
         let commands = ["printf 'a\\nb'", "echo out; echo err >&2; (exit 3)", "cd sub && pwd -P | sed 's,.*/,,'", "xds show x 2>/dev/null",
                         "readlink -f \"$(command -v xds)\""]
             .enumerated().map { DocBlock.Command(text: $1, line: $0) }
-        let printed = try DocExampleTests.run(commands, in: work, scratch: scratch)
+        let printed = try await DocExampleTests.run(commands, in: work, scratch: scratch)
         let built = URL(fileURLWithPath: xdsPath).resolvingSymlinksInPath().path
         #expect(printed.map(\.lines) == [["a", "b"], ["out", "err"], ["sub"], [], [built]])
         #expect(printed.map(\.status) == [0, 3, 0, 66, 0])

@@ -22,7 +22,7 @@ struct LibraryLoaderRaceTests {
 
     @Test("four threads' first calls into libcurl, libarchive, libplist, zlib and libdeflate: no data race, each loaded once",
           .enabled(if: canSanitize, "needs cc with ThreadSanitizer"))
-    func noRaceOnFirstLoad() throws {
+    func noRaceOnFirstLoad() async throws {
         let folder = try ScratchFolder.make(prefix: "xds-loader-race")
         defer { try? FileManager.default.removeItem(at: folder) }
         let sources = Repository.url("Sources").path
@@ -32,12 +32,12 @@ struct LibraryLoaderRaceTests {
             return "\(sources)/\(module)/c\(name).c"
         }
         let program = folder.appendingPathComponent("race").path
-        let built = try run("/usr/bin/cc", ["-g", "-O1", "-fsanitize=thread", "-o", program]
+        let built = try await run("/usr/bin/cc", ["-g", "-O1", "-fsanitize=thread", "-o", program]
                             + modules.map { "-I\(sources)/\($0)/include" }
                             + [Fixtures.url("loader-race/race.c").path, "\(sources)/CLibraryLoader/clibraryloader.c"] + files
                             + ["-ldl", "-lpthread"])
         try #require(built.status == 0, "\(built)")
-        let raced = try run(program, [], environment: ["TSAN_OPTIONS": "halt_on_error=0 exitcode=66"])
+        let raced = try await run(program, [], environment: ["TSAN_OPTIONS": "halt_on_error=0 exitcode=66"])
         #expect(!raced.stderr.contains("ThreadSanitizer"), "\(raced.stderr)")
         #expect(raced.status == 0, "\(raced)")
         let lines = raced.stdout.split(separator: "\n")
