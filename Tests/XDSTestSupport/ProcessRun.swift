@@ -345,7 +345,7 @@ public func waitUntil(seconds: Double = 60, _ condition: () throws -> Bool) asyn
     while true {
         if try condition() { return true }
         if Date() > deadline { return false }
-        try? await Task.sleep(nanoseconds: 5_000_000)
+        try? await Task.sleep(for: .milliseconds(5))
     }
 }
 

@@ -327,7 +327,7 @@ public final class TestHTTPServer: @unchecked Sendable {
         while true {
             let matching = try requests().filter { $0.path.hasPrefix(prefix) }
             if matching.count >= count || Date() > deadline { return matching }
-            try await Task.sleep(nanoseconds: 20_000_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 

@@ -84,7 +84,7 @@ public final class TestSambaServer: @unchecked Sendable {
                                           standardOutput: .file(logHandle), defaultSignals: true)
         for _ in 0..<150 {
             if try await client("ls").status == 0 { return }
-            try await Task.sleep(nanoseconds: 200_000_000)
+            try await Task.sleep(for: .milliseconds(200))
         }
         let last = try await client("ls")
         stop()

@@ -186,7 +186,8 @@ struct ArchiveCLITests {
             "xds: \(root)/sub/src.tar.gz: 1 member carries x-document-source; xds does not rewrite archives",
         ])
         await #expect(try folder.attribute(tagged) == nil)
-        await #expect(try digest(root + "/finder.zip") == zipBefore && digest(root + "/sub/src.tar.gz") == tarBefore)
+        let zipAfter = try await digest(root + "/finder.zip"), tarAfter = try await digest(root + "/sub/src.tar.gz")
+        #expect(zipAfter == zipBefore && tarAfter == tarBefore)
         // show still lists the members.
         await #expect(try xds("show", root + "/finder.zip").status == 0)
     }

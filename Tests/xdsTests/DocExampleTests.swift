@@ -58,7 +58,7 @@ struct DocExampleTests {
             script += command.text + "\nprintf '\\n\(separator) %d\\n' \"$?\"\n"
         }
         let home = scratch.folder("home")
-        let web = try DocWeb.shared.get()
+        let web = try await DocWeb.shared.value
         let proxy = "http://127.0.0.1:\(web.port)"
         let result = try await ProcessRunner.run("/bin/bash", ["--noprofile", "--norc", "-c", script], in: work, environment: [
             "PATH": bin + ":/usr/local/bin:/usr/bin:/bin",
@@ -92,7 +92,7 @@ final class DocWeb: @unchecked Sendable {
     private let server: ProcessRunner.Running
     private let folder: TemporaryFolder
 
-    static let shared: Result<DocWeb, any Error> = Result { try DocWeb() }
+    static let shared = Task<DocWeb, any Error> { try await DocWeb() }
 
     private init() async throws {
         folder = TemporaryFolder()

@@ -74,7 +74,7 @@ final class IconCacheHostileServerTests: @unchecked Sendable {
         try await tag("doc.txt", appInfoURL: https("/age/appInfo.json"))
         let first = try await icon(["--app-info", https("/age/appInfo.json"), "--size", "58", "-o", "out.png"])
         #expect(first.status == 0, "\(first)")
-        Thread.sleep(forTimeInterval: 1.2)  // the crash needed the clock to have moved on
+        try await Task.sleep(for: .milliseconds(1200))  // the crash needed the clock to have moved on
         for arguments in [["--app-info", https("/age/appInfo.json")], ["doc.txt"]] {
             let later = try await icon(arguments + ["--size", "58", "-o", "out.png"])
             #expect(later.status == 0, "\(arguments): \(later)")

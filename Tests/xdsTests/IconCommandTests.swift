@@ -69,7 +69,7 @@ final class IconCommandTests: @unchecked Sendable {
         let second = try await icon(["doc.txt", "--size", "29", "--scale", "2"])
         #expect(second.status == 0, "\(second)")
         #expect(second.stdoutBytes == (try output("a.png")))
-        Thread.sleep(forTimeInterval: 0.3)
+        try await Task.sleep(for: .milliseconds(300))
         #expect(try requests("/app/").count == 2, "a fresh cache entry needs no request")
 
         // --offline with the server gone still answers from the cache.
@@ -171,7 +171,8 @@ final class IconCommandTests: @unchecked Sendable {
                                     environment: ["SSL_CERT_FILE": server.caCertificatePath, "HOME": home.path,
                                                   "XDG_CACHE_HOME": cache], standardOutput: .discard)
         }
-        let runs = try processes.map { try $0.wait() }
+        var runs: [Run] = []
+        for process in processes { runs.append(try await process.wait()) }
         #expect(runs.allSatisfy { $0.status == 0 }, "\(runs)")
         #expect(try output("c0.png") == output("c1.png"))
         let entries = try FileManager.default.contentsOfDirectory(atPath: cache + "/xds")
@@ -196,7 +197,7 @@ final class IconCommandTests: @unchecked Sendable {
                                                                      "HOME": home.path, "XDG_CACHE_HOME": cache],
                                         standardOutput: .discard, defaultSignals: true)
         // Ready when the icon's request has come in: its body trickles for about 2 s.
-        try #require(server.requestsStarted(to: "/slow/body"), "xds never asked for the icon")
+        try #require(await server.requestsStarted(to: "/slow/body"), "xds never asked for the icon")
         p.signal(signal)
         await #expect(try p.wait().killedBySignal)
         let cached = (try? FileManager.default.contentsOfDirectory(atPath: cache + "/xds")) ?? []

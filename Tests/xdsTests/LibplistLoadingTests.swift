@@ -6,15 +6,21 @@ import XDSTestSupport
 /// exports one series' symbol set and ABI and forwards to the system's real libplist 2.2.
 enum PlistShim {
     /// The system's libplist 2.2 (the shims forward to it), from ldconfig's cache; nil elsewhere.
-    static let realLibrary: String? = {
-        guard let cache = try? run("/sbin/ldconfig", ["-p"]), cache.status == 0 else { return nil }
+    static var realLibrary: String? {
+        get async { await realLibraryProbe.value }
+    }
+
+    private static let realLibraryProbe = Task<String?, Never> {
+        guard let cache = try? await run("/sbin/ldconfig", ["-p"]), cache.status == 0 else { return nil }
         for line in cache.stdout.split(separator: "\n") where line.contains("libplist-2.0.so.3 ") {
             if let arrow = line.range(of: "=> ") { return String(line[arrow.upperBound...]) }
         }
         return nil
-    }()
+    }
 
-    static let canBuild: Bool = realLibrary != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/cc")
+    static var canBuild: Bool {
+        get async { await realLibrary != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/cc") }
+    }
 
     /// Builds variant `name` as `soname` with the compiler flags `defines` into its own folder
     /// under `scratch` (to put first on LD_LIBRARY_PATH); returns that folder.
@@ -24,7 +30,7 @@ enum PlistShim {
         let library = folder.appendingPathComponent(soname).path
         let source = Fixtures.url("libplist-shim/plist_shim.c").path
         let made = try await run("/usr/bin/cc", ["-shared", "-fPIC", "-O1", "-Wall", "-o", library, "-Wl,-soname,\(soname)",
-                                           "-DREAL_LIBPLIST=\"\(try #require(realLibrary))\""] + defines + [source, "-ldl"])
+                                           "-DREAL_LIBPLIST=\"\(try #require(await realLibrary))\""] + defines + [source, "-ldl"])
         try #require(made.status == 0, "cc failed: \(made)")
         return folder.path
     }
@@ -38,7 +44,7 @@ enum PlistShim {
 /// through libplist's nodes) must give what they give without it. (The real 2.3.0 and 2.7.0 are
 /// tested outside `make test`: scripts/test-libplist-version.sh.)
 @Suite("libplist 2.2 and 2.3+ ABIs (stand-in libraries built at test time)", .serialized, .timeLimit(.minutes(3)),
-       .enabled(if: PlistShim.canBuild, "needs the system's libplist-2.0.so.3 and cc"))
+       .enabled("needs the system's libplist-2.0.so.3 and cc") { await PlistShim.canBuild })
 final class LibplistLoadingTests: @unchecked Sendable {
     let work: URL
 

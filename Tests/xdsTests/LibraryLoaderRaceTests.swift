@@ -9,19 +9,23 @@ import XDSTestSupport
 /// under a lock and published with release/acquire.
 @Suite("C library loading from several threads (ThreadSanitizer)", .timeLimit(.minutes(3)))
 struct LibraryLoaderRaceTests {
-    static let canSanitize: Bool = {
+    static var canSanitize: Bool {
+        get async { await canSanitizeProbe.value }
+    }
+
+    private static let canSanitizeProbe = Task<Bool, Never> {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/cc"),
               let folder = try? ScratchFolder.make(prefix: "xds-tsan-probe") else { return false }
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = folder.appendingPathComponent("probe.c")
         guard (try? Data("int main(void) { return 0; }\n".utf8).write(to: source)) != nil,
-              let built = try? run("/usr/bin/cc", ["-fsanitize=thread", "-o", folder.appendingPathComponent("probe").path, source.path]),
+              let built = try? await run("/usr/bin/cc", ["-fsanitize=thread", "-o", folder.appendingPathComponent("probe").path, source.path]),
               built.status == 0 else { return false }
-        return (try? run(folder.appendingPathComponent("probe").path, []))?.status == 0
-    }()
+        return (try? await run(folder.appendingPathComponent("probe").path, []))?.status == 0
+    }
 
     @Test("four threads' first calls into libcurl, libarchive, libplist, zlib and libdeflate: no data race, each loaded once",
-          .enabled(if: canSanitize, "needs cc with ThreadSanitizer"))
+          .enabled("needs cc with ThreadSanitizer") { await canSanitize })
     func noRaceOnFirstLoad() async throws {
         let folder = try ScratchFolder.make(prefix: "xds-loader-race")
         defer { try? FileManager.default.removeItem(at: folder) }

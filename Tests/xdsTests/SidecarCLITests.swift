@@ -170,33 +170,36 @@ struct SidecarCLITests {
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
         let mounted = try await sh("mount -t ramfs -o size=4m ramfs '\(mountPoint)'")
         try #require(mounted.status == 0, "\(mounted)")
-        defer { _ = try? sh("umount '\(mountPoint)'") }
-        folder.file("mnt/doc.txt")
-        let plain = try await xds("set", "doc.txt", "--id", "x.y", "--name", "Z", in: mountPoint)
-        #expect(plain.status == 74)
-        #expect(plain.stderr == "xds: doc.txt: the filesystem does not support extended attributes; --sidecar writes the value to an AppleDouble file ._NAME next to it instead\n", "\(plain)")
-        let side = try await xds("set", "doc.txt", "--sidecar", "--id", "x.y", "--name", "Z", in: mountPoint)
-        #expect(side.status == 0, "\(side)")
-        let show = try await xds("show", "--json", "doc.txt", in: mountPoint)
-        #expect(show.status == 0 && show.stdout.contains(#""name":"Z""#), "\(show)")
-        // A second set merges with the sidecar's value (its read found the sidecar).
-        await #expect(try xds("set", "doc.txt", "--sidecar", "--path", "p", in: mountPoint).status == 0)
-        let remove = try await xds("remove", "doc.txt", in: mountPoint)
-        #expect(remove.status == 74 && remove.stderr.contains("--sidecar removes the value"), "\(remove)")
-        await #expect(try xds("remove", "doc.txt", "--sidecar", in: mountPoint).status == 0)
-        #expect(!FileManager.default.fileExists(atPath: mountPoint + "/._doc.txt"))
+        try await withCleanup { () async throws in
+            folder.file("mnt/doc.txt")
+            let plain = try await xds("set", "doc.txt", "--id", "x.y", "--name", "Z", in: mountPoint)
+            #expect(plain.status == 74)
+            #expect(plain.stderr == "xds: doc.txt: the filesystem does not support extended attributes; --sidecar writes the value to an AppleDouble file ._NAME next to it instead\n", "\(plain)")
+            let side = try await xds("set", "doc.txt", "--sidecar", "--id", "x.y", "--name", "Z", in: mountPoint)
+            #expect(side.status == 0, "\(side)")
+            let show = try await xds("show", "--json", "doc.txt", in: mountPoint)
+            #expect(show.status == 0 && show.stdout.contains(#""name":"Z""#), "\(show)")
+            // A second set merges with the sidecar's value (its read found the sidecar).
+            await #expect(try xds("set", "doc.txt", "--sidecar", "--path", "p", in: mountPoint).status == 0)
+            let remove = try await xds("remove", "doc.txt", in: mountPoint)
+            #expect(remove.status == 74 && remove.stderr.contains("--sidecar removes the value"), "\(remove)")
+            await #expect(try xds("remove", "doc.txt", "--sidecar", in: mountPoint).status == 0)
+            #expect(!FileManager.default.fileExists(atPath: mountPoint + "/._doc.txt"))
 
-        // remove -r clears sidecars in a tree on such a filesystem (no attribute to fail on).
-        try FileManager.default.createDirectory(atPath: mountPoint + "/sub", withIntermediateDirectories: false)
-        folder.file("mnt/sub/a.txt")
-        folder.file("mnt/sub/b.txt")
-        for name in ["sub/a.txt", "sub/b.txt"] {
-            await #expect(try xds("set", name, "--sidecar", "--id", "x.y", "--name", "Z", in: mountPoint).status == 0)
+            // remove -r clears sidecars in a tree on such a filesystem (no attribute to fail on).
+            try FileManager.default.createDirectory(atPath: mountPoint + "/sub", withIntermediateDirectories: false)
+            folder.file("mnt/sub/a.txt")
+            folder.file("mnt/sub/b.txt")
+            for name in ["sub/a.txt", "sub/b.txt"] {
+                await #expect(try xds("set", name, "--sidecar", "--id", "x.y", "--name", "Z", in: mountPoint).status == 0)
+            }
+            await #expect(try xds("show", "-r", "--json", ".", in: mountPoint).stdout.split(separator: "\n").count == 2)
+            let tree = try await xds("remove", "-r", ".", in: mountPoint)
+            #expect(tree.status == 0 && tree.stderr.isEmpty, "\(tree)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: mountPoint + "/sub").sorted() == ["a.txt", "b.txt"])
+            await #expect(try xds("show", "-r", ".", in: mountPoint).status == 1)
+        } cleanup: {
+            _ = try? await sh("umount '\(mountPoint)'")
         }
-        await #expect(try xds("show", "-r", "--json", ".", in: mountPoint).stdout.split(separator: "\n").count == 2)
-        let tree = try await xds("remove", "-r", ".", in: mountPoint)
-        #expect(tree.status == 0 && tree.stderr.isEmpty, "\(tree)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: mountPoint + "/sub").sorted() == ["a.txt", "b.txt"])
-        await #expect(try xds("show", "-r", ".", in: mountPoint).status == 1)
     }
 }

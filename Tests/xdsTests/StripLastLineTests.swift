@@ -64,17 +64,20 @@ struct StripLastLineTests {
         try await folder.setAttribute(file, Self.quarantine, name: "user.com.apple.quarantine")
         let locked = try await run("/usr/bin/chattr", ["+i", file])
         try #require(locked.status == 0, "chattr +i needs CAP_LINUX_IMMUTABLE and ext4: \(locked)")
-        defer { _ = try? run("/usr/bin/chattr", ["-i", file]) }
-        let result = try await xds("strip", "-r", "t", in: folder.path)
-        #expect(result.status == 74, "\(result)")
-        #expect(result.stderr == "xds: t/d/f: operation not permitted: the file is immutable (chattr +i), so its attributes cannot change\n")
-        await #expect(try folder.attribute(file, name: "user.com.apple.quarantine") != nil)
-        // With an archive that holds marks too: named, and still no "nothing to remove on disk".
-        let tar = try await run("/bin/tar", ["--xattrs", "--xattrs-include=user.*", "-cf", "t/a.tar", "-C", "t/d", "f"], in: folder.path)
-        try #require(tar.status == 0, "\(tar)")
-        let both = try await xds("strip", "-r", "-j", "1", "t", in: folder.path)
-        #expect(both.status == 74, "\(both)")
-        #expect(!both.stderr.contains("xds: t:") && both.stderr.contains("xds: t/a.tar: 1 member carries marks"), "\(both.stderr)")
+        try await withCleanup { () async throws in
+            let result = try await xds("strip", "-r", "t", in: folder.path)
+            #expect(result.status == 74, "\(result)")
+            #expect(result.stderr == "xds: t/d/f: operation not permitted: the file is immutable (chattr +i), so its attributes cannot change\n")
+            await #expect(try folder.attribute(file, name: "user.com.apple.quarantine") != nil)
+            // With an archive that holds marks too: named, and still no "nothing to remove on disk".
+            let tar = try await run("/bin/tar", ["--xattrs", "--xattrs-include=user.*", "-cf", "t/a.tar", "-C", "t/d", "f"], in: folder.path)
+            try #require(tar.status == 0, "\(tar)")
+            let both = try await xds("strip", "-r", "-j", "1", "t", in: folder.path)
+            #expect(both.status == 74, "\(both)")
+            #expect(!both.stderr.contains("xds: t:") && both.stderr.contains("xds: t/a.tar: 1 member carries marks"), "\(both.stderr)")
+        } cleanup: {
+            _ = try? await run("/usr/bin/chattr", ["-i", file])
+        }
     }
 
     @Test("remove -r: nothing on disk, archives with values: one last line that counts them, status 1")
