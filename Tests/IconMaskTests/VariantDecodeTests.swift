@@ -51,7 +51,7 @@ import XDSTestSupport
         "pillow-palette8", "pillow-palette4", "rgba16",
     ])
     func matchesPillow(_ name: String) async throws {
-        let variant = try await #require(try Self.variants.get()[name], "make_decode_variants.py wrote no \(name).png")
+        let variant = try #require(try await Self.variants.get()[name], "make_decode_variants.py wrote no \(name).png")
         let image = try PNGDecoder.decode(variant.png)
         #expect(image.width == 1024 && image.height == 1024)
         try #require(image.pixels.count == variant.pillow.count)
@@ -63,7 +63,7 @@ import XDSTestSupport
 
     @Test("the variants exercise alpha: clear, half-clear and opaque pixels")
     func variantsHaveAlpha() async throws {
-        let pillow = try await #require(try Self.variants.get()["pillow-rgba8"]).pillow
+        let pillow = try #require(try await Self.variants.get()["pillow-rgba8"]).pillow
         let alphas = Set(stride(from: 3, to: pillow.count, by: 4).map { pillow[$0] })
         #expect(alphas.isSuperset(of: [0, 128, 255]))
     }

@@ -40,7 +40,7 @@ struct ArchiveCleanerUnreadableTests {
         let report = try cleaner.write(to: tmp.path + "/clean.zip") { events.append($0) }
         #expect(report.unreadableEntries == 1 && report.changed)
         #expect(events == [.unreadable(entry: DocumentSourceTreePath("._doc.txt"), reason: .compressionMethod(12))])
-        await #expect(try Self.shell("unzip -Z1 clean.zip", in: tmp.path).stdout == "doc.txt\n")
+        #expect(try await Self.shell("unzip -Z1 clean.zip", in: tmp.path).stdout == "doc.txt\n")
         var findings: [ArchiveCleaner.Finding] = []
         try cleaner.dryRun { findings.append($0) }
         #expect(findings == [.unreadable(entry: DocumentSourceTreePath("._doc.txt"), reason: .compressionMethod(12))])

@@ -10,7 +10,7 @@ import XDSTestSupport
 /// byte for byte; ``ProvenanceFile`` reads them decoded and strips them (what the writer's
 /// reader would then see checked with getfattr, smbclient, ntfs-3g's Windows view).
 /// (`xds where` on the same writers: Tests/xdsTests/WhereRealWritersTests.swift.)
-@Suite("the name table and ProvenanceFile against the real writers", .serialized)
+@Suite("the name table and ProvenanceFile against the real writers", .serialized, .timeLimit(.minutes(3)))
 struct RealWriterTests {
     static let zoneIdentifier = Array("[ZoneTransfer]\r\nZoneId=3\r\nHostUrl=https://example.com/dl/report.pdf\r\n".utf8)
     static let quarantine = Array("0082;5fad2a2e;Safari;".utf8)
@@ -50,8 +50,7 @@ struct RealWriterTests {
     }
 
     @Test("curl --xattr: origin and referrer make one xdg mark, read and stripped; user.mime_type is no mark and stays",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed (make setup-test installs it)"),
-          .timeLimit(.minutes(5)))
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed (make setup-test installs it)"))
     func curl() async throws {
         let server = try await TestHTTPServer.start(sharing: "RealWriterTests")
         defer { server.stop() }
@@ -76,11 +75,11 @@ struct RealWriterTests {
         #expect(try file.read() == [ProvenanceMark(kind: .xdg, store: .xattr, names: ["user.xdg.origin.url", "user.xdg.referrer.url"],
                                                    content: .xdg(origin))])
         #expect(try file.strip(Self.every, dryRun: false) == [.init(kind: .xdg, store: .xattr, names: ["user.xdg.origin.url", "user.xdg.referrer.url"])])
-        await #expect(try Self.names(folder.path + "/report.pdf") == ["user.mime_type"])
+        #expect(try await Self.names(folder.path + "/report.pdf") == ["user.mime_type"])
     }
 
     @Test("smbd streams_xattr: Zone.Identifier and a Mac's U+F022 WhereFroms and quarantine are samba-stream marks, NUL dropped, decoded; stripped, the client sees no stream",
-          .enabled(if: TestSambaServer.unavailable == nil, "\(TestSambaServer.unavailable ?? "")"), .timeLimit(.minutes(5)))
+          .enabled(if: TestSambaServer.unavailable == nil, "\(TestSambaServer.unavailable ?? "")"))
     func samba() async throws {
         let server = try await TestSambaServer()
         defer { server.stop() }
@@ -108,14 +107,14 @@ struct RealWriterTests {
             ProvenanceMark(kind: .zoneIdentifier, store: .sambaStream, names: ["user.DosStream.Zone.Identifier:$DATA"], content: .zoneIdentifier(Self.zone)),
         ])
         #expect(try file.strip(Self.every, dryRun: false).map(\.kind) == [.quarantine, .whereFroms, .zoneIdentifier])
-        await #expect(try Self.names(server.share + "/report.pdf").filter { $0.hasPrefix("user.DosStream.") }.isEmpty)
+        #expect(try await Self.names(server.share + "/report.pdf").filter { $0.hasPrefix("user.DosStream.") }.isEmpty)
         let info = try await server.client("allinfo report.pdf")
         #expect(info.status == 0 && info.stdout.contains("stream: [::$DATA], 9 bytes"), "\(info)")
         #expect(!info.stdout.contains("Zone.Identifier") && !info.stdout.contains("com.apple"), "the client sees no stream left: \(info)")
     }
 
     @Test("ntfs-3g: a Zone.Identifier stream is user.Zone.Identifier, an xattr mark with the raw value, decoded; stripped, the stream is gone",
-          .enabled("needs an NTFS image mounted through FUSE (NTFSMount.unavailable says why not)") { await NTFSMount.unavailable == nil }, .timeLimit(.minutes(5)))
+          .enabled("needs an NTFS image mounted through FUSE (NTFSMount.unavailable says why not)") { await NTFSMount.unavailable == nil })
     func ntfs() async throws {
         let ntfs = try await NTFSMount()
         defer { ntfs.unmount() }
@@ -131,15 +130,14 @@ struct RealWriterTests {
                                                          content: .zoneIdentifier(Self.zone))])
         #expect(try provenance.strip(Self.every, dryRun: true).count == 1)
         #expect(try provenance.strip(Self.every, dryRun: false) == [.init(kind: .zoneIdentifier, store: .xattr, names: ["user.Zone.Identifier"])])
-        await #expect(try Self.names(file).isEmpty)
+        #expect(try await Self.names(file).isEmpty)
         try await ntfs.remount(options: "ro,streams_interface=windows")
         #expect(!FileManager.default.fileExists(atPath: file + ":Zone.Identifier"), "the stream itself is gone")
         #expect(FileManager.default.contents(atPath: file) == Data("%PDF-1.4\n".utf8))
     }
 
     @Test("GNU tar and bsdtar pax keywords of user.com.apple.* and xdg attributes match in both spellings; user.mime_type does not",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/bsdtar"), "bsdtar is not installed (apt-get install libarchive-tools)"),
-          .timeLimit(.minutes(5)))
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/bsdtar"), "bsdtar is not installed (apt-get install libarchive-tools)"))
     func tar() async throws {
         let folder = TemporaryFolder()
         let file = folder.file("report.pdf", "%PDF-1.4\n")
@@ -171,8 +169,7 @@ struct RealWriterTests {
     }
 
     @Test("GNU tar --xattrs-include='*' --format=posix and bsdtar --xattrs --format=pax of Samba streams: every pax keyword is the stream's mark, both spellings one name",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/bsdtar"), "bsdtar is not installed (apt-get install libarchive-tools)"),
-          .timeLimit(.minutes(3)))
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/bsdtar"), "bsdtar is not installed (apt-get install libarchive-tools)"))
     func tarOfSambaStreams() async throws {
         let folder = TemporaryFolder()
         let file = folder.file("report.pdf", "%PDF-1.4\n")

@@ -49,7 +49,7 @@ struct ZipEndRecordTests {
             #expect(result.problems.isEmpty, "\(name)")
             #expect(result.members.map(\.name.lossyString) == ["docs/report.txt"], "\(name)")
             #expect(result.byName["docs/report.txt"]?.stored.source.identifier == "com.example.z")
-            await #expect(result.summary.entries == (try unzipNames(path)).count, "\(name)")
+            #expect(result.summary.entries == (try await unzipNames(path)).count, "\(name)")
         }
         // zipalign really padded: the stored ._ entry's data starts on a 4096-byte boundary.
         let aligned = try Data(contentsOf: URL(fileURLWithPath: tmp.path + "/aligned.zip"))

@@ -7,7 +7,7 @@ import XDSTestSupport
 /// binary runs this same test again as a child that rewrites one entry in a loop, kills it at
 /// a random moment, and reads what is left. `xds icon` killed mid-download is the same
 /// primitive (``HTTPCacheStore/write(_:)``) behind a network read.
-@Suite("HTTP cache: killed writer", .timeLimit(.minutes(5)))
+@Suite("HTTP cache: killed writer", .timeLimit(.minutes(3)))
 struct HTTPCacheKillTests {
     static let childVariable = "XDS_CACHE_KILL_CHILD"
     static let url = "https://example.test/icon.png"
@@ -38,10 +38,10 @@ struct HTTPCacheKillTests {
                                                 environment: [Self.childVariable: store.directory], standardOutput: .discard)
             // Ready when a first entry is there; then a random while longer, so that the kill
             // falls at a different point of a write each time (the randomness is the test).
-            try await #require(waitUntil(seconds: 120) { access(store.path(for: Self.url), F_OK) == 0 }, "the child wrote no entry")
-            usleep(UInt32.random(in: 20_000...200_000) + UInt32(attempt) * 10_000)
+            try #require(await waitUntil(seconds: 120) { access(store.path(for: Self.url), F_OK) == 0 }, "the child wrote no entry")
+            try await Task.sleep(for: .microseconds(Int.random(in: 20_000...200_000) + attempt * 10_000))
             child.signal(SIGKILL)
-            await #expect(try child.wait().killedBySignal, "the child was killed, not finished")
+            #expect(try await child.wait().killedBySignal, "the child was killed, not finished")
 
             let found = try #require(store.read(Self.url, maximumBodySize: Self.size), "attempt \(attempt): entry unreadable")
             #expect(found.body.count == Self.size)

@@ -7,7 +7,7 @@ import XDocSourceHTTP
 /// Servers and proxies that answer wrongly or not at all, on loopback raw sockets
 /// (Tests/Support/raw_reply_server.py): each is a failed fetch (69) in words that name what
 /// failed, never a usage error, never cached (SPEC §3).
-@Suite("CurlTransport against broken servers and proxies", .serialized, .timeLimit(.minutes(5)))
+@Suite("CurlTransport against broken servers and proxies", .serialized)
 final class CurlBrokenServerTests: @unchecked Sendable {
     let raw: TestRawServer
 
@@ -152,7 +152,7 @@ final class CurlBrokenServerTests: @unchecked Sendable {
 }
 
 /// An https proxy (TLS to the proxy itself) with the certificate variables.
-@Suite("CurlTransport through an https proxy", .serialized, .timeLimit(.minutes(5)))
+@Suite("CurlTransport through an https proxy", .serialized)
 struct CurlHTTPSProxyTests {
     @Test("SSL_CERT_FILE's bundle is trusted for an https proxy's certificate too")
     func trustedProxy() async throws {

@@ -9,7 +9,7 @@ import XDocSourceHTTP
 /// not there. The proxy is given in the configuration (as curl's --proxy and --noproxy), so the
 /// test process's environment is left alone; `xds icon` with `https_proxy` and `NO_PROXY` set
 /// is tested in IconCommandTests.
-@Suite("CurlTransport through a proxy", .serialized, .timeLimit(.minutes(5)))
+@Suite("CurlTransport through a proxy", .serialized)
 struct CurlProxyTests {
     static func transport(_ server: TestHTTPServer, proxy: String, noProxy: String = "") -> CurlTransport {
         CurlTransport(configuration: HTTPTransportConfiguration(
@@ -31,7 +31,7 @@ struct CurlProxyTests {
         let plain = try await transport.get(HTTPRequest(url: server.url("/hello.txt", on: .http)), maximumBodySize: 1024)
         #expect(plain.body == response.body)
         #expect(try proxy.requests() == ["CONNECT 127.0.0.1:\(server.httpsPort)", "GET \(server.url("/hello.txt"))"])
-        await #expect(try server.requests(to: "/hello.txt", atLeast: 2).count == 2)
+        #expect(try await server.requests(to: "/hello.txt", atLeast: 2).count == 2)
     }
 
     @Test("a host in the no-proxy list is reached directly")

@@ -8,7 +8,7 @@ import XDocSourceHTTP
 /// each request getting what is left. Budgets of a few seconds here (FetchPolicy.timeBudget;
 /// `xds` keeps the 30 s); the transport's own time-outs are longer, so only the budget can stop
 /// these fetches.
-@Suite("Fetcher time budget", .serialized, .timeLimit(.minutes(5)))
+@Suite("Fetcher time budget", .serialized)
 final class FetcherBudgetTests: @unchecked Sendable {
     let server: TestHTTPServer
     let transport: CurlTransport

@@ -7,7 +7,7 @@ import XDocSourceHTTP
 /// ``AppInfoFetcher`` with the real libcurl transport against the loopback test server
 /// (HTTP and HTTPS with a test CA): policy, redirects, errors and the disk cache. Every cache
 /// lives in a fresh temporary folder; nothing leaves 127.0.0.1.
-@Suite("Fetcher against a real server", .serialized, .timeLimit(.minutes(5)))
+@Suite("Fetcher against a real server", .serialized)
 final class FetcherNetworkTests: @unchecked Sendable {
     let server: TestHTTPServer
     let transport: CurlTransport

@@ -5,7 +5,7 @@ import XDSTestSupport
 
 /// `DocumentSourceTree` below the window of open folders (32 for one thread): folders closed on
 /// the way down are opened again on the way back, by device and inode, never by name alone.
-@Suite("DocumentSourceTree walks deeper than its open folders", .timeLimit(.minutes(3)))
+@Suite("DocumentSourceTree walks deeper than its open folders")
 struct DeepTreeWalkTests {
     func value(_ name: String) throws -> [UInt8] {
         try DocumentSource(identifier: "com.example.\(name)", name: name).binaryPropertyList()

@@ -6,7 +6,7 @@ import Testing
 /// The one-pass binary decoder (the validator's walk builds the value) against the old path
 /// (validator, then libplist, then the converter): the same value, fields, other keys, warnings
 /// and JSON for every property list, and the same error for every damaged one.
-@Suite("One-pass binary plist decoding equals libplist's", .timeLimit(.minutes(3)))
+@Suite("One-pass binary plist decoding equals libplist's")
 struct OnePassDecodeTests {
     /// A text that tells values apart exactly (reals by bit pattern: NaN equals itself here,
     /// and -0.0 differs from 0.0).

@@ -302,7 +302,7 @@ struct AppInfoCommandTests {
         let missing = try await fixture.appinfo(["Empty.app", "-o", "a"])
         #expect(missing.status == 66, "\(missing)")
         #expect(missing.stderr.contains("Empty.app") && missing.stderr.contains("Info.plist"))
-        await #expect(try fixture.appinfo(["Nowhere.app", "-o", "a"]).status == 66)
+        #expect(try await fixture.appinfo(["Nowhere.app", "-o", "a"]).status == 66)
 
         try fixture.write("Bad.app/Info.plist", Data("<?xml version=\"1.0\"?><plist><dict><key>x</key>".utf8))
         let malformed = try await fixture.appinfo(["Bad.app", "-o", "a"])
@@ -340,7 +340,7 @@ struct AppInfoCommandTests {
         #expect(noIcon.stderr.contains("names no icon"), "\(noIcon.stderr)")
 
         try await fixture.infoPlist("NoId.app/Info.plist", "<key>CFBundleIconFiles</key><array><string>x</string></array>")
-        await #expect(try fixture.appinfo(["NoId.app", "-o", "a"]).status == 65)
+        #expect(try await fixture.appinfo(["NoId.app", "-o", "a"]).status == 65)
         #expect(!FileManager.default.fileExists(atPath: fixture.path("a")), "no failure wrote anything")
     }
 
@@ -388,12 +388,12 @@ struct AppInfoCommandTests {
         let http = try await fixture.appinfo(["Editor.app", "-o", "site", "--base-url", "http://example.org/a/"])
         #expect(http.status == 64)
         #expect(http.stderr.contains("--allow-http"))
-        await #expect(try fixture.appinfo(["Editor.app", "-o", "site", "--base-url", "https://example.org/a?x=1"]).status == 64)
-        await #expect(try fixture.appinfo(["Editor.app", "-o", "site", "--base-url", "ftp://example.org/"]).status == 64)
+        #expect(try await fixture.appinfo(["Editor.app", "-o", "site", "--base-url", "https://example.org/a?x=1"]).status == 64)
+        #expect(try await fixture.appinfo(["Editor.app", "-o", "site", "--base-url", "ftp://example.org/"]).status == 64)
         #expect(!FileManager.default.fileExists(atPath: fixture.path("site")), "usage errors write nothing")
 
         // 2048 passes the option check (the missing bundle is what fails, 66, not 64).
-        await #expect(try fixture.appinfo(["Nowhere.app", "-o", "site", "--sizes", "2048,1"]).status == 66)
+        #expect(try await fixture.appinfo(["Nowhere.app", "-o", "site", "--sizes", "2048,1"]).status == 66)
         let allowed = try await fixture.appinfo(["Editor.app", "-o", "site", "--sizes", "40", "--base-url", "http://127.0.0.1:8080", "--allow-http"])
         #expect(allowed.status == 0, "\(allowed)")
         let words = shellWords(allowed.stdout)

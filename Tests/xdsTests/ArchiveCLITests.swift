@@ -80,7 +80,7 @@ struct ArchiveCLITests {
     @Test func ownAttributeFirstThenMembersAndStatuses() async throws {
         let folder = TemporaryFolder()
         let zip = try await finderZip(in: folder)
-        await #expect(try xds("set", zip, "--id", "com.example.zipper", "--name", "Zipper").status == 0)
+        #expect(try await xds("set", zip, "--id", "com.example.zipper", "--name", "Zipper").status == 0)
         let shown = try await xds("show", "--json", zip)
         let lines = try shown.jsonLines()
         #expect(lines.map { $0["file"] as? String } == [zip, zip + "!/docs/report.txt", zip + "!/notes.md"])
@@ -185,11 +185,11 @@ struct ArchiveCLITests {
             "xds: \(root)/finder.zip: 2 members carry x-document-source; xds does not rewrite archives",
             "xds: \(root)/sub/src.tar.gz: 1 member carries x-document-source; xds does not rewrite archives",
         ])
-        await #expect(try folder.attribute(tagged) == nil)
+        #expect(try await folder.attribute(tagged) == nil)
         let zipAfter = try await digest(root + "/finder.zip"), tarAfter = try await digest(root + "/sub/src.tar.gz")
         #expect(zipAfter == zipBefore && tarAfter == tarBefore)
         // show still lists the members.
-        await #expect(try xds("show", root + "/finder.zip").status == 0)
+        #expect(try await xds("show", root + "/finder.zip").status == 0)
     }
 
     /// 200 000 entries (20 000 tagged): listed in bounded memory and time.

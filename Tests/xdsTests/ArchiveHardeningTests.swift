@@ -19,12 +19,12 @@ private func containsBytes(_ text: String, _ bytes: [UInt8]) -> Bool {
 }
 
 /// Issue 16: archives cannot stall a scan, and members are exactly what the archive stores.
-@Suite("Archives: bounded work, exact members")
+@Suite("Archives: bounded work, exact members", .timeLimit(.minutes(3)))
 struct ArchiveHardeningTests {
     // MARK: - Decompression bounds
 
     /// A 780 KB .tar.bz2 whose member is 64 GiB of zeros (before: 208 s of `show -r`).
-    @Test(.timeLimit(.minutes(2))) func bzip2BombStopsAtTheLimitAndTheWalkGoesOn() async throws {
+    @Test func bzip2BombStopsAtTheLimitAndTheWalkGoesOn() async throws {
         let folder = TemporaryFolder()
         let root = folder.path + "/share"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
@@ -43,7 +43,7 @@ struct ArchiveHardeningTests {
     }
 
     /// The default limit is 1 GiB and is named in the line; `remove -r` takes the option too.
-    @Test(.timeLimit(.minutes(2))) func gzipBombAndTheDefaultLimit() async throws {
+    @Test func gzipBombAndTheDefaultLimit() async throws {
         let folder = TemporaryFolder()
         try await make(["out": folder.path + "/big.tgz", "format": "tar.gz", "zeros": 80 << 20])
         let lowered = try await xds("show", "--archive-limit", "16m", "big.tgz", in: folder.path)
@@ -53,7 +53,7 @@ struct ArchiveHardeningTests {
         let whole = try await xds("show", "big.tgz", in: folder.path)
         #expect(whole.status == 1, "\(whole)")
         // remove -r takes the option (nothing carries a value here: 1, not a usage error).
-        await #expect(try xds("remove", "-r", "--archive-limit", "1M", folder.path).status == 1)
+        #expect(try await xds("remove", "-r", "--archive-limit", "1M", folder.path).status == 1)
         let scanner = try #require(ArchiveScanner(path: folder.path + "/big.tgz"))
         #expect(scanner.limits.maximumDecompressedSize == 1 << 30)
         do {
@@ -69,7 +69,7 @@ struct ArchiveHardeningTests {
     /// A gzip member whose payload is gzip, recursively (as libarchive's
     /// test_read_filter_gzip_recursive.gz, which loops in 3.6.2 when filters are bid for):
     /// one gzip decoder, chosen by the name, and the result is not a tar.
-    @Test(.timeLimit(.minutes(5))) func nestedGzipIsDecodedOnce() async throws {
+    @Test func nestedGzipIsDecodedOnce() async throws {
         let folder = TemporaryFolder()
         let made = try await python("""
             import gzip, io, tarfile
@@ -95,7 +95,7 @@ struct ArchiveHardeningTests {
         let folder = TemporaryFolder()
         try await make(["out": folder.path + "/a.zip", "entries": [["name": "._a", "appledouble": ["value": value("com.example.a", "A")]]]])
         for good in ["512M", "2G", "1g", "4096", "64KiB", "1T"] {
-            await #expect(try xds("show", "--archive-limit", good, "a.zip", in: folder.path).status == 0, "\(good)")
+            #expect(try await xds("show", "--archive-limit", good, "a.zip", in: folder.path).status == 0, "\(good)")
         }
         for bad in ["0", "abc", "-1", "1.5G", "G", "99999999999T"] {
             let refused = try await xds("show", "--archive-limit", bad, "a.zip", in: folder.path)
@@ -106,14 +106,14 @@ struct ArchiveHardeningTests {
         #expect(ArchiveScanner.Limits.sizeText(1500) == "1500 bytes")
         let help = try await xds("show", "--help")
         #expect(help.stdout.contains("--archive-limit <SIZE>"))
-        await #expect(try xds("remove", "--help").stdout.contains("--archive-limit <SIZE>"))
+        #expect(try await xds("remove", "--help").stdout.contains("--archive-limit <SIZE>"))
     }
 
     // MARK: - Zips through the central directory
 
     /// A big member (deflated, 256 MiB) is skipped by offset, never inflated; a zip with bytes
     /// in front (self-extracting) lists like any other.
-    @Test(.timeLimit(.minutes(5))) func zipMembersAreSkippedAndSelfExtractingZipsList() async throws {
+    @Test func zipMembersAreSkippedAndSelfExtractingZipsList() async throws {
         let folder = TemporaryFolder()
         let stub = String(repeating: "7f454c46", count: 1000)  // a program in front
         try await make(["out": folder.path + "/sfx.zip", "front_hex": stub, "entries": [
@@ -226,7 +226,7 @@ struct ArchiveHardeningTests {
         let bundle = folder.path + "/t.textbundle"
         try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
         try big.write(toFile: bundle + "/info.json", atomically: false, encoding: .utf8)
-        await #expect(try xds("set", bundle, "--id", "com.example.t", "--name", "T").status == 0)
+        #expect(try await xds("set", bundle, "--id", "com.example.t", "--name", "T").status == 0)
         let folderShown = try await xds("show", "t.textbundle", in: folder.path)
         #expect(folderShown.status == 0)
         #expect(folderShown.stderr == "xds: warning: t.textbundle: info.json is larger than 64 KiB (ignored)\n")

@@ -4,7 +4,7 @@ import XDSTestSupport
 
 /// `xds icon` over the system's libcurl as a user runs it: proxies from the environment, a bad
 /// `SSL_CERT_FILE`, and libcurl missing at run time. HOME and the cache are temporary folders.
-@Suite("xds icon over libcurl (built binary, real loopback server)", .serialized, .timeLimit(.minutes(5)))
+@Suite("xds icon over libcurl (built binary, real loopback server)", .serialized, .timeLimit(.minutes(3)))
 final class CurlCLITests: @unchecked Sendable {
     let server: TestHTTPServer
     let work: URL

@@ -7,7 +7,7 @@ import XDSTestSupport
 /// first on PATH, and every command's output (standard output and error together, as on a
 /// terminal) and exit status compared with what the doc shows. The syntax, for doc writers:
 /// docs/doc-examples.md.
-@Suite("the examples in README.md and docs/ (run)")
+@Suite("the examples in README.md and docs/ (run)", .timeLimit(.minutes(3)))
 struct DocExampleTests {
     static let consoleBlocks = DocBlock.all("console", root: Repository.root)
 
@@ -18,7 +18,7 @@ struct DocExampleTests {
         #expect(DocExampleTests.consoleBlocks.contains { $0.file == "docs/commands.md" })
     }
 
-    @Test("a console block prints what the doc shows", .timeLimit(.minutes(5)), arguments: DocExampleTests.consoleBlocks)
+    @Test("a console block prints what the doc shows", arguments: DocExampleTests.consoleBlocks)
     func consoleBlock(_ block: DocBlock) async throws {
         let commands = try block.commands()
         let scratch = TemporaryFolder()
@@ -235,7 +235,7 @@ struct DocExampleRunnerTests {
         }
     }
 
-    @Test("one bash runs a block: output split by command, stderr merged, status, cd carried on", .timeLimit(.minutes(5)))
+    @Test("one bash runs a block: output split by command, stderr merged, status, cd carried on")
     func running() async throws {
         let scratch = TemporaryFolder()
         let work = scratch.folder("work")

@@ -6,7 +6,7 @@ import XDSTestSupport
 /// test run built them (`swiftc -typecheck`, the modules and C module maps of the build folder):
 /// a renamed API, a wrong label or an undefined name in a sample fails here, with the compiler's
 /// message pointing at the Markdown file's own line (docs/doc-examples.md).
-@Suite("the Swift samples in README.md and docs/ (compiled)")
+@Suite("the Swift samples in README.md and docs/ (compiled)", .timeLimit(.minutes(3)))
 struct DocSwiftSampleTests {
     static let swiftBlocks = DocBlock.all("swift", root: Repository.root)
 
@@ -15,7 +15,7 @@ struct DocSwiftSampleTests {
         #expect(DocSwiftSampleTests.swiftBlocks.contains { $0.file == "docs/library.md" })
     }
 
-    @Test("a Swift sample compiles", .timeLimit(.minutes(5)), arguments: DocSwiftSampleTests.swiftBlocks)
+    @Test("a Swift sample compiles", arguments: DocSwiftSampleTests.swiftBlocks)
     func sampleCompiles(_ block: DocBlock) async throws {
         let build = try BuildFolder.locate()
         let scratch = TemporaryFolder()

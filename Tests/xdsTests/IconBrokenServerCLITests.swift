@@ -5,7 +5,7 @@ import XDSTestSupport
 /// `xds icon` against servers that answer wrongly (Tests/Support/raw_reply_server.py) and a
 /// proxy variable libcurl cannot use: a failed fetch is 69 with one line naming the host,
 /// whether the URL was typed or came from an attribute, and nothing reaches the cache.
-@Suite("xds icon against broken servers (built binary, raw loopback sockets)", .serialized, .timeLimit(.minutes(5)))
+@Suite("xds icon against broken servers (built binary, raw loopback sockets)", .serialized, .timeLimit(.minutes(3)))
 final class IconBrokenServerCLITests: @unchecked Sendable {
     let raw: TestRawServer
     let work: URL

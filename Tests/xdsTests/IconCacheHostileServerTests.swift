@@ -89,7 +89,7 @@ final class IconCacheHostileServerTests: @unchecked Sendable {
     func ageListFromItsFirstMember() async throws {
         try script(["/agelist/appInfo.json": (200, ["Age": "7200, 0", "Cache-Control": "max-age=3600"], Self.list(58))],
                    fileHeaders: ["/app/img/icon-58.png": ["Cache-Control": "max-age=600"]])
-        for _ in 0..<2 { await #expect(try icon(["--app-info", https("/agelist/appInfo.json"), "--size", "58", "-o", "a.png"]).status == 0) }
+        for _ in 0..<2 { #expect(try await icon(["--app-info", https("/agelist/appInfo.json"), "--size", "58", "-o", "a.png"]).status == 0) }
         #expect(try count("/agelist/appInfo.json") == 2)
         #expect(try count("/app/img/icon-58.png") == 1)
     }
@@ -103,7 +103,7 @@ final class IconCacheHostileServerTests: @unchecked Sendable {
         routes["/valid/appInfo.json"] = (200, ["Expires": "Thu, 18 Aug 2050 08:00:00 GMT"], Self.list(58))
         try script(routes, fileHeaders: ["/app/img/icon-58.png": ["Cache-Control": "max-age=600"]])
         for path in routes.keys {
-            for _ in 0..<2 { await #expect(try icon(["--app-info", https(path), "--size", "58", "-o", "a.png"]).status == 0) }
+            for _ in 0..<2 { #expect(try await icon(["--app-info", https(path), "--size", "58", "-o", "a.png"]).status == 0) }
             #expect(try count(path) == (path.hasPrefix("/valid") ? 1 : 2), "\(path)")
         }
     }
@@ -114,8 +114,8 @@ final class IconCacheHostileServerTests: @unchecked Sendable {
         try script(["/t/appInfo.json": (302, ["Location": "/b/appInfo.json"], "")],
                    fileHeaders: ["/b/appInfo.json": fresh, "/c/appInfo.json": fresh,
                                  "/app/img/icon-58.png": fresh, "/app/img/icon-87.png": fresh])
-        await #expect(try icon(["--app-info", https("/t/appInfo.json"), "--size", "58", "-o", "a.png"]).status == 0)
-        await #expect(try icon(["--app-info", https("/t/appInfo.json"), "--size", "58", "-o", "a.png"]).status == 0)
+        #expect(try await icon(["--app-info", https("/t/appInfo.json"), "--size", "58", "-o", "a.png"]).status == 0)
+        #expect(try await icon(["--app-info", https("/t/appInfo.json"), "--size", "58", "-o", "a.png"]).status == 0)
         #expect(try count("/t/appInfo.json") == 2, "the temporary redirect is asked again")
         #expect(try count("/b/appInfo.json") == 1, "its fresh target is not")
         try script(["/t/appInfo.json": (302, ["Location": "/c/appInfo.json"], "")],
@@ -133,7 +133,7 @@ final class IconCacheHostileServerTests: @unchecked Sendable {
     func varyStar() async throws {
         try script(["/vary/appInfo.json": (200, ["Cache-Control": "max-age=600", "Vary": "*"], Self.list(58))],
                    fileHeaders: ["/app/img/icon-58.png": ["Cache-Control": "max-age=600"]])
-        for _ in 0..<2 { await #expect(try icon(["--app-info", https("/vary/appInfo.json"), "--size", "58", "-o", "a.png"]).status == 0) }
+        for _ in 0..<2 { #expect(try await icon(["--app-info", https("/vary/appInfo.json"), "--size", "58", "-o", "a.png"]).status == 0) }
         #expect(try count("/vary/appInfo.json") == 2)
         #expect(try count("/app/img/icon-58.png") == 1)
     }
@@ -187,7 +187,7 @@ final class IconCacheHostileServerTests: @unchecked Sendable {
         #expect(bare.stderr == "xds: bare.txt: the x-document-source attribute has no appInfoURL; give the icon list with --app-info\n")
         #expect(try server.requests().isEmpty)
         // With no FILE, the current folder's list is used.
-        await #expect(try icon(["--size", "58", "-o", "out.png"]).status == 0)
+        #expect(try await icon(["--size", "58", "-o", "out.png"]).status == 0)
     }
 
     @Test("a relative HOME (and XDG_CACHE_HOME) is named as not an absolute path")

@@ -81,7 +81,7 @@ final class IconCommandTests: @unchecked Sendable {
 
     @Test("max-age=0: the second run revalidates (If-None-Match / If-Modified-Since) and gets 304 with no body")
     func revalidation() async throws {
-        await #expect(try icon(["doc.txt", "--size", "87", "-o", "a.png"]).status == 0)
+        #expect(try await icon(["doc.txt", "--size", "87", "-o", "a.png"]).status == 0)
         let again = try await icon(["doc.txt", "--size", "87", "-o", "b.png"])
         #expect(again.status == 0, "\(again)")
         #expect(try output("a.png") == output("b.png"))
@@ -136,8 +136,8 @@ final class IconCommandTests: @unchecked Sendable {
             #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("out.png").path))
         }
         // Three redirects are fine; http with --allow-http is fine.
-        await #expect(try icon(["--app-info", https("/redirect/3/app/appInfo.json"), "--size", "58", "-o", "r.png"]).status == 0)
-        await #expect(try icon(["--app-info", server.url("/app/appInfo.json", on: .http), "--allow-http", "--size", "58",
+        #expect(try await icon(["--app-info", https("/redirect/3/app/appInfo.json"), "--size", "58", "-o", "r.png"]).status == 0)
+        #expect(try await icon(["--app-info", server.url("/app/appInfo.json", on: .http), "--allow-http", "--size", "58",
                           "-o", "h.png"]).status == 0)
     }
 
@@ -179,7 +179,7 @@ final class IconCommandTests: @unchecked Sendable {
         #expect(!entries.isEmpty && entries.allSatisfy { $0.hasSuffix(".entry") }, "\(entries)")
         // Whole entries: the next run is served from them with no request.
         let before = try requests("/app/").count
-        await #expect(try icon(["doc.txt", "--size", "600", "--offline", "-o", "c2.png"]).status == 0)
+        #expect(try await icon(["doc.txt", "--size", "600", "--offline", "-o", "c2.png"]).status == 0)
         #expect(try output("c2.png") == output("c0.png"))
         #expect(try requests("/app/").count == before)
     }
@@ -199,7 +199,7 @@ final class IconCommandTests: @unchecked Sendable {
         // Ready when the icon's request has come in: its body trickles for about 2 s.
         try #require(await server.requestsStarted(to: "/slow/body"), "xds never asked for the icon")
         p.signal(signal)
-        await #expect(try p.wait().killedBySignal)
+        #expect(try await p.wait().killedBySignal)
         let cached = (try? FileManager.default.contentsOfDirectory(atPath: cache + "/xds")) ?? []
         #expect(cached.allSatisfy { $0.hasSuffix(".entry") }, "no temporary file: \(cached)")
         #expect(cached.count <= 1, "only the list may be cached: \(cached)")

@@ -27,7 +27,7 @@ struct InteropTests {
         let set = try await xds("set", "a.txt", "--id", "com.example.app", "--name", "Exämple 😀",
                           "--path", "d/f.txt", "--app-info-url", "https://example.com/appInfo.json", in: folder.path)
         #expect(set.status == 0, "\(set)")
-        let bytes = try await #require(try folder.attribute("a.txt"))
+        let bytes = try #require(try await folder.attribute("a.txt"))
         #expect(bytes.starts(with: Array("bplist00".utf8)))
         try await expectAttribute(folder, "a.txt", equals: """
             {"identifier": "com.example.app", "name": "Exämple 😀", "path": "d/f.txt",

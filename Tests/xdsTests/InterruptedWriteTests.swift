@@ -5,7 +5,7 @@ import Testing
 /// Interrupted writers leave no temporary files (SPEC §5): SIGINT, SIGTERM, SIGHUP never;
 /// SIGKILL not where Linux has unnamed temporary files (O_TMPFILE); what a killed writer of
 /// another kind left is swept by the next writer in the folder.
-@Suite("interrupted writes leave nothing behind", .serialized)
+@Suite("interrupted writes leave nothing behind", .serialized, .timeLimit(.minutes(3)))
 struct InterruptedWriteTests {
     /// Starts `xds ARGS` many times in `folder`, each killed with one of `signals` after a
     /// random delay (seeded), and prints the leftover `.xds-*` files and the statuses seen.
@@ -29,8 +29,7 @@ struct InterruptedWriteTests {
         print(len(left), killed, ' '.join(left))
         """#
 
-    @Test("set --sidecar with a 16 MiB resource fork, killed at random points 10 × each of SIGTERM, SIGINT, SIGHUP, SIGKILL, then 20 × SIGKILL: no temporary file left, the sidecar intact",
-          .timeLimit(.minutes(10)))
+    @Test("set --sidecar with a 16 MiB resource fork, killed at random points 10 × each of SIGTERM, SIGINT, SIGHUP, SIGKILL, then 20 × SIGKILL: no temporary file left, the sidecar intact")
     func sidecarKillLoop() async throws {
         let folder = TemporaryFolder()
         folder.file("big.txt")
@@ -60,7 +59,7 @@ struct InterruptedWriteTests {
         #expect(check.stdout == "\(16 << 20) True\n", "\(check)")
     }
 
-    @Test("mask -o killed with SIGKILL while its output is pending: nothing left in the folder", .timeLimit(.minutes(2)))
+    @Test("mask -o killed with SIGKILL while its output is pending: nothing left in the folder")
     func outputSigkill() async throws {
         let folder = TemporaryFolder()
         let r = try await unblockedShell("""

@@ -78,7 +78,7 @@ struct MalformedValueTests {
         #expect(json.stdout.contains(#""other":{"a":"b"}"#))
         // plistlib agrees that the deep value's problem is the depth, not the encoding.
         try await folder.setAttribute(file, deepPlist(depth: 20))
-        await #expect(try xds("show", "a.txt", in: folder.path).status == 0)
+        #expect(try await xds("show", "a.txt", in: folder.path).status == 0)
     }
 
     @Test(arguments: malformedValues.keys.filter { !$0.hasPrefix("(") }.sorted())
@@ -92,11 +92,11 @@ struct MalformedValueTests {
         }
         let file = folder.file("a.txt")
         if value.isEmpty {
-            await #expect(try sh("setfattr -n user.x-document-source -v '' a.txt", in: folder.path).status == 0)
+            #expect(try await sh("setfattr -n user.x-document-source -v '' a.txt", in: folder.path).status == 0)
         } else {
             try await folder.setAttribute(file, value)
         }
-        await #expect(try folder.attribute(file).map([UInt8].init) == value)
+        #expect(try await folder.attribute(file).map([UInt8].init) == value)
 
         let show = try await xds("show", "a.txt", in: folder.path)
         #expect(show.status == 65, "\(show)")
@@ -109,6 +109,6 @@ struct MalformedValueTests {
 
         let set = try await xds("set", "a.txt", "--id", "a.b", "--name", "N", in: folder.path)
         #expect(set.status == 65, "\(set)")
-        await #expect(try folder.attribute(file).map([UInt8].init) == value)
+        #expect(try await folder.attribute(file).map([UInt8].init) == value)
     }
 }

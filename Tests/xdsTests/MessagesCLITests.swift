@@ -9,7 +9,7 @@ struct MessagesCLITests {
     /// file. The user must learn why, not read "no such file or folder" about a file `ls` shows.
     @Test func fileNameThatIsNotUTF8() async throws {
         let folder = TemporaryFolder()
-        await #expect(try sh(#"touch "$(printf 'caf\351.txt')""#, in: folder.path).status == 0)
+        #expect(try await sh(#"touch "$(printf 'caf\351.txt')""#, in: folder.path).status == 0)
         let message = "xds: caf\u{FFFD}.txt: the file name is not valid UTF-8, which xds cannot handle (rename the file)\n"
         for command in ["show", "show --json --", "set --id a.b --name N", "remove"] {
             let result = try await sh("'\(xdsPath)' \(command) \"$(printf 'caf\\351.txt')\"", in: folder.path)
@@ -18,8 +18,8 @@ struct MessagesCLITests {
         }
         // A valid name that merely contains U+FFFD is an ordinary name.
         folder.file("caf\u{FFFD}.txt")
-        await #expect(try xds("set", "caf\u{FFFD}.txt", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
-        await #expect(try xds("show", "caf\u{FFFD}.txt", in: folder.path).status == 0)
+        #expect(try await xds("set", "caf\u{FFFD}.txt", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
+        #expect(try await xds("show", "caf\u{FFFD}.txt", in: folder.path).status == 0)
     }
 
     /// `xds mask` too: a non-UTF-8 input is not "no such file", and a non-UTF-8 -o must not
@@ -32,8 +32,8 @@ struct MessagesCLITests {
             open('ic.png', 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 1, 1, 8, 6, 0, 0, 0))
                 + chunk(b'IDAT', zlib.compress(b'\\0\\xff\\0\\0\\xff')) + chunk(b'IEND', b''))
             """
-        await #expect(try python(onePixel, in: folder.path).status == 0)
-        await #expect(try sh("cp ic.png \"$(printf 'ic\\351.png')\"", in: folder.path).status == 0)
+        #expect(try await python(onePixel, in: folder.path).status == 0)
+        #expect(try await sh("cp ic.png \"$(printf 'ic\\351.png')\"", in: folder.path).status == 0)
         let input = try await sh("'\(xdsPath)' mask \"$(printf 'ic\\351.png')\" -o out.png", in: folder.path)
         #expect(input.status == 66, "\(input)")
         #expect(input.stderr == "xds: ic\u{FFFD}.png: the file name is not valid UTF-8, which xds cannot handle (rename the file)\n")
@@ -42,7 +42,7 @@ struct MessagesCLITests {
         #expect(output.stderr == "xds: out\u{FFFD}.png: the file name is not valid UTF-8, which xds cannot handle (rename the file)\n")
         // Nothing written under the repaired name (or any other).
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 2)
-        await #expect(try sh("'\(xdsPath)' mask ic.png -o out.png", in: folder.path).status == 0)
+        #expect(try await sh("'\(xdsPath)' mask ic.png -o out.png", in: folder.path).status == 0)
     }
 
     /// A hostile file name cannot split `xds mask`'s error line or reach the terminal raw.
@@ -63,10 +63,10 @@ struct MessagesCLITests {
         #expect(result.errorLines.count == 1)
         #expect(result.errorLines.first?.hasPrefix("xds: a.txt: malformed x-document-source value: ") == true)
         #expect(result.errorLines.first?.hasSuffix("; --replace writes a new value without reading it") == true)
-        await #expect(try folder.attribute(file) == Data(garbage))
+        #expect(try await folder.attribute(file) == Data(garbage))
         // And the hint is right.
-        await #expect(try xds("set", "a.txt", "--replace", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
-        await #expect(try xds("show", "a.txt", in: folder.path).status == 0)
+        #expect(try await xds("set", "a.txt", "--replace", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
+        #expect(try await xds("show", "a.txt", in: folder.path).status == 0)
     }
 
     @Test func removeSaysWhenTheValueLivesInASidecar() async throws {
@@ -82,7 +82,7 @@ struct MessagesCLITests {
         #expect(FileManager.default.fileExists(atPath: sidecar))
         // Without a sidecar, the plain words.
         folder.file("plain.txt")
-        await #expect(try xds("remove", "plain.txt", in: folder.path).stderr == "xds: plain.txt: no x-document-source attribute\n")
+        #expect(try await xds("remove", "plain.txt", in: folder.path).stderr == "xds: plain.txt: no x-document-source attribute\n")
     }
 
     /// A right-to-left override in a hostile value must not reorder what the terminal shows.
@@ -98,6 +98,6 @@ struct MessagesCLITests {
         #expect(try json.jsonLines().first?["name"] as? String == "Safe\u{202E}txt.exe\u{2066}x\u{2069}")
         // Hebrew and Arabic names themselves are left alone.
         try await folder.setAttribute(file, try plistlib(#"{"identifier": "a.b", "name": "\u05E2\u05D1\u05E8\u05D9\u05EA"}"#))
-        await #expect(try xds("show", "a.txt", in: folder.path).stdout.contains("  name:       עברית\n"))
+        #expect(try await xds("show", "a.txt", in: folder.path).stdout.contains("  name:       עברית\n"))
     }
 }

@@ -24,7 +24,7 @@ struct OutputAndStatusTests {
         guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
         let folder = TemporaryFolder()
         folder.file("a.txt")
-        await #expect(try xds("set", "a.txt", "--id", "com.example.app", "--name", "N", in: folder.path).status == 0)
+        #expect(try await xds("set", "a.txt", "--id", "com.example.app", "--name", "N", in: folder.path).status == 0)
         let result = try await runToFull(arguments, in: folder.path)
         #expect(result.status == 74, "\(result)")
         // One line only: the run stops at the first failed write.
@@ -55,7 +55,7 @@ struct OutputAndStatusTests {
     func closedPipe() async throws {
         let folder = TemporaryFolder()
         folder.file("a.txt")
-        await #expect(try xds("set", "a.txt", "--id", "com.example.app", "--name", "N", in: folder.path).status == 0)
+        #expect(try await xds("set", "a.txt", "--id", "com.example.app", "--name", "N", in: folder.path).status == 0)
         // 20 000 lines of about 80 bytes: far more than a pipe holds, so head has closed it
         // before xds is done.
         let quiet = try await showIntoHead(ignoreSIGPIPE: false, files: 20_000, in: folder.path)
@@ -79,7 +79,7 @@ struct OutputAndStatusTests {
         folder.file("a.txt")
         folder.file("last.txt")
         for file in ["a.txt", "last.txt"] {
-            await #expect(try xds("set", file, "--id", "com.example.app", "--name", "N", in: folder.path).status == 0)
+            #expect(try await xds("set", file, "--id", "com.example.app", "--name", "N", in: folder.path).status == 0)
         }
         // Well over a megabyte of output before last.txt (a pipe holds 64 KiB by default).
         let running = try ProcessRunner.start(xdsPath, ["show"] + flags + Array(repeating: "a.txt", count: 20_000) + ["last.txt"],

@@ -63,7 +63,7 @@ struct PreCommitHookTests {
     func cleanPasses() async throws {
         let scratch = try await Scratch()
         scratch.folder.file("project/a.png", "png")
-        await #expect(try scratch.sh("git add a.png", in: "project").status == 0)
+        #expect(try await scratch.sh("git add a.png", in: "project").status == 0)
         let result = try await scratch.tryRepo()
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("Passed"), "\(result)")
@@ -91,7 +91,7 @@ struct PreCommitHookTests {
             #expect(zipped.status == 0, "\(zipped)")
             named = "release.zip!/__MACOSX: macosx-folder"
         }
-        await #expect(try scratch.sh("git add -A", in: "project").status == 0)
+        #expect(try await scratch.sh("git add -A", in: "project").status == 0)
         let result = try await scratch.tryRepo()
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout.contains("Failed"), "\(result)")

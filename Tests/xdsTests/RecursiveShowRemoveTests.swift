@@ -146,7 +146,7 @@ struct RecursiveShowRemoveTests {
         let before = try await sh(dump, in: folder.path).stdout
         let dry = try await xds("remove", "-r", "-n", "t", in: folder.path)
         #expect(dry.status == 0 && dry.stderr.isEmpty, "\(dry)")
-        await #expect(try sh(dump, in: folder.path).stdout == before)
+        #expect(try await sh(dump, in: folder.path).stdout == before)
         #expect(Set(dry.stdout.split(separator: "\n").map(String.init)) == Set(tagged))
 
         let removed = try await xds("remove", "-r", "t", in: folder.path)
@@ -166,7 +166,7 @@ struct RecursiveShowRemoveTests {
     @Test func dryRunNeedsR() async throws {
         let folder = TemporaryFolder()
         folder.file("a")
-        await #expect(try xds("remove", "-n", "a", in: folder.path).status == 64)
+        #expect(try await xds("remove", "-n", "a", in: folder.path).status == 64)
     }
 }
 

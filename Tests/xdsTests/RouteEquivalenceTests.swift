@@ -11,7 +11,7 @@ import XDSSystem
 /// command's own option model (ArgumentParser's dump-help JSON, so a new option is drawn too):
 /// flags and options under every name, values good and bad, `--name=value`, missing values,
 /// grouped short options (`-rj 2`), repeats, `--`, `-h`, `help`, unknown options.
-@Suite("fast paths and ArgumentParser agree (generated command lines)")
+@Suite("fast paths and ArgumentParser agree (generated command lines)", .timeLimit(.minutes(3)))
 struct RouteEquivalenceTests {
     static let commands = ["show", "mask", "icon"]
     static let seeds: [UInt64] = Array(1...8)
@@ -93,7 +93,7 @@ struct RouteEquivalenceTests {
     /// that the fast path declines (the options first, spelt as given, then `--` and the operands:
     /// the same command to ArgumentParser), give the same standard output, standard error, exit
     /// status and output files.
-    @Test("the binary answers a fast line and its ArgumentParser twin alike", .timeLimit(.minutes(5)),
+    @Test("the binary answers a fast line and its ArgumentParser twin alike",
           arguments: commands)
     func sameOutput(command: String) async throws {
         let folder = try await Fixture()

@@ -15,8 +15,8 @@ struct SambaStoreCLITests {
         try await folder.setAttribute(file, value + [0], name: Self.stream)
         let set = try await xds("set", "notes.md", "--path", "moved/notes.md", in: folder.path)
         #expect(set.status == 0 && set.stderr.isEmpty, "\(set)")
-        await #expect(try folder.attribute(file) == nil, "no second copy in user.x-document-source")
-        let raw = try await #require(try folder.attribute(file, name: Self.stream))
+        #expect(try await folder.attribute(file) == nil, "no second copy in user.x-document-source")
+        let raw = try #require(try await folder.attribute(file, name: Self.stream))
         #expect(raw.last == 0)
         let parsed = try await pythonReading(raw.dropLast(), """
             import plistlib, sys
@@ -28,10 +28,10 @@ struct SambaStoreCLITests {
         // The form without :$DATA (store_stream_type = no) keeps its own name.
         let other = folder.file("other.md")
         try await folder.setAttribute(other, value + [0], name: "user.DosStream.x-document-source")
-        await #expect(try xds("set", "other.md", "--path", "p", in: folder.path).status == 0)
+        #expect(try await xds("set", "other.md", "--path", "p", in: folder.path).status == 0)
         let otherValue = try await folder.attribute(other), otherStream = try await folder.attribute(other, name: Self.stream)
         #expect(otherValue == nil && otherStream == nil)
-        await #expect(try folder.attribute(other, name: "user.DosStream.x-document-source")?.last == 0)
+        #expect(try await folder.attribute(other, name: "user.DosStream.x-document-source")?.last == 0)
     }
 
     @Test("a sidecar value is updated in the sidecar without --sidecar; no native copy appears")
@@ -42,7 +42,7 @@ struct SambaStoreCLITests {
         try Data(appleDoubleBytes(attributes: [("x-document-source", value)])).write(to: URL(fileURLWithPath: folder.path + "/._a.txt"))
         let set = try await xds("set", "a.txt", "--path", "p/a.txt", in: folder.path)
         #expect(set.status == 0, "\(set)")
-        await #expect(try folder.attribute(file) == nil)
+        #expect(try await folder.attribute(file) == nil)
         let show = try await xds("show", "--json", "a.txt", in: folder.path)
         #expect(show.stdout.contains(#""path":"p/a.txt""#) && show.stdout.contains(#""store":"appledouble""#), "\(show)")
     }
@@ -53,16 +53,16 @@ struct SambaStoreCLITests {
         let file = folder.file("n.md")
         let set = try await xds("set", "n.md", "--store", "samba-stream", "--id", "com.example.a", "--name", "A", in: folder.path)
         #expect(set.status == 0, "\(set)")
-        await #expect(try folder.attribute(file) == nil)
-        let raw = try await #require(try folder.attribute(file, name: Self.stream))
+        #expect(try await folder.attribute(file) == nil)
+        let raw = try #require(try await folder.attribute(file, name: Self.stream))
         #expect(raw.starts(with: Data("bplist00".utf8)) && raw.last == 0)
-        await #expect(try xds("show", "--json", "n.md", in: folder.path).stdout.contains(#""store":"samba-stream""#))
+        #expect(try await xds("show", "--json", "n.md", in: folder.path).stdout.contains(#""store":"samba-stream""#))
         // --store sidecar is --sidecar.
         folder.file("s.md")
-        await #expect(try xds("set", "s.md", "--store", "sidecar", "--id", "a.b", "--name", "B", in: folder.path).status == 0)
+        #expect(try await xds("set", "s.md", "--store", "sidecar", "--id", "a.b", "--name", "B", in: folder.path).status == 0)
         #expect(FileManager.default.fileExists(atPath: folder.path + "/._s.md"))
-        await #expect(try xds("set", "s.md", "--store", "xattr", "--sidecar", "--id", "a.b", "--name", "B", in: folder.path).status == 64)
-        await #expect(try xds("set", "s.md", "--store", "zip", "--id", "a.b", "--name", "B", in: folder.path).status == 64)
+        #expect(try await xds("set", "s.md", "--store", "xattr", "--sidecar", "--id", "a.b", "--name", "B", in: folder.path).status == 64)
+        #expect(try await xds("set", "s.md", "--store", "zip", "--id", "a.b", "--name", "B", in: folder.path).status == 64)
         let help = try await xds("set", "--help").stdout
         #expect(help.contains("--store") && help.contains("samba-stream") && help.contains("streams_xattr"))
     }
@@ -83,7 +83,7 @@ struct RealSambaTests {
         let set = try await xds("set", "share/notes.md", "--store", "samba-stream", "--id", "com.example.editor", "--name", "Editor",
                           "--path", "docs/notes.md", in: server.folder.path)
         #expect(set.status == 0, "\(set)")
-        let stored = try await #require(try server.folder.attribute(server.share + "/notes.md", name: SambaStoreCLITests.stream))
+        let stored = try #require(try await server.folder.attribute(server.share + "/notes.md", name: SambaStoreCLITests.stream))
         let info = try await server.client("allinfo notes.md")
         #expect(info.stdout.contains("stream: [:x-document-source:$DATA], \(stored.count - 1) bytes"), "\(info)")
         let got = try await server.client(#"get "notes.md:x-document-source" got.bin"#)
@@ -98,10 +98,10 @@ struct RealSambaTests {
         try Data(value).write(to: URL(fileURLWithPath: server.folder.path + "/local.bin"))
         let put = try await server.client(#"put local.bin "other.md:x-document-source""#)
         #expect(put.status == 0, "\(put)")
-        await #expect(try server.folder.attribute(server.share + "/other.md", name: SambaStoreCLITests.stream) == Data(value + [0]))
+        #expect(try await server.folder.attribute(server.share + "/other.md", name: SambaStoreCLITests.stream) == Data(value + [0]))
         let update = try await xds("set", "share/other.md", "--path", "moved/other.md", in: server.folder.path)
         #expect(update.status == 0, "\(update)")
-        await #expect(try server.folder.attribute(server.share + "/other.md") == nil, "no native copy")
+        #expect(try await server.folder.attribute(server.share + "/other.md") == nil, "no native copy")
         let back = try await server.client(#"get "other.md:x-document-source" back.bin"#)
         #expect(back.status == 0, "\(back)")
         let read = try await pythonReading(try Data(contentsOf: URL(fileURLWithPath: server.folder.path + "/back.bin")), """

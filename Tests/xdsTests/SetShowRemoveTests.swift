@@ -14,7 +14,7 @@ let everyTypeValue = """
 
 /// Checks with plistlib that `file`'s attribute equals the Python expression `expected`.
 func expectAttribute(_ folder: TemporaryFolder, _ file: String, equals expected: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-    let data = try await #require(try folder.attribute(file), sourceLocation: sourceLocation)
+    let data = try #require(try await folder.attribute(file), sourceLocation: sourceLocation)
     #expect(data.starts(with: Array("bplist00".utf8)), sourceLocation: sourceLocation)
     let script = """
         import plistlib, sys, datetime
@@ -91,7 +91,7 @@ struct SetShowRemoveTests {
         let set = try await xds("set", "a.txt", "--replace", "--path", "x", in: folder.path)
         #expect(set.status == 64)
         #expect(set.stderr.contains("--replace"))
-        await #expect(try folder.attribute(file) == Data(try plistlib(everyTypeValue)))
+        #expect(try await folder.attribute(file) == Data(try plistlib(everyTypeValue)))
     }
 
     @Test func otherKeysInJSONAndHumanOutput() async throws {
@@ -166,20 +166,20 @@ struct SetShowRemoveTests {
     @Test func foldersCarryIt() async throws {
         let folder = TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.path + "/Notes.textbundle", withIntermediateDirectories: false)
-        await #expect(try xds("set", "Notes.textbundle", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
+        #expect(try await xds("set", "Notes.textbundle", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
         let json = try await xds("show", "--json", "Notes.textbundle", in: folder.path)
         #expect(try json.jsonLines().first?["identifier"] as? String == "a.b")
-        await #expect(try xds("remove", "Notes.textbundle", in: folder.path).status == 0)
-        await #expect(try folder.attribute("Notes.textbundle") == nil)
+        #expect(try await xds("remove", "Notes.textbundle", in: folder.path).status == 0)
+        #expect(try await folder.attribute("Notes.textbundle") == nil)
     }
 
     @Test func symlinksAreFollowedAndNoFollowIsAClearError() async throws {
         let folder = TemporaryFolder()
         folder.file("target.txt")
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/link.txt", withDestinationPath: "target.txt")
-        await #expect(try xds("set", "link.txt", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
-        await #expect(try folder.attribute("target.txt") != nil)
-        await #expect(try xds("show", "link.txt", in: folder.path).status == 0)
+        #expect(try await xds("set", "link.txt", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
+        #expect(try await folder.attribute("target.txt") != nil)
+        #expect(try await xds("show", "link.txt", in: folder.path).status == 0)
 
         // Linux's lgetxattr finds no user attribute on a link: show reports it absent.
         let show = try await xds("show", "link.txt", "--no-follow", in: folder.path)
@@ -190,7 +190,7 @@ struct SetShowRemoveTests {
             #expect(result.status == 74, "\(result)")
             #expect(result.errorLines == ["xds: link.txt: is a symbolic link, and Linux does not allow user extended attributes on symbolic links"])
         }
-        await #expect(try xds("show", "--json", "target.txt", in: folder.path).jsonLines().first?["identifier"] as? String == "a.b")
+        #expect(try await xds("show", "--json", "target.txt", in: folder.path).jsonLines().first?["identifier"] as? String == "a.b")
     }
 
     @Test func severalFilesOneMissingHighestCodeWins() async throws {
@@ -200,8 +200,8 @@ struct SetShowRemoveTests {
         let set = try await xds("set", "a.txt", "missing.txt", "b.txt", "--id", "a.b", "--name", "N", in: folder.path)
         #expect(set.status == 66)
         #expect(set.errorLines == ["xds: missing.txt: no such file or folder"])
-        await #expect(try folder.attribute("a.txt") != nil)
-        await #expect(try folder.attribute("b.txt") != nil)
+        #expect(try await folder.attribute("a.txt") != nil)
+        #expect(try await folder.attribute("b.txt") != nil)
 
         folder.file("plain.txt")
         let show = try await xds("show", "--json", "a.txt", "plain.txt", "missing.txt", "b.txt", in: folder.path)
@@ -225,12 +225,12 @@ struct SetShowRemoveTests {
         let folder = TemporaryFolder()
         folder.file("has.txt")
         folder.file("bare.txt")
-        await #expect(try xds("set", "has.txt", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
+        #expect(try await xds("set", "has.txt", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
         let result = try await xds("set", "has.txt", "bare.txt", "--path", "p", in: folder.path)
         #expect(result.status == 64)
         #expect(result.errorLines == ["xds: bare.txt: the file has no identifier or name; give --id and --name"])
-        await #expect(try xds("show", "--json", "has.txt", in: folder.path).jsonLines().first?["path"] as? String == "p")
-        await #expect(try folder.attribute("bare.txt") == nil)
+        #expect(try await xds("show", "--json", "has.txt", in: folder.path).jsonLines().first?["path"] as? String == "p")
+        #expect(try await folder.attribute("bare.txt") == nil)
         let nameOnly = try await xds("set", "bare.txt", "--id", "a.b", in: folder.path)
         #expect(nameOnly.errorLines == ["xds: bare.txt: the file has no name; give --name"])
     }
@@ -238,11 +238,11 @@ struct SetShowRemoveTests {
     @Test func removeDeletesIt() async throws {
         let folder = TemporaryFolder()
         folder.file("a.txt")
-        await #expect(try xds("set", "a.txt", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
+        #expect(try await xds("set", "a.txt", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
         let removed = try await xds("remove", "a.txt", in: folder.path)
         #expect(removed.status == 0 && removed.stdout.isEmpty && removed.stderr.isEmpty)
-        await #expect(try folder.attribute("a.txt") == nil)
-        await #expect(try xds("remove", "missing.txt", in: folder.path).status == 66)
+        #expect(try await folder.attribute("a.txt") == nil)
+        #expect(try await xds("remove", "missing.txt", in: folder.path).status == 66)
     }
 
     @Test func procFilesystemRefusesAttributes() async throws {
@@ -259,7 +259,7 @@ struct SetShowRemoveTests {
         let result = try await xds("set", "/dev/null", "--id", "a.b", "--name", "N")
         #expect(result.status == 74)
         #expect(result.stderr == "xds: /dev/null: Linux allows user extended attributes only on regular files and folders\n")
-        await #expect(try xds("show", "/dev/null").status == 1)
+        #expect(try await xds("show", "/dev/null").status == 1)
     }
 
     @Test func wrongTypedKeyWarnsAndIsKeptOnRewrite() async throws {
@@ -291,7 +291,7 @@ struct SetShowRemoveTests {
         let folder = TemporaryFolder()
         folder.file("a.txt")
         folder.file("plain.txt")
-        await #expect(try xds("set", "a.txt", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
+        #expect(try await xds("set", "a.txt", "--id", "a.b", "--name", "N", in: folder.path).status == 0)
         for options in [[], ["--json"], ["--no-follow"], ["--json", "--no-follow"]] {
             for files in [["a.txt"], ["a.txt", "plain.txt", "missing.txt", "a.txt"]] {
                 let fast = try await xds(["show"] + options + files, in: folder.path)
@@ -302,8 +302,8 @@ struct SetShowRemoveTests {
             }
         }
         // Anything unusual goes to ArgumentParser: help, unknown options.
-        await #expect(try xds("show", "a.txt", "--help").stdout.contains("USAGE: xds show"))
-        await #expect(try xds("show", "a.txt", "--bogus").status == 64)
+        #expect(try await xds("show", "a.txt", "--help").stdout.contains("USAGE: xds show"))
+        #expect(try await xds("show", "a.txt", "--bogus").status == 64)
     }
 
     @Test(arguments: ["set", "show", "remove"])

@@ -42,13 +42,13 @@ struct SidecarCLITests {
         let original = try await macSidecar(in: folder, "._Report.pdf")
         let set = try await xds("set", "Report.pdf", "--sidecar", "--id", "com.example.editor", "--name", "Editor", in: folder.path)
         #expect(set.status == 0 && set.stderr.isEmpty, "\(set)")
-        await #expect(try folder.attribute(folder.path + "/Report.pdf") == nil)
+        #expect(try await folder.attribute(folder.path + "/Report.pdf") == nil)
         let show = try await xds("show", "--json", "Report.pdf", in: folder.path)
         #expect(show.status == 0 && show.stdout.contains(#""store":"appledouble""#), "\(show)")
         // Merge: a second run adds a key and keeps the others.
         let merged = try await xds("set", "Report.pdf", "--sidecar", "--path", "docs/Report.pdf", in: folder.path)
         #expect(merged.status == 0, "\(merged)")
-        let value = try await #require(try xds("show", "--json", "Report.pdf", in: folder.path).jsonLines().first)
+        let value = try #require(try await xds("show", "--json", "Report.pdf", in: folder.path).jsonLines().first)
         #expect(value["name"] as? String == "Editor" && value["path"] as? String == "docs/Report.pdf")
 
         // Python reads the other attributes, the Finder info and the fork back unchanged.
@@ -75,12 +75,12 @@ struct SidecarCLITests {
         let removed = try await xds("remove", "--sidecar", "Report.pdf", in: folder.path)
         #expect(removed.status == 0 && removed.stderr.isEmpty, "\(removed)")
         #expect(bytes(folder.path + "/._Report.pdf") == original)  // back to the very bytes macOS wrote
-        await #expect(try xds("show", "Report.pdf", in: folder.path).status == 1)
-        await #expect(try xds("remove", "--sidecar", "Report.pdf", in: folder.path).status == 1)
+        #expect(try await xds("show", "Report.pdf", in: folder.path).status == 1)
+        #expect(try await xds("remove", "--sidecar", "Report.pdf", in: folder.path).status == 1)
     }
 
     @Test func helpMentionsSidecar() async throws {
-        await #expect(try xds("set", "--help").stdout.contains("--sidecar"))
+        #expect(try await xds("set", "--help").stdout.contains("--sidecar"))
         let help = try await xds("remove", "--help").stdout
         #expect(help.contains("--sidecar") && help.contains("removed from the sidecar too"))
     }
@@ -118,8 +118,8 @@ struct SidecarCLITests {
             let set = try await xds("set", "a.txt", "--sidecar", "--id", "x.y", "--name", "Z", in: folder.path)
             #expect(set.status == 65, "\(name): \(set)")
             #expect(set.stderr.hasPrefix("xds: a.txt: malformed AppleDouble sidecar ") && !set.stderr.contains("--replace"), "\(name): \(set)")
-            await #expect(try xds("set", "a.txt", "--sidecar", "--replace", "--id", "x.y", "--name", "Z", in: folder.path).status == 65)
-            await #expect(try xds("remove", "a.txt", "--sidecar", in: folder.path).status == 65, "\(name)")
+            #expect(try await xds("set", "a.txt", "--sidecar", "--replace", "--id", "x.y", "--name", "Z", in: folder.path).status == 65)
+            #expect(try await xds("remove", "a.txt", "--sidecar", in: folder.path).status == 65, "\(name)")
             #expect(bytes(sidecar) == data, "\(name)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["._a.txt", "a.txt", "good"])
@@ -149,7 +149,7 @@ struct SidecarCLITests {
         let result = try await run("/bin/sh", ["-c", script, "sh", xdsPath], in: folder.path)
         #expect(result.status == 0, "\(result)")
         #expect(try String(contentsOfFile: folder.path + "/err", encoding: .utf8).isEmpty)
-        let value = try await #require(try xds("show", "--json", "shared.txt", in: folder.path).jsonLines().first)
+        let value = try #require(try await xds("show", "--json", "shared.txt", in: folder.path).jsonLines().first)
         #expect(value["identifier"] as? String == "com.example.r19")
         #expect(value["name"] as? String == "v19")
         #expect(value["path"] as? String == "v19")
@@ -180,10 +180,10 @@ struct SidecarCLITests {
             let show = try await xds("show", "--json", "doc.txt", in: mountPoint)
             #expect(show.status == 0 && show.stdout.contains(#""name":"Z""#), "\(show)")
             // A second set merges with the sidecar's value (its read found the sidecar).
-            await #expect(try xds("set", "doc.txt", "--sidecar", "--path", "p", in: mountPoint).status == 0)
+            #expect(try await xds("set", "doc.txt", "--sidecar", "--path", "p", in: mountPoint).status == 0)
             let remove = try await xds("remove", "doc.txt", in: mountPoint)
             #expect(remove.status == 74 && remove.stderr.contains("--sidecar removes the value"), "\(remove)")
-            await #expect(try xds("remove", "doc.txt", "--sidecar", in: mountPoint).status == 0)
+            #expect(try await xds("remove", "doc.txt", "--sidecar", in: mountPoint).status == 0)
             #expect(!FileManager.default.fileExists(atPath: mountPoint + "/._doc.txt"))
 
             // remove -r clears sidecars in a tree on such a filesystem (no attribute to fail on).
@@ -191,13 +191,13 @@ struct SidecarCLITests {
             folder.file("mnt/sub/a.txt")
             folder.file("mnt/sub/b.txt")
             for name in ["sub/a.txt", "sub/b.txt"] {
-                await #expect(try xds("set", name, "--sidecar", "--id", "x.y", "--name", "Z", in: mountPoint).status == 0)
+                #expect(try await xds("set", name, "--sidecar", "--id", "x.y", "--name", "Z", in: mountPoint).status == 0)
             }
-            await #expect(try xds("show", "-r", "--json", ".", in: mountPoint).stdout.split(separator: "\n").count == 2)
+            #expect(try await xds("show", "-r", "--json", ".", in: mountPoint).stdout.split(separator: "\n").count == 2)
             let tree = try await xds("remove", "-r", ".", in: mountPoint)
             #expect(tree.status == 0 && tree.stderr.isEmpty, "\(tree)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: mountPoint + "/sub").sorted() == ["a.txt", "b.txt"])
-            await #expect(try xds("show", "-r", ".", in: mountPoint).status == 1)
+            #expect(try await xds("show", "-r", ".", in: mountPoint).status == 1)
         } cleanup: {
             _ = try? await sh("umount '\(mountPoint)'")
         }

@@ -31,7 +31,7 @@ struct StartupLinkTests {
     /// `xds show FILE` decodes the attribute with its own validator and loads no library;
     /// `xds set` encodes with libplist and loads it then (libplist-2.0.so.4 or .so.3). (glibc's loader lists every library
     /// it opens under LD_DEBUG=files.)
-    @Test(.timeLimit(.minutes(5)))
+    @Test
     func eachCommandLoadsWhatItUses() async throws {
         let folder = TemporaryFolder()
         let document = folder.file("doc.txt", "text")

@@ -72,9 +72,9 @@ struct StripSidecarAttributesTests {
         #expect(result.stderr.isEmpty)
         let rewritten = try bytes(sidecar)
         #expect(!rewritten.contains(subsequence: Array("com.apple.quarantine".utf8)) && rewritten.contains(subsequence: Self.tags.1))
-        await #expect(try inode(sidecar) != oldInode)  // a new file, renamed over the old one
-        await #expect(try attributes(sidecar) == before)
-        await #expect(try sh("ls -A d", in: folder.path).stdout == "._s\ns\n")  // no temporary file left
+        #expect(try await inode(sidecar) != oldInode)  // a new file, renamed over the old one
+        #expect(try await attributes(sidecar) == before)
+        #expect(try await sh("ls -A d", in: folder.path).stdout == "._s\ns\n")  // no temporary file left
     }
 
     @Test("a folder's default ACL does not reach a rewritten sidecar that had no ACL of its own",
@@ -89,7 +89,7 @@ struct StripSidecarAttributesTests {
         #expect(!before.contains("nobody") && !before.contains("posix_acl"), "\(before)")
         let result = try await xds("strip", "d/s", in: folder.path)
         #expect(result.status == 0, "\(result)")
-        await #expect(try attributes(sidecar) == before)
+        #expect(try await attributes(sidecar) == before)
     }
 
     @Test("set --sidecar and remove --sidecar rewrite through the same writer: the attributes stay",
@@ -101,11 +101,11 @@ struct StripSidecarAttributesTests {
         let set = try await xds("set", "s", "--id", "com.example.app", "--name", "App", "--sidecar", in: folder.path)
         #expect(set.status == 0, "\(set)")
         #expect(try bytes(sidecar).contains(subsequence: Array("x-document-source".utf8)))
-        await #expect(try attributes(sidecar) == before)
+        #expect(try await attributes(sidecar) == before)
         let removed = try await xds("remove", "s", "--sidecar", in: folder.path)
         #expect(removed.status == 0, "\(removed)")
         #expect(!(try bytes(sidecar)).contains(subsequence: Array("x-document-source".utf8)))
-        await #expect(try attributes(sidecar) == before)
+        #expect(try await attributes(sidecar) == before)
     }
 
     @Test("an attribute the process may not set (security.NTACL as nobody) is left out without a word",
@@ -152,12 +152,12 @@ struct StripSidecarAttributesTests {
                 && failed.stderr.hasSuffix("/._s its extended attributes: input/output error; it is left as it was\n"), "\(failed.stderr)")
         let newInode = try await inode(sidecar)
         #expect(try bytes(sidecar) == oldBytes && newInode == oldInode)
-        await #expect(try attributes(sidecar) == before)
-        await #expect(try sh("ls -A w", in: folder.path).stdout == "._s\ns\n")
+        #expect(try await attributes(sidecar) == before)
+        #expect(try await sh("ls -A w", in: folder.path).stdout == "._s\ns\n")
         let skipped = try await run(xdsPath, ["strip", "w/s"], in: folder.path,
                               environment: ["LD_PRELOAD": library, "XDS_FAULT_XATTR": "user.keep", "XDS_FAULT_ERRNO": "\(EPERM)"])
         #expect(skipped.status == 0 && skipped.stderr.isEmpty, "\(skipped)")
-        await #expect(try attributes(sidecar) == before.replacingOccurrences(of: "\nuser.keep=0x6b657074", with: ""))
+        #expect(try await attributes(sidecar) == before.replacingOccurrences(of: "\nuser.keep=0x6b657074", with: ""))
     }
 
     @Test("strip ARCHIVE -o and mask -o over a file with attributes: the new file has none of them",
@@ -184,7 +184,7 @@ struct StripSidecarAttributesTests {
         for name in ["clean.zip", "out.png"] {
             let left = try await run("/usr/bin/getfattr", ["-d", "-m", "-", name], in: folder.path)
             #expect(left.stdout.isEmpty, "\(name): \(left.stdout)")
-            await #expect(try run("/usr/bin/getfacl", ["-c", name], in: folder.path).stdout == "user::rw-\ngroup::r--\nother::r--\n\n")
+            #expect(try await run("/usr/bin/getfacl", ["-c", name], in: folder.path).stdout == "user::rw-\ngroup::r--\nother::r--\n\n")
         }
     }
 }
@@ -193,7 +193,7 @@ struct StripSidecarAttributesTests {
 /// holds (SPEC §6; it wrote once per kind): the renames into the folder counted with inotify(7)
 /// (Python's ctypes, no module to install), while xds runs. Inode numbers could not tell: a
 /// freed inode may be given to the next new file.
-@Suite("strip rewrites a sidecar once", .timeLimit(.minutes(2)))
+@Suite("strip rewrites a sidecar once")
 struct StripSidecarOneWriteTests {
     /// Runs `arguments` in `folder` and prints, after its status, the name of every file
     /// renamed into the folder meanwhile (IN_MOVED_TO), one a line.

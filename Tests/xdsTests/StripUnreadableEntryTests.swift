@@ -82,7 +82,7 @@ open(out, "wb").write(data)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "xds: a.zip: ._doc.txt cannot be read (\(reason)): dropped, and anything else it held with it\n")
-        await #expect(try Self.shell("unzip -Z1 clean.zip", in: folder.path).stdout == "doc.txt\n")
+        #expect(try await Self.shell("unzip -Z1 clean.zip", in: folder.path).stdout == "doc.txt\n")
         let copy = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/clean.zip"))
         #expect(copy.range(of: Data(Self.quarantine.utf8)) == nil && copy.range(of: Data("/Users/alice".utf8)) == nil)
         // The dry run reads it as the copy does, and says so.
@@ -99,7 +99,7 @@ open(out, "wb").write(data)
             let result = try await xds("strip", archive, "-o", "clean-" + archive, in: folder.path)
             #expect(result.status == 0, "\(result)")
             #expect(result.stderr == "xds: \(archive): ._doc.txt cannot be read (over 64 MiB): dropped, and anything else it held with it\n")
-            await #expect(try Self.shell("\(list) clean-\(archive)", in: folder.path).stdout == "doc.txt\n")
+            #expect(try await Self.shell("\(list) clean-\(archive)", in: folder.path).stdout == "doc.txt\n")
         }
     }
 
@@ -152,7 +152,7 @@ open(out, "wb").write(data)
             #expect(result.status == 0 && result.stderr.isEmpty, "\(link): \(result)")
             let attributes = try FileManager.default.attributesOfItem(atPath: folder.path + "/" + link)
             #expect(attributes[.type] as? FileAttributeType == .typeRegular, "\(link) is still a link")
-            await #expect(try Self.shell("unzip -Z1 \(link)", in: folder.path).stdout == "doc.txt\n")
+            #expect(try await Self.shell("unzip -Z1 \(link)", in: folder.path).stdout == "doc.txt\n")
         }
         #expect(try String(contentsOfFile: folder.path + "/target.zip", encoding: .utf8) == "precious\n")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/nowhere"))

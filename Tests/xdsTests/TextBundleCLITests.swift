@@ -64,7 +64,7 @@ struct TextBundleCLITests {
     func aBadInfoFileIsAWarningNotAFailure(_ text: String) async throws {
         let folder = TemporaryFolder()
         _ = try bundle(in: folder, info: text == "oversized" ? String(repeating: " ", count: 70_000) + "{}" : text)
-        await #expect(try xds("set", "Note.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path).status == 0)
+        #expect(try await xds("set", "Note.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path).status == 0)
         let show = try await xds("show", "--json", "Note.textbundle", in: folder.path)
         #expect(show.status == 0, "\(show)")
         #expect(show.stderr.hasPrefix("xds: warning: Note.textbundle: info.json is"), "\(show)")
@@ -75,7 +75,7 @@ struct TextBundleCLITests {
     @Test func wrongTypesAreListedAsWarningsOfTheRecord() async throws {
         let folder = TemporaryFolder()
         _ = try bundle(in: folder, info: #"{"creatorIdentifier": 7, "type": "public.plain-text"}"#)
-        await #expect(try xds("set", "Note.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path).status == 0)
+        #expect(try await xds("set", "Note.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path).status == 0)
         let human = try await xds("show", "Note.textbundle", in: folder.path)
         #expect(human.status == 0 && human.stdout.contains("    type: public.plain-text\n"), "\(human)")
         #expect(human.stdout.contains("    warning: info.json: creatorIdentifier is a number, not a string (ignored)\n"))
@@ -86,7 +86,7 @@ struct TextBundleCLITests {
         try FileManager.default.createDirectory(atPath: folder.path + "/notes", withIntermediateDirectories: true)
         _ = try bundle(in: folder, "notes/A.textbundle", info: info)
         _ = try bundle(in: folder, "notes/B.textbundle", info: #"{"creatorIdentifier": "com.example.other"}"#)
-        await #expect(try xds("set", "notes/A.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path).status == 0)
+        #expect(try await xds("set", "notes/A.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path).status == 0)
         let json = try await xds("show", "-r", "--json", "notes", in: folder.path)
         #expect(json.status == 0, "\(json)")
         let lines = try json.jsonLines()
@@ -117,7 +117,7 @@ struct TextBundleCLITests {
         #expect(record["creatorIdentifier"] as? String == "net.shinyfrog.bear" && record["transient"] as? Bool == true)
 
         // The pack's own attribute and its record are one entry.
-        await #expect(try xds("set", "Note.textpack", "--id", "com.example.zip", "--name", "Zipper", in: folder.path).status == 0)
+        #expect(try await xds("set", "Note.textpack", "--id", "com.example.zip", "--name", "Zipper", in: folder.path).status == 0)
         let again = try await xds("show", "--json", "Note.textpack", in: folder.path).jsonLines()
         #expect(again.count == 2 && again.last?["name"] as? String == "Zipper" && again.last?["textbundle"] != nil)
     }

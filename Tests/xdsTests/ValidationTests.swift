@@ -35,12 +35,12 @@ struct ValidationTests {
     func invalidOptionsExit64AndLeaveTheValue(options: [String]) async throws {
         let folder = TemporaryFolder()
         folder.file("a.txt")
-        await #expect(try xds("set", "a.txt", "--id", "com.example.app", "--name", "Old", in: folder.path).status == 0)
+        #expect(try await xds("set", "a.txt", "--id", "com.example.app", "--name", "Old", in: folder.path).status == 0)
         let before = try await folder.attribute("a.txt")
         let result = try await xds(["set", "a.txt"] + options, in: folder.path)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("Error: "))
-        await #expect(try folder.attribute("a.txt") == before)
+        #expect(try await folder.attribute("a.txt") == before)
     }
 
     @Test(arguments: [
@@ -75,6 +75,6 @@ struct ValidationTests {
         // The invisible name is shown escaped, so the message says what was typed.
         let invisible = try await xds("set", "a.txt", "--id", "a.b", "--name", "\u{200B}\u{202E}", in: folder.path)
         #expect(invisible.stderr.hasPrefix("Error: --name '\\u{200b}\\u{202e}' has no visible character.\n"))
-        await #expect(try folder.attribute("a.txt") == nil)
+        #expect(try await folder.attribute("a.txt") == nil)
     }
 }

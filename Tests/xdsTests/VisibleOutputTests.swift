@@ -37,7 +37,7 @@ struct VisibleOutputTests {
         let folder = TemporaryFolder()
         let name = "a\\u{1b}b\u{202E}"
         folder.file(name)
-        await #expect(try xds("set", name, "--id", "com.example.app", "--name", "N", in: folder.path).status == 0)
+        #expect(try await xds("set", name, "--id", "com.example.app", "--name", "N", in: folder.path).status == 0)
         let shown = try await xds("show", name, in: folder.path)
         #expect(shown.stdout.hasPrefix("a\\\\u{1b}b\\u{202e}\n"), "\(shown)")
         let missing = try await xds("show", "gone\\n\u{200B}", in: folder.path)

@@ -28,7 +28,7 @@ import XDSTestSupport
 ///   the file `doc.txt:Zone.Identifier` with the same bytes.
 /// * GNU tar 1.34 `--xattrs`: `SCHILY.xattr.user.com.apple.…` pax records; bsdtar 3.6.2: both
 ///   `LIBARCHIVE.xattr.user.com.apple.…` (base64 value) and `SCHILY.xattr.user.com.apple.…`.
-@Suite("where and strip: the marks real writers leave", .serialized)
+@Suite("where and strip: the marks real writers leave", .serialized, .timeLimit(.minutes(3)))
 struct WhereRealWritersTests {
     // MARK: - The values
 
@@ -150,32 +150,32 @@ struct WhereRealWritersTests {
     // MARK: - curl and wget
 
     @Test("curl --xattr writes user.xdg.origin.url without credentials, user.mime_type, and the referrer with --referer",
-          .enabled(if: curlMissing == nil, "\(curlMissing ?? "")"), .timeLimit(.minutes(5)))
+          .enabled(if: curlMissing == nil, "\(curlMissing ?? "")"))
     func curlWrites() async throws {
         let download = try await Download(with: "curl")
         defer { download.server.stop() }
         let file = download.file
-        await #expect(try Self.attributeNames(file) == ["user.mime_type", "user.xdg.origin.url", "user.xdg.referrer.url"])
-        await #expect(try download.folder.attribute(file, name: "user.xdg.origin.url") == Data(download.stored.utf8),
+        #expect(try await Self.attributeNames(file) == ["user.mime_type", "user.xdg.origin.url", "user.xdg.referrer.url"])
+        #expect(try await download.folder.attribute(file, name: "user.xdg.origin.url") == Data(download.stored.utf8),
                 "credentials removed, query and fragment kept")
-        await #expect(try download.folder.attribute(file, name: "user.xdg.referrer.url") == Data(download.referrer.utf8))
-        await #expect(try download.folder.attribute(file, name: "user.mime_type") == Data("application/pdf".utf8))
+        #expect(try await download.folder.attribute(file, name: "user.xdg.referrer.url") == Data(download.referrer.utf8))
+        #expect(try await download.folder.attribute(file, name: "user.mime_type") == Data("application/pdf".utf8))
         let plain = try await Download(with: "curl", referrer: false, name: "plain.pdf")
         defer { plain.server.stop() }
-        await #expect(try Self.attributeNames(plain.file) == ["user.mime_type", "user.xdg.origin.url"], "no referrer without --referer")
+        #expect(try await Self.attributeNames(plain.file) == ["user.mime_type", "user.xdg.origin.url"], "no referrer without --referer")
     }
 
     @Test("wget --xattr writes only user.xdg.origin.url, without credentials, query kept; no referrer even with --referer",
-          .enabled(if: wgetMissing == nil, "\(wgetMissing ?? "")"), .timeLimit(.minutes(5)))
+          .enabled(if: wgetMissing == nil, "\(wgetMissing ?? "")"))
     func wgetWrites() async throws {
         let download = try await Download(with: "wget")
         defer { download.server.stop() }
-        await #expect(try Self.attributeNames(download.file) == ["user.xdg.origin.url"])
-        await #expect(try download.folder.attribute(download.file, name: "user.xdg.origin.url") == Data(download.stored.utf8))
+        #expect(try await Self.attributeNames(download.file) == ["user.xdg.origin.url"])
+        #expect(try await download.folder.attribute(download.file, name: "user.xdg.origin.url") == Data(download.stored.utf8))
     }
 
     @Test("where: curl's download is one xdg (xattr) mark with url and referrer, user.mime_type not shown; --redact drops the query; strip keeps user.mime_type", 
-          .enabled(if: curlMissing == nil, "\(curlMissing ?? "")"), .timeLimit(.minutes(5)))
+          .enabled(if: curlMissing == nil, "\(curlMissing ?? "")"))
     func whereCurl() async throws {
         let download = try await Download(with: "curl")
         defer { download.server.stop() }
@@ -206,19 +206,19 @@ struct WhereRealWritersTests {
 
         let dryRun = try await xds("strip", "-n", name, in: folder)
         #expect(dryRun.status == 0 && dryRun.stdout == "\(name): xdg (xattr)\n", "\(dryRun)")
-        await #expect(try Self.attributeNames(download.file).count == 3, "-n changes nothing")
+        #expect(try await Self.attributeNames(download.file).count == 3, "-n changes nothing")
 
         let strip = try await xds("strip", name, in: folder)
         #expect(strip.status == 0, "\(strip)")
-        await #expect(try Self.attributeNames(download.file) == ["user.mime_type"], "the xdg attributes go, user.mime_type stays")
-        await #expect(try download.folder.attribute(download.file, name: "user.mime_type") == Data("application/pdf".utf8))
+        #expect(try await Self.attributeNames(download.file) == ["user.mime_type"], "the xdg attributes go, user.mime_type stays")
+        #expect(try await download.folder.attribute(download.file, name: "user.mime_type") == Data("application/pdf".utf8))
         let after = try await xds("where", name, in: folder)
         #expect(after.status == 1 && after.stdout.isEmpty, "\(after)")
-        await #expect(try xds("strip", name, in: folder).status == 1, "nothing left to strip")
+        #expect(try await xds("strip", name, in: folder).status == 1, "nothing left to strip")
     }
 
     @Test("where: wget's download is one xdg (xattr) mark with url only; strip leaves no attribute", 
-          .enabled(if: wgetMissing == nil, "\(wgetMissing ?? "")"), .timeLimit(.minutes(5)))
+          .enabled(if: wgetMissing == nil, "\(wgetMissing ?? "")"))
     func whereWget() async throws {
         let download = try await Download(with: "wget")
         defer { download.server.stop() }
@@ -234,9 +234,9 @@ struct WhereRealWritersTests {
         let redacted = try await Self.whereJSON(["--redact", name], in: folder)
         #expect(Self.mark(Self.marks(redacted.records.first), "xdg", "xattr")?["url"] as? String == download.redacted)
 
-        await #expect(try xds("strip", name, in: folder).status == 0)
-        await #expect(try Self.attributeNames(download.file).isEmpty)
-        await #expect(try xds("where", name, in: folder).status == 1)
+        #expect(try await xds("strip", name, in: folder).status == 0)
+        #expect(try await Self.attributeNames(download.file).isEmpty)
+        #expect(try await xds("where", name, in: folder).status == 1)
     }
 
     // MARK: - smbclient through a real smbd
@@ -258,7 +258,7 @@ struct WhereRealWritersTests {
     }
 
     @Test("smbclient through smbd (catia fruit streams_xattr): streams land as user.DosStream.NAME:$DATA plus one NUL, U+F022 kept for ':'",
-          .enabled(if: TestSambaServer.unavailable == nil, "\(TestSambaServer.unavailable ?? "")"), .timeLimit(.minutes(5)))
+          .enabled(if: TestSambaServer.unavailable == nil, "\(TestSambaServer.unavailable ?? "")"))
     func smbclientWrites() async throws {
         let server = try await TestSambaServer()
         defer { server.stop() }
@@ -267,17 +267,17 @@ struct WhereRealWritersTests {
         let streams = try await Self.attributeNames(file).filter { $0.hasPrefix("user.DosStream.") }
         #expect(streams == ["user.DosStream.Zone.Identifier:$DATA", Self.sambaWhereFroms,
                             "user.DosStream.com.apple.quarantine:$DATA"].sorted(), "\(streams)")
-        await #expect(try server.folder.attribute(file, name: "user.DosStream.Zone.Identifier:$DATA") == Data(Self.zoneIdentifier.utf8) + [0])
-        await #expect(try server.folder.attribute(file, name: "user.DosStream.com.apple.quarantine:$DATA") == Data(Self.quarantine.utf8) + [0])
-        await #expect(try server.folder.attribute(file, name: Self.sambaWhereFroms) == Data(try Self.whereFroms()) + [0])
+        #expect(try await server.folder.attribute(file, name: "user.DosStream.Zone.Identifier:$DATA") == Data(Self.zoneIdentifier.utf8) + [0])
+        #expect(try await server.folder.attribute(file, name: "user.DosStream.com.apple.quarantine:$DATA") == Data(Self.quarantine.utf8) + [0])
+        #expect(try await server.folder.attribute(file, name: Self.sambaWhereFroms) == Data(try Self.whereFroms()) + [0])
         // A literal ':' inside the stream name never reaches the server.
         let colon = try await server.client(#"put wherefroms.bin "report.pdf:com.apple.metadata:kMDItemWhereFroms""#)
         #expect(colon.stdout.contains("NT_STATUS_") || colon.stderr.contains("NT_STATUS_") || colon.status != 0, "\(colon)")
-        await #expect(try Self.attributeNames(file).filter { $0.contains("metadata:") }.isEmpty)
+        #expect(try await Self.attributeNames(file).filter { $0.contains("metadata:") }.isEmpty)
     }
 
     @Test("where on the smbd's disk: zone-identifier, quarantine and where-froms marks in samba-stream, decoded; strip removes the streams the client sees", 
-          .enabled(if: TestSambaServer.unavailable == nil, "\(TestSambaServer.unavailable ?? "")"), .timeLimit(.minutes(5)))
+          .enabled(if: TestSambaServer.unavailable == nil, "\(TestSambaServer.unavailable ?? "")"))
     func whereSamba() async throws {
         let server = try await TestSambaServer()
         defer { server.stop() }
@@ -315,21 +315,21 @@ struct WhereRealWritersTests {
         let info = try await server.client("allinfo report.pdf")
         #expect(info.status == 0 && !info.stdout.contains("Zone.Identifier") && !info.stdout.contains("com.apple"), "\(info)")
         #expect(info.stdout.contains("stream: [::$DATA], 20 bytes"), "\(info)")
-        await #expect(try xds("where", path, in: server.folder.path).status == 1)
+        #expect(try await xds("where", path, in: server.folder.path).status == 1)
     }
 
     // MARK: - ntfs-3g
 
     @Test("ntfs-3g: setfattr user.Zone.Identifier makes the Zone.Identifier stream, raw, as Windows reads it",
-          .enabled("needs an NTFS image mounted through FUSE (NTFSMount.unavailable says why not)") { await NTFSMount.unavailable == nil }, .timeLimit(.minutes(5)))
+          .enabled("needs an NTFS image mounted through FUSE (NTFSMount.unavailable says why not)") { await NTFSMount.unavailable == nil })
     func ntfsWrites() async throws {
         let ntfs = try await NTFSMount()
         defer { ntfs.unmount() }
         let file = ntfs.mountPoint + "/report.pdf"
         try Data("%PDF-1.4 not really\n".utf8).write(to: URL(fileURLWithPath: file))
         try await ntfs.folder.setAttribute(file, Array(Self.zoneIdentifier.utf8), name: "user.Zone.Identifier")
-        await #expect(try Self.attributeNames(file) == ["user.Zone.Identifier"])
-        await #expect(try ntfs.folder.attribute(file, name: "user.Zone.Identifier") == Data(Self.zoneIdentifier.utf8), "raw, no NUL")
+        #expect(try await Self.attributeNames(file) == ["user.Zone.Identifier"])
+        #expect(try await ntfs.folder.attribute(file, name: "user.Zone.Identifier") == Data(Self.zoneIdentifier.utf8), "raw, no NUL")
         try await ntfs.remount(options: "ro,streams_interface=windows")
         let stream = try Data(contentsOf: URL(fileURLWithPath: file + ":Zone.Identifier"))
         #expect(stream == Data(Self.zoneIdentifier.utf8), "a real alternate data stream")
@@ -337,7 +337,7 @@ struct WhereRealWritersTests {
     }
 
     @Test("where on an ntfs-3g mount: user.Zone.Identifier is a zone-identifier (xattr) mark; strip deletes the stream", 
-          .enabled("needs an NTFS image mounted through FUSE (NTFSMount.unavailable says why not)") { await NTFSMount.unavailable == nil }, .timeLimit(.minutes(5)))
+          .enabled("needs an NTFS image mounted through FUSE (NTFSMount.unavailable says why not)") { await NTFSMount.unavailable == nil })
     func whereNTFS() async throws {
         let ntfs = try await NTFSMount()
         defer { ntfs.unmount() }
@@ -358,7 +358,7 @@ struct WhereRealWritersTests {
 
         let strip = try await xds("strip", "report.pdf", in: ntfs.mountPoint)
         #expect(strip.status == 0, "\(strip)")
-        await #expect(try Self.attributeNames(file).isEmpty)
+        #expect(try await Self.attributeNames(file).isEmpty)
         try await ntfs.remount(options: "ro,streams_interface=windows")
         #expect(!FileManager.default.fileExists(atPath: file + ":Zone.Identifier"), "the stream is gone")
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("%PDF-1.4 not really\n".utf8))
@@ -398,7 +398,7 @@ struct WhereRealWritersTests {
     }
 
     @Test("GNU tar --xattrs writes SCHILY.xattr.user.com.apple.… records; bsdtar writes them in both spellings",
-          .enabled(if: bsdtarMissing == nil, "\(bsdtarMissing ?? "")"), .timeLimit(.minutes(5)))
+          .enabled(if: bsdtarMissing == nil, "\(bsdtarMissing ?? "")"))
     func tarWrites() async throws {
         let folder = TemporaryFolder()
         let names = ["user.com.apple.metadata:kMDItemWhereFroms", "user.com.apple.quarantine", "user.mime_type", "user.xdg.origin.url"]
@@ -412,7 +412,7 @@ struct WhereRealWritersTests {
     }
 
     @Test("where ARCHIVE: GNU tar's and bsdtar's members show quarantine, where-froms and xdg marks in store tar, one per kind", 
-          .enabled(if: bsdtarMissing == nil, "\(bsdtarMissing ?? "")"), .timeLimit(.minutes(5)))
+          .enabled(if: bsdtarMissing == nil, "\(bsdtarMissing ?? "")"))
     func whereTar() async throws {
         let folder = TemporaryFolder()
         for archive in try await Self.archives(in: folder) {
@@ -435,8 +435,7 @@ struct WhereRealWritersTests {
 
     // MARK: - Where no writer runs here: Netatalk, AppleDouble, WSL's zone files
 
-    @Test("where: Netatalk-style user.com.apple.* attributes are quarantine and where-froms (xattr) marks; strip keeps Finder tags",
-          .timeLimit(.minutes(5)))
+    @Test("where: Netatalk-style user.com.apple.* attributes are quarantine and where-froms (xattr) marks; strip keeps Finder tags")
     func whereNetatalk() async throws {
         let folder = TemporaryFolder()
         let file = folder.file("report.pdf", "%PDF-1.4 not really\n")
@@ -450,13 +449,12 @@ struct WhereRealWritersTests {
             "quarantine": "user.com.apple.quarantine",
             "where-froms": "user.com.apple.metadata:kMDItemWhereFroms",
         ])
-        await #expect(try xds("strip", "report.pdf", in: folder.path).status == 0)
-        await #expect(try Self.attributeNames(file) == ["user.com.apple.metadata:_kMDItemUserTags"])
-        await #expect(try folder.attribute(file, name: "user.com.apple.metadata:_kMDItemUserTags") == Data(tags))
+        #expect(try await xds("strip", "report.pdf", in: folder.path).status == 0)
+        #expect(try await Self.attributeNames(file) == ["user.com.apple.metadata:_kMDItemUserTags"])
+        #expect(try await folder.attribute(file, name: "user.com.apple.metadata:_kMDItemUserTags") == Data(tags))
     }
 
-    @Test("where: an AppleDouble ._NAME with quarantine and WhereFroms gives appledouble marks; strip deletes a sidecar left empty and keeps one with tags",
-          .timeLimit(.minutes(5)))
+    @Test("where: an AppleDouble ._NAME with quarantine and WhereFroms gives appledouble marks; strip deletes a sidecar left empty and keeps one with tags")
     func whereAppleDouble() async throws {
         let folder = TemporaryFolder()
         let marks: [(String, [UInt8])] = await [("com.apple.quarantine", Array(Self.quarantine.utf8)),
@@ -487,11 +485,10 @@ struct WhereRealWritersTests {
         #expect(kept.range(of: Data("com.apple.quarantine".utf8)) == nil && kept.range(of: Data("kMDItemWhereFroms".utf8)) == nil)
         let after = try await xds("where", "report.pdf", "tagged.pdf", in: folder.path)
         #expect(after.status == 1 && after.stdout.isEmpty, "\(after)")
-        await #expect(try folder.attribute(folder.path + "/report.pdf", name: "user.com.apple.quarantine") == nil, "no attribute appears")
+        #expect(try await folder.attribute(folder.path + "/report.pdf", name: "user.com.apple.quarantine") == nil, "no attribute appears")
     }
 
-    @Test("where: a NAME:Zone.Identifier file beside NAME (as WSL leaves) is a zone-identifier (zone-file) mark; strip deletes that file only",
-          .timeLimit(.minutes(5)))
+    @Test("where: a NAME:Zone.Identifier file beside NAME (as WSL leaves) is a zone-identifier (zone-file) mark; strip deletes that file only")
     func whereZoneFile() async throws {
         let folder = TemporaryFolder()
         let file = folder.file("report.pdf", "%PDF-1.4 not really\n")
@@ -507,16 +504,16 @@ struct WhereRealWritersTests {
         let human = try await xds("where", "report.pdf", in: folder.path)
         #expect(human.stdout.contains("zone-identifier (zone-file)") && !human.stdout.contains("s3cret"), "\(human)")
 
-        await #expect(try xds("strip", "report.pdf", in: folder.path).status == 0)
+        #expect(try await xds("strip", "report.pdf", in: folder.path).status == 0)
         #expect(!FileManager.default.fileExists(atPath: zoneFile))
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("%PDF-1.4 not really\n".utf8))
-        await #expect(try xds("where", "report.pdf", in: folder.path).status == 1)
+        #expect(try await xds("where", "report.pdf", in: folder.path).status == 1)
     }
 
     // MARK: - All of them in one tree
 
     @Test("where -r over a tree of every writer's marks lists each file once (an orphan zone file under its own path); strip -r -n changes nothing; strip -r leaves where -r with nothing, other attributes kept", 
-          .enabled(if: curlMissing == nil && wgetMissing == nil, "\(curlMissing ?? wgetMissing ?? "")"), .timeLimit(.minutes(5)))
+          .enabled(if: curlMissing == nil && wgetMissing == nil, "\(curlMissing ?? wgetMissing ?? "")"))
     func whereAndStripTree() async throws {
         let folder = TemporaryFolder()
         let tree = folder.folder("tree")
@@ -559,10 +556,10 @@ struct WhereRealWritersTests {
         #expect(strip.status == 0, "\(strip)")
         let after = try await xds("where", "-r", "tree", in: folder.path)
         #expect(after.status == 1 && after.stdout.isEmpty, "nothing left: \(after)")
-        await #expect(try Self.attributeNames(tree + "/curl.pdf") == ["user.mime_type"])
-        await #expect(try Self.attributeNames(tree + "/wget.pdf").isEmpty)
-        await #expect(try Self.attributeNames(tree + "/sub/netatalk.pdf") == ["user.xdg.tags"], "not a mark: kept")
-        await #expect(try Self.attributeNames(tree + "/sub/plain.pdf") == ["user.mime_type"])
+        #expect(try await Self.attributeNames(tree + "/curl.pdf") == ["user.mime_type"])
+        #expect(try await Self.attributeNames(tree + "/wget.pdf").isEmpty)
+        #expect(try await Self.attributeNames(tree + "/sub/netatalk.pdf") == ["user.xdg.tags"], "not a mark: kept")
+        #expect(try await Self.attributeNames(tree + "/sub/plain.pdf") == ["user.mime_type"])
         let left = try FileManager.default.contentsOfDirectory(atPath: tree + "/sub").sorted()
         #expect(left == ["netatalk.pdf", "plain.pdf", "sidecar.pdf", "wsl.pdf"], "sidecar and zone files gone, no temporary file: \(left)")
     }
