@@ -132,7 +132,11 @@ let package = Package(
 
         // What the test targets share (Foundation only): the one process runner, temporary
         // folders, the repository root, the `xds` binary and the fixtures in Tests/Fixtures.
-        .target(name: "XDSTestSupport", path: "Tests/XDSTestSupport"),
+        // XDSTestSupport waits for programs off Swift Testing's pool; CTestWidth (linked into the
+        // test process through it) caps the tests run at once at twice the cores, as Swift
+        // Testing starts them all at once otherwise (Tests/CTestWidth/width.c).
+        .target(name: "CTestWidth", path: "Tests/CTestWidth"),
+        .target(name: "XDSTestSupport", dependencies: ["CTestWidth"], path: "Tests/XDSTestSupport"),
 
         // One test target per module, named after it: a test file lives with the module whose
         // behaviour it checks, and each target depends on that module, what its tests build

@@ -14,13 +14,13 @@ import IconMask
         return RGBAImage(width: width, height: height, pixels: px)
     }
 
-    @Test func partialAlphaSurvivesTheRoundTrip() throws {
+    @Test func partialAlphaSurvivesTheRoundTrip() async throws {
         let folder = try ScratchFolder.make(prefix: "cgbi-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let image = Self.original(width: 37, height: 29)
         let input = folder.appendingPathComponent("in.png"), output = folder.appendingPathComponent("out.png")
         try Data(try PNGEncoder.encode(image)).write(to: input)
-        let run = try ProcessRunner.runOnPath(["python3", Repository.url("scripts/make_cgbi_png.py").path,
+        let run = try await ProcessRunner.runOnPath(["python3", Repository.url("scripts/make_cgbi_png.py").path,
                                                input.path, output.path])
         #expect(run.status == 0, "\(run)")
         let cgbi = Array(try Data(contentsOf: output))
@@ -55,14 +55,14 @@ import IconMask
         #expect(worst <= 1)
     }
 
-    @Test func opaqueRGBInputComesBackExactly() throws {
+    @Test func opaqueRGBInputComesBackExactly() async throws {
         let folder = try ScratchFolder.make(prefix: "cgbi-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         var image = Self.original(width: 20, height: 11)
         for i in stride(from: 3, to: image.pixels.count, by: 4) { image.pixels[i] = 255 }
         let input = folder.appendingPathComponent("in.png"), output = folder.appendingPathComponent("out.png")
         try Data(try PNGEncoder.encode(image)).write(to: input)
-        let run = try ProcessRunner.runOnPath(["python3", Repository.url("scripts/make_cgbi_png.py").path,
+        let run = try await ProcessRunner.runOnPath(["python3", Repository.url("scripts/make_cgbi_png.py").path,
                                                input.path, output.path])
         #expect(run.status == 0, "\(run)")
         #expect(try PNGDecoder.decode(Array(try Data(contentsOf: output))) == image)

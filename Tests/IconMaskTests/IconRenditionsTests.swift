@@ -116,7 +116,7 @@ import XDSTestSupport
     /// 0–255 values, scored by scripts/renditions_quality.py's rules), and within 0.02 of what
     /// a perfect 8-bit rounding of the reference scores.
     @Test("each size within Pillow's error against the float64 reference", arguments: ["img/icon-1024.png", "hard"])
-    func qualityBound(_ input: String) throws {
+    func qualityBound(_ input: String) async throws {
         let dir = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path: String
@@ -127,7 +127,7 @@ import XDSTestSupport
             path = Repository.url(input).path
         }
         let sizes = [29, 58, 87, 120, 180]
-        let run = try ProcessRunner.runOnPath(["python3", Repository.url("scripts/renditions_quality.py").path, path,
+        let run = try await ProcessRunner.runOnPath(["python3", Repository.url("scripts/renditions_quality.py").path, path,
                                        "--sizes", sizes.map(String.init).joined(separator: ","),
                                        "--f32-dir", dir.path, "--json"])
         try #require(run.status == 0, "renditions_quality.py: \(run.stderr)")
@@ -159,7 +159,7 @@ import XDSTestSupport
 
             let png = dir.appendingPathComponent("icon-\(n).png")
             try Data(PNGEncoder.encode(rendition)).write(to: png)
-            let check = try ProcessRunner.runOnPath(["pngcheck", "-q", png.path])
+            let check = try await ProcessRunner.runOnPath(["pngcheck", "-q", png.path])
             #expect(check.status == 0, "pngcheck \(n): \(check.stdout) \(check.stderr)")
         }
     }

@@ -87,14 +87,14 @@ struct PNGEncoderTests {
     }
 
     @Test("output passes pngcheck and Pillow decodes it to the same pixels", arguments: 0..<5)
-    func externalDecoders(index: Int) throws {
+    func externalDecoders(index: Int) async throws {
         let (name, image) = Self.images[index]
         let dir = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let png = dir.appendingPathComponent("\(name).png"), raw = dir.appendingPathComponent("\(name).rgba")
         try Data(try PNGEncoder.encode(image)).write(to: png)
 
-        let check = try ProcessRunner.runOnPath(["pngcheck", "-q", png.path])
+        let check = try await ProcessRunner.runOnPath(["pngcheck", "-q", png.path])
         #expect(check.status == 0, "pngcheck: \(check.stdout) \(check.stderr)")
 
         let script = """
@@ -104,7 +104,7 @@ struct PNGEncoderTests {
         assert im.mode == "RGBA", im.mode
         open(sys.argv[2], "wb").write(im.tobytes())
         """
-        let py = try ProcessRunner.runOnPath(["python3", "-c", script, png.path, raw.path])
+        let py = try await ProcessRunner.runOnPath(["python3", "-c", script, png.path, raw.path])
         #expect(py.status == 0, "python3: \(py.stderr)")
         #expect(try [UInt8](Data(contentsOf: raw)) == image.pixels)
     }

@@ -20,7 +20,7 @@ struct ReferenceTests {
     ]
 
     @Test("premultiplied result within 0.03/255 of the float64 reference", arguments: cases)
-    func matches(c: Case) throws {
+    func matches(c: Case) async throws {
         let input = Repository.url(c.file)
         let dir = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -28,7 +28,7 @@ struct ReferenceTests {
         var arguments = ["python3", Repository.url("scripts/reference_mask.py").path, input.path, "\(c.size)",
                          "--filter", c.filter.rawValue, "--shape", c.shape.rawValue, "--f32", raw.path]
         if !c.stroke { arguments.append("--no-stroke") }
-        let run = try ProcessRunner.runOnPath(arguments)
+        let run = try await ProcessRunner.runOnPath(arguments)
         try #require(run.status == 0, "reference_mask.py: \(run.stderr)")
         let data = try Data(contentsOf: raw)
         let expected = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }

@@ -15,11 +15,15 @@ import XDSTestSupport
     }
 
     /// The variants, made once per test run in a temporary folder, read, and the folder removed.
-    static let variants: Result<[String: Variant], VariantsUnavailable> = {
+    static var variants: Result<[String: Variant], VariantsUnavailable> {
+        get async { await made.value }
+    }
+
+    private static let made = Task<Result<[String: Variant], VariantsUnavailable>, Never> {
         do {
             let folder = try ScratchFolder.make(prefix: "iconmask-variants")
             defer { try? FileManager.default.removeItem(at: folder) }
-            let run = try ProcessRunner.runOnPath([
+            let run = try await ProcessRunner.runOnPath([
                 "python3", Repository.url("scripts/make_decode_variants.py").path,
                 Repository.url("img/icon-1024.png").path, folder.path,
             ])
@@ -35,7 +39,7 @@ import XDSTestSupport
         } catch {
             return .failure(VariantsUnavailable(reason: "\(error)"))
         }
-    }()
+    }
 
     struct VariantsUnavailable: Error, CustomStringConvertible {
         let reason: String
@@ -46,8 +50,8 @@ import XDSTestSupport
         "pillow-rgba8", "rgba8-filters", "rgba8-adam7", "pillow-grey-alpha", "grey-alpha-adam7",
         "pillow-palette8", "pillow-palette4", "rgba16",
     ])
-    func matchesPillow(_ name: String) throws {
-        let variant = try #require(try Self.variants.get()[name], "make_decode_variants.py wrote no \(name).png")
+    func matchesPillow(_ name: String) async throws {
+        let variant = try #require(try await Self.variants.get()[name], "make_decode_variants.py wrote no \(name).png")
         let image = try PNGDecoder.decode(variant.png)
         #expect(image.width == 1024 && image.height == 1024)
         try #require(image.pixels.count == variant.pillow.count)
@@ -58,8 +62,8 @@ import XDSTestSupport
     }
 
     @Test("the variants exercise alpha: clear, half-clear and opaque pixels")
-    func variantsHaveAlpha() throws {
-        let pillow = try #require(try Self.variants.get()["pillow-rgba8"]).pillow
+    func variantsHaveAlpha() async throws {
+        let pillow = try #require(try await Self.variants.get()["pillow-rgba8"]).pillow
         let alphas = Set(stride(from: 3, to: pillow.count, by: 4).map { pillow[$0] })
         #expect(alphas.isSuperset(of: [0, 128, 255]))
     }

@@ -10,7 +10,7 @@ import XDocSourceArchive
 /// attributes and AppleDouble `._` files; each copy is checked with `unzip -t`, `bsdtar -t`,
 /// Python's zipfile/tarfile, the bytes of every other member before and after, and the bytes
 /// of the copy for any mark left.
-@Suite("ArchiveCleaner: clean copies of zips and tars", .timeLimit(.minutes(10)))
+@Suite("ArchiveCleaner: clean copies of zips and tars", .timeLimit(.minutes(3)))
 struct ArchiveCleanerTests {
     static let quarantine = Array("0081;5f000000;Safari;".utf8)
     /// A Finder tag list (not a mark: kept).
@@ -19,7 +19,7 @@ struct ArchiveCleanerTests {
     /// A folder `t` with two files, their `._` files (`._report.txt`: quarantine only;
     /// `._notes.md`: quarantine, WhereFroms and Finder tags), and, when `xattrs`, extended
     /// attributes: quarantine and xdg on the files, a MIME type (not a mark) on notes.md.
-    static func makeTree(in folder: String, appleDouble: Bool = true, xattrs: Bool = false) throws {
+    static func makeTree(in folder: String, appleDouble: Bool = true, xattrs: Bool = false) async throws {
         try FileManager.default.createDirectory(atPath: folder + "/t/docs", withIntermediateDirectories: true)
         try Data("hello report\n".utf8).write(to: URL(fileURLWithPath: folder + "/t/docs/report.txt"))
         try Data(String(repeating: "notes, compressible notes\n", count: 200).utf8).write(to: URL(fileURLWithPath: folder + "/t/notes.md"))
@@ -34,28 +34,28 @@ struct ArchiveCleanerTests {
             try Data(mixed).write(to: URL(fileURLWithPath: folder + "/t/._notes.md"))
         }
         if xattrs {
-            try shell("setfattr -n user.com.apple.quarantine -v '0081;5f000000;Safari;' t/docs/report.txt", in: folder)
-            try shell("setfattr -n user.xdg.origin.url -v 'https://example.com/notes' t/notes.md", in: folder)
-            try shell("setfattr -n user.mime_type -v text/plain t/notes.md", in: folder)
-            try shell("setfattr -n user.xdg.origin.url -v 'https://example.com/t' t", in: folder)
+            try await shell("setfattr -n user.com.apple.quarantine -v '0081;5f000000;Safari;' t/docs/report.txt", in: folder)
+            try await shell("setfattr -n user.xdg.origin.url -v 'https://example.com/notes' t/notes.md", in: folder)
+            try await shell("setfattr -n user.mime_type -v text/plain t/notes.md", in: folder)
+            try await shell("setfattr -n user.xdg.origin.url -v 'https://example.com/t' t", in: folder)
         }
     }
 
     /// Moves `t/**/._X` to `__MACOSX/t/**/._X`, as Finder's zips hold them.
-    static func sequester(in folder: String) throws {
-        try shell("mkdir -p __MACOSX/t/docs && mv t/docs/._report.txt __MACOSX/t/docs/ && mv t/._notes.md __MACOSX/t/", in: folder)
+    static func sequester(in folder: String) async throws {
+        try await shell("mkdir -p __MACOSX/t/docs && mv t/docs/._report.txt __MACOSX/t/docs/ && mv t/._notes.md __MACOSX/t/", in: folder)
     }
 
     @discardableResult
-    static func shell(_ command: String, in folder: String) throws -> Run {
-        let run = try ProcessRunner.run("/bin/sh", ["-c", command], in: folder)
+    static func shell(_ command: String, in folder: String) async throws -> Run {
+        let run = try await ProcessRunner.run("/bin/sh", ["-c", command], in: folder)
         guard run.status == 0 else { throw CleanTestFailure(description: "\(command): \(run)") }
         return run
     }
 
     /// What Python's zipfile or tarfile sees of an archive (a tar decompressed first).
-    static func describe(_ path: String, tar: Bool) throws -> [String: Any] {
-        let run = try ProcessRunner.runOnPath(["python3", "-c", describeScript, path, tar ? "tar" : "zip"])
+    static func describe(_ path: String, tar: Bool) async throws -> [String: Any] {
+        let run = try await ProcessRunner.runOnPath(["python3", "-c", describeScript, path, tar ? "tar" : "zip"])
         guard run.status == 0, let object = try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any] else {
             throw CleanTestFailure(description: "describe \(path): \(run)")
         }
@@ -140,8 +140,8 @@ print(json.dumps(out))
     }
 
     /// The attribute names of the AppleDouble member `name` of the zip at `path`.
-    static func zipAppleDoubleNames(_ path: String, _ name: String) throws -> [String] {
-        let run = try ProcessRunner.runOnPath(["unzip", "-p", path, name])
+    static func zipAppleDoubleNames(_ path: String, _ name: String) async throws -> [String] {
+        let run = try await ProcessRunner.runOnPath(["unzip", "-p", path, name])
         return try AppleDouble(bytes: run.output).attributes.map(\.name)
     }
 
@@ -149,34 +149,34 @@ print(json.dumps(out))
 
     @Test("zip, deflated and stored, with a comment: __MACOSX entries of marks only dropped, mixed ones rewritten",
           arguments: ["-r", "-0 -r"])
-    func zipFromInfoZIP(options: String) throws {
+    func zipFromInfoZIP(options: String) async throws {
         let tmp = TemporaryFolder()
-        try Self.makeTree(in: tmp.path)
-        try Self.sequester(in: tmp.path)
-        try Self.shell("echo 'release 1.0' | zip -q -z \(options) a.zip t __MACOSX", in: tmp.path)
+        try await Self.makeTree(in: tmp.path)
+        try await Self.sequester(in: tmp.path)
+        try await Self.shell("echo 'release 1.0' | zip -q -z \(options) a.zip t __MACOSX", in: tmp.path)
         let report = try ArchiveCleaner(archive: tmp.path + "/a.zip")!.write(to: tmp.path + "/clean.zip")
         #expect(report.droppedEntries == 2)  // __MACOSX/t/docs/._report.txt and the folder __MACOSX/t/docs/
         #expect(report.rewrittenEntries == 1)
         #expect(report.droppedAttributes == 3)
-        try Self.shell("unzip -tq clean.zip && bsdtar -tf clean.zip >/dev/null", in: tmp.path)
-        let original = try Self.describe(tmp.path + "/a.zip", tar: false)
-        let clean = try Self.describe(tmp.path + "/clean.zip", tar: false)
+        try await Self.shell("unzip -tq clean.zip && bsdtar -tf clean.zip >/dev/null", in: tmp.path)
+        let original = try await Self.describe(tmp.path + "/a.zip", tar: false)
+        let clean = try await Self.describe(tmp.path + "/clean.zip", tar: false)
         Self.expectClean(original: original, clean: clean,
                          dropped: ["__MACOSX/t/docs/._report.txt", "__MACOSX/t/docs/"],
                          rewritten: ["__MACOSX/t/._notes.md": ["com.apple.metadata:_kMDItemUserTags"]])
         #expect(clean["comment"] as? String == original["comment"] as? String)
         #expect((clean["comment"] as? String)?.isEmpty == false)
-        #expect(try Self.zipAppleDoubleNames(tmp.path + "/clean.zip", "__MACOSX/t/._notes.md") == ["com.apple.metadata:_kMDItemUserTags"])
+        #expect(try await Self.zipAppleDoubleNames(tmp.path + "/clean.zip", "__MACOSX/t/._notes.md") == ["com.apple.metadata:_kMDItemUserTags"])
         // The folder __MACOSX/ stays: something is left in it.
         #expect(Self.names(clean).contains("__MACOSX/"))
     }
 
     @Test("zip64: zip -fz (zip64 end records); the same behind a stub, offsets of the zip alone; Python's zipfile appended to a stub, zip64 extras forced",
           arguments: ["fz", "fz-stub", "python-stub"])
-    func zip64WithStub(variant: String) throws {
+    func zip64WithStub(variant: String) async throws {
         let tmp = TemporaryFolder()
-        try Self.makeTree(in: tmp.path)
-        try Self.sequester(in: tmp.path)
+        try await Self.makeTree(in: tmp.path)
+        try await Self.sequester(in: tmp.path)
         let stub = "printf '#!/bin/sh\\necho self-extracting stub\\nexit 0\\n' > sfx.zip"
         let command = switch variant {
         case "fz": "zip -q -fz -r sfx.zip t __MACOSX"
@@ -191,20 +191,21 @@ print(json.dumps(out))
             '
             """
         }
-        try Self.shell(command, in: tmp.path)
+        try await Self.shell(command, in: tmp.path)
         try ArchiveCleaner(archive: tmp.path + "/sfx.zip")!.write(to: tmp.path + "/clean.zip")
         // unzip warns about a zip64 zip behind a stub whose offsets are the zip's alone (it
         // finds its way): the copy as the original.
         // (bsdtar refuses it.)
         for tool in ["unzip -tq", "bsdtar -tf"] {
-            let status = { (name: String) throws -> Int32 in
-                try ProcessRunner.run("/bin/sh", ["-c", "\(tool) \(name) >/dev/null"], in: tmp.path).status
+            let status = { (name: String) async throws -> Int32 in
+                try await ProcessRunner.run("/bin/sh", ["-c", "\(tool) \(name) >/dev/null"], in: tmp.path).status
             }
-            #expect(try status("clean.zip") == status("sfx.zip"), "\(tool)")
-            #expect(try status("clean.zip") == 0 || variant == "fz-stub", "\(tool)")
+            let clean = try await status("clean.zip"), sfx = try await status("sfx.zip")
+            #expect(clean == sfx, "\(tool)")
+            #expect(clean == 0 || variant == "fz-stub", "\(tool)")
         }
-        let original = try Self.describe(tmp.path + "/sfx.zip", tar: false)
-        let clean = try Self.describe(tmp.path + "/clean.zip", tar: false)
+        let original = try await Self.describe(tmp.path + "/sfx.zip", tar: false)
+        let clean = try await Self.describe(tmp.path + "/clean.zip", tar: false)
         let folder = Self.names(original).contains("__MACOSX/t/docs/") ? ["__MACOSX/t/docs/"] : []
         Self.expectClean(original: original, clean: clean,
                          dropped: Set(["__MACOSX/t/docs/._report.txt"] + folder),
@@ -229,17 +230,17 @@ print(json.dumps(out))
                                       with open(p, "rb") as src, z.open(p, "w", force_zip64=True) as dst: dst.write(src.read())
                       ' | cat > a.zip
                       """])
-    func zipDataDescriptors(command: String) throws {
+    func zipDataDescriptors(command: String) async throws {
         let tmp = TemporaryFolder()
-        try Self.makeTree(in: tmp.path)
-        try Self.sequester(in: tmp.path)
-        try Self.shell(command, in: tmp.path)
-        let original = try Self.describe(tmp.path + "/a.zip", tar: false)
+        try await Self.makeTree(in: tmp.path)
+        try await Self.sequester(in: tmp.path)
+        try await Self.shell(command, in: tmp.path)
+        let original = try await Self.describe(tmp.path + "/a.zip", tar: false)
         // Every file's data is followed by a descriptor (folders have none).
         #expect(Self.members(original).filter { !$0.key.hasSuffix("/") }.values.allSatisfy { ($0["flags"] as? Int ?? 0) & 8 != 0 })
         try ArchiveCleaner(archive: tmp.path + "/a.zip")!.write(to: tmp.path + "/clean.zip")
-        try Self.shell("unzip -tq clean.zip && bsdtar -tf clean.zip >/dev/null", in: tmp.path)
-        let clean = try Self.describe(tmp.path + "/clean.zip", tar: false)
+        try await Self.shell("unzip -tq clean.zip && bsdtar -tf clean.zip >/dev/null", in: tmp.path)
+        let clean = try await Self.describe(tmp.path + "/clean.zip", tar: false)
         let folder = Self.names(original).contains("__MACOSX/t/docs/") ? ["__MACOSX/t/docs/"] : []
         Self.expectClean(original: original, clean: clean,
                          dropped: Set(["__MACOSX/t/docs/._report.txt"] + folder),
@@ -247,27 +248,27 @@ print(json.dumps(out))
     }
 
     @Test("a zip without marks is copied byte for byte")
-    func zipWithoutMarks() throws {
+    func zipWithoutMarks() async throws {
         let tmp = TemporaryFolder()
-        try Self.makeTree(in: tmp.path, appleDouble: false)
-        try Self.shell("echo comment | zip -q -z -r a.zip t", in: tmp.path)
+        try await Self.makeTree(in: tmp.path, appleDouble: false)
+        try await Self.shell("echo comment | zip -q -z -r a.zip t", in: tmp.path)
         let report = try ArchiveCleaner(archive: tmp.path + "/a.zip")!.write(to: tmp.path + "/clean.zip")
         #expect(!report.changed)
         #expect(try Data(contentsOf: URL(fileURLWithPath: tmp.path + "/a.zip")) == Data(contentsOf: URL(fileURLWithPath: tmp.path + "/clean.zip")))
     }
 
     @Test("--keep: the kinds kept stay in a rewritten entry")
-    func zipKeepingKinds() throws {
+    func zipKeepingKinds() async throws {
         let tmp = TemporaryFolder()
-        try Self.makeTree(in: tmp.path)
-        try Self.shell("zip -q -r a.zip t", in: tmp.path)
+        try await Self.makeTree(in: tmp.path)
+        try await Self.shell("zip -q -r a.zip t", in: tmp.path)
         let kinds = Set(ProvenanceKind.allCases).subtracting([.quarantine])
         let report = try ArchiveCleaner(archive: tmp.path + "/a.zip", kinds: kinds)!.write(to: tmp.path + "/clean.zip")
         #expect(report.droppedEntries == 0)
         #expect(report.rewrittenEntries == 1)
-        #expect(try Self.zipAppleDoubleNames(tmp.path + "/clean.zip", "t/._notes.md")
+        #expect(try await Self.zipAppleDoubleNames(tmp.path + "/clean.zip", "t/._notes.md")
             == ["com.apple.quarantine", "com.apple.metadata:_kMDItemUserTags"])
-        #expect(try Self.zipAppleDoubleNames(tmp.path + "/clean.zip", "t/docs/._report.txt") == ["com.apple.quarantine"])
+        #expect(try await Self.zipAppleDoubleNames(tmp.path + "/clean.zip", "t/docs/._report.txt") == ["com.apple.quarantine"])
     }
 
     /// `._` entries as Finder makes them (the 286-byte blank resource map) that hold only marks
@@ -275,9 +276,9 @@ print(json.dumps(out))
     /// fork holds a resource is rewritten, its fork kept byte-exact. The rule is XDocSource's
     /// `AppleDouble.isEmptyResourceFork`, the one `xds strip` uses on sidecars.
     @Test("Finder's blank resource fork counts as empty, a fork with a resource does not", arguments: ["zip", "tar"])
-    func appleDoubleEntryWithFinderBlankFork(kind: String) throws {
+    func appleDoubleEntryWithFinderBlankFork(kind: String) async throws {
         let tmp = TemporaryFolder()
-        try Self.makeTree(in: tmp.path, appleDouble: false)
+        try await Self.makeTree(in: tmp.path, appleDouble: false)
         let blank = appleDoubleBytes(attributes: [("com.apple.quarantine", Self.quarantine)], resourceFork: finderBlankResourceFork)
         let resource = appleDoubleBytes(attributes: [("com.apple.quarantine", Self.quarantine)], resourceFork: oneResourceFork)
         let folder = kind == "zip" ? "/__MACOSX/t" : "/t"
@@ -285,18 +286,18 @@ print(json.dumps(out))
         try Data(blank).write(to: URL(fileURLWithPath: tmp.path + folder + "/docs/._report.txt"))
         try Data(resource).write(to: URL(fileURLWithPath: tmp.path + folder + "/._notes.md"))
         let name = kind == "zip" ? "a.zip" : "a.tar"
-        try Self.shell(kind == "zip" ? "zip -q -r a.zip t __MACOSX" : "tar -cf a.tar t", in: tmp.path)
+        try await Self.shell(kind == "zip" ? "zip -q -r a.zip t __MACOSX" : "tar -cf a.tar t", in: tmp.path)
         let report = try ArchiveCleaner(archive: tmp.path + "/" + name)!.write(to: tmp.path + "/clean." + kind)
         #expect(report.rewrittenEntries == 1)
         #expect(report.droppedAttributes == 2)
-        let original = try Self.describe(tmp.path + "/" + name, tar: kind == "tar")
-        let clean = try Self.describe(tmp.path + "/clean." + kind, tar: kind == "tar")
+        let original = try await Self.describe(tmp.path + "/" + name, tar: kind == "tar")
+        let clean = try await Self.describe(tmp.path + "/clean." + kind, tar: kind == "tar")
         let prefix = kind == "zip" ? "__MACOSX/t" : "t"
         // The zip's folder entry __MACOSX/t/docs/ goes with the only entry in it.
         let dropped: Set<String> = Self.names(original).contains("__MACOSX/t/docs/")
             ? ["__MACOSX/t/docs/._report.txt", "__MACOSX/t/docs/"] : [prefix + "/docs/._report.txt"]
         Self.expectClean(original: original, clean: clean, dropped: dropped, rewritten: [prefix + "/._notes.md": []])
-        let copied = try ProcessRunner.runOnPath(kind == "zip" ? ["unzip", "-p", tmp.path + "/clean.zip", prefix + "/._notes.md"]
+        let copied = try await ProcessRunner.runOnPath(kind == "zip" ? ["unzip", "-p", tmp.path + "/clean.zip", prefix + "/._notes.md"]
                                                                   : ["tar", "-xOf", tmp.path + "/clean.tar", prefix + "/._notes.md"])
         #expect(Array(copied.output.suffix(oneResourceFork.count)) == oneResourceFork)
         #expect(try AppleDouble(bytes: copied.output).attributes.isEmpty)
@@ -318,7 +319,7 @@ print(json.dumps(out))
     /// Cleans `archive` (in `folder`), checks the copy with bsdtar and GNU tar, and returns
     /// both descriptions (decompressed) and the report.
     static func cleanTar(_ folder: String, _ archive: String, compression: String,
-                         kinds: Set<ProvenanceKind> = Set(ProvenanceKind.allCases)) throws
+                         kinds: Set<ProvenanceKind> = Set(ProvenanceKind.allCases)) async throws
         -> (original: [String: Any], clean: [String: Any], report: ArchiveCopy.Report)
     {
         let report = try ArchiveCleaner(archive: folder + "/" + archive, kinds: kinds)!.write(to: folder + "/clean.tar")
@@ -330,24 +331,24 @@ print(json.dumps(out))
             .write(to: null, filter: .init(dropsAttribute: { _ in false }, dropsPaxKeyword: { _ in false }))
         #expect(again.compression == report.compression)
         #expect(!again.changed)
-        try shell("bsdtar -tf clean.tar >/dev/null", in: folder)
+        try await shell("bsdtar -tf clean.tar >/dev/null", in: folder)
         // GNU tar reads neither lz4 nor lzma (alone): where it reads the original, the copy too.
-        if try ProcessRunner.run("/bin/sh", ["-c", "tar -tf \(archive) >/dev/null 2>&1"], in: folder).status == 0 {
-            try shell("tar -tf clean.tar >/dev/null", in: folder)
+        if try await ProcessRunner.run("/bin/sh", ["-c", "tar -tf \(archive) >/dev/null 2>&1"], in: folder).status == 0 {
+            try await shell("tar -tf clean.tar >/dev/null", in: folder)
         }
         let unpack = compression.isEmpty ? "cat" : decompressors[compression]!
-        try shell("\(unpack) < \(archive) > original.plain && \(unpack) < clean.tar > clean.plain", in: folder)
-        return (try describe(folder + "/original.plain", tar: true), try describe(folder + "/clean.plain", tar: true), report)
+        try await shell("\(unpack) < \(archive) > original.plain && \(unpack) < clean.tar > clean.plain", in: folder)
+        return await (try describe(folder + "/original.plain", tar: true), try describe(folder + "/clean.plain", tar: true), report)
     }
 
     @Test("pax tars from bsdtar --xattrs (LIBARCHIVE.xattr and SCHILY.xattr records), in every compression",
           arguments: ["", "gzip", "bzip2", "xz", "zstd", "lz4", "lzip", "compress", "lzma"])
-    func bsdtarPax(compression: String) throws {
+    func bsdtarPax(compression: String) async throws {
         let tmp = TemporaryFolder()
-        try Self.makeTree(in: tmp.path, xattrs: true)
+        try await Self.makeTree(in: tmp.path, xattrs: true)
         // Named .tar whatever the compression: it is found by its magic bytes.
-        try Self.shell("bsdtar --format pax --xattrs \(Self.bsdtarOptions[compression]!) -cf a.tar t", in: tmp.path)
-        let (original, clean, report) = try Self.cleanTar(tmp.path, "a.tar", compression: compression)
+        try await Self.shell("bsdtar --format pax --xattrs \(Self.bsdtarOptions[compression]!) -cf a.tar t", in: tmp.path)
+        let (original, clean, report) = try await Self.cleanTar(tmp.path, "a.tar", compression: compression)
         // quarantine (two spellings), xdg on notes.md and on t (two each).
         #expect(report.droppedRecords == 6)
         #expect(report.droppedEntries == 1)  // t/docs/._report.txt
@@ -361,26 +362,26 @@ print(json.dumps(out))
 
     @Test("pax tars from GNU tar --xattrs: no warning from GNU tar on the copy, every compression GNU tar writes",
           arguments: ["", "gzip", "bzip2", "xz", "zstd", "lzip"])
-    func gnuTarPax(compression: String) throws {
+    func gnuTarPax(compression: String) async throws {
         let tmp = TemporaryFolder()
-        try Self.makeTree(in: tmp.path, appleDouble: false, xattrs: true)
+        try await Self.makeTree(in: tmp.path, appleDouble: false, xattrs: true)
         let option = ["": "", "gzip": "-z", "bzip2": "-j", "xz": "-J", "zstd": "--zstd", "lzip": "--lzip"][compression]!
-        try Self.shell("tar --xattrs --format=posix \(option) -cf a.tar t", in: tmp.path)
-        let (original, clean, report) = try Self.cleanTar(tmp.path, "a.tar", compression: compression)
+        try await Self.shell("tar --xattrs --format=posix \(option) -cf a.tar t", in: tmp.path)
+        let (original, clean, report) = try await Self.cleanTar(tmp.path, "a.tar", compression: compression)
         #expect(report.droppedRecords == 3)
         Self.expectClean(original: original, clean: clean, dropped: [], paxMarksRemoved: true)
-        let run = try Self.shell("tar --xattrs -tvf clean.tar", in: tmp.path)
+        let run = try await Self.shell("tar --xattrs -tvf clean.tar", in: tmp.path)
         #expect(run.stderr.isEmpty)
         #expect(Self.members(clean)["t/notes.md"]?["pax"] as? [String: String] != nil)
     }
 
     @Test("ustar and GNU tars: ._ entries of marks only dropped, mixed ones rewritten, the rest byte-exact",
           arguments: ["ustar", "gnu", "oldgnu", "v7"])
-    func ustarAndGNU(format: String) throws {
+    func ustarAndGNU(format: String) async throws {
         let tmp = TemporaryFolder()
-        try Self.makeTree(in: tmp.path)
-        try Self.shell("tar --format=\(format) -cf a.tar t", in: tmp.path)
-        let (original, clean, report) = try Self.cleanTar(tmp.path, "a.tar", compression: "")
+        try await Self.makeTree(in: tmp.path)
+        try await Self.shell("tar --format=\(format) -cf a.tar t", in: tmp.path)
+        let (original, clean, report) = try await Self.cleanTar(tmp.path, "a.tar", compression: "")
         #expect(report.droppedRecords == 0)
         Self.expectClean(original: original, clean: clean, dropped: ["t/docs/._report.txt"],
                          rewritten: ["t/._notes.md": []])
@@ -391,9 +392,9 @@ print(json.dumps(out))
     }
 
     @Test("a pax header of marks only is dropped with its blocks; a long name and a size in pax headers are kept")
-    func paxHeaderOfMarksOnly() throws {
+    func paxHeaderOfMarksOnly() async throws {
         let tmp = TemporaryFolder()
-        try Self.shell(#"""
+        try await Self.shell(#"""
             python3 -c 'import tarfile, io
             with tarfile.open("a.tar", "w", format=tarfile.PAX_FORMAT) as t:
                 for name, pax in [("plain.txt", {}), ("marked.txt", {"SCHILY.xattr.com.apple.quarantine": "0081;5f000000;Safari;", "LIBARCHIVE.xattr.user.com.apple.provenance": "AQIDBA"}),
@@ -402,7 +403,7 @@ print(json.dumps(out))
                     t.addfile(info, io.BytesIO(data))
             '
             """#, in: tmp.path)
-        let (original, clean, report) = try Self.cleanTar(tmp.path, "a.tar", compression: "")
+        let (original, clean, report) = try await Self.cleanTar(tmp.path, "a.tar", compression: "")
         #expect(report.droppedRecords == 3)
         #expect(report.droppedHeaders == 1)
         Self.expectClean(original: original, clean: clean, dropped: [], paxMarksRemoved: true)
@@ -417,42 +418,42 @@ print(json.dumps(out))
 
     @Test("GNU sparse files (old GNU extension headers, pax sparse maps) are copied as they are",
           arguments: ["oldgnu", "posix"])
-    func sparseFiles(format: String) throws {
+    func sparseFiles(format: String) async throws {
         let tmp = TemporaryFolder()
-        try Self.makeTree(in: tmp.path)
+        try await Self.makeTree(in: tmp.path)
         // 30 data regions: more than an old GNU header holds (4), so extension headers follow.
-        try Self.shell("""
+        try await Self.shell("""
             python3 -c 'f = open("t/sparse.bin", "wb")
             for i in range(30): f.seek(i * 65536); f.write(b"data%d" % i * 20)
             f.truncate(31 * 65536)'
             tar --format=\(format) --sparse -cf a.tar t
             """, in: tmp.path)
-        let (original, clean, _) = try Self.cleanTar(tmp.path, "a.tar", compression: "")
+        let (original, clean, _) = try await Self.cleanTar(tmp.path, "a.tar", compression: "")
         Self.expectClean(original: original, clean: clean, dropped: ["t/docs/._report.txt"],
                          rewritten: ["t/._notes.md": []])
         #expect(Self.members(clean)["t/sparse.bin"]?["data"] as? String == Self.members(original)["t/sparse.bin"]?["data"] as? String)
-        try Self.shell("mkdir x && tar -xf clean.tar -C x && cmp x/t/sparse.bin t/sparse.bin", in: tmp.path)
+        try await Self.shell("mkdir x && tar -xf clean.tar -C x && cmp x/t/sparse.bin t/sparse.bin", in: tmp.path)
     }
 
     @Test("an empty file and an empty compressed stream are empty tars: copied as such",
           arguments: ["", "gzip", "zstd", "xz"])
-    func emptyTars(compression: String) throws {
+    func emptyTars(compression: String) async throws {
         let tmp = TemporaryFolder()
         let make = compression.isEmpty ? ": > a.tar" : "printf '' | \(compression) -c > a.tar"
-        try Self.shell(make, in: tmp.path)
+        try await Self.shell(make, in: tmp.path)
         let report = try ArchiveCleaner(archive: tmp.path + "/a.tar")!.write(to: tmp.path + "/clean.tar")
         #expect(report.compression == (compression.isEmpty ? nil : compression))
         #expect(report.entries == 0)
-        try Self.shell("bsdtar -tf clean.tar", in: tmp.path)
+        try await Self.shell("bsdtar -tf clean.tar", in: tmp.path)
         let unpack = compression.isEmpty ? "cat" : Self.decompressors[compression]!
-        #expect(try Self.shell("\(unpack) < clean.tar | wc -c", in: tmp.path).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(try await Self.shell("\(unpack) < clean.tar | wc -c", in: tmp.path).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 
     @Test("a ._ entry that is not AppleDouble is copied as it is")
-    func notAppleDouble() throws {
+    func notAppleDouble() async throws {
         let tmp = TemporaryFolder()
-        try Self.makeTree(in: tmp.path, appleDouble: false)
-        try Self.shell("echo 'not AppleDouble' > t/._notes.md && zip -q -r a.zip t && tar -cf a.tar t", in: tmp.path)
+        try await Self.makeTree(in: tmp.path, appleDouble: false)
+        try await Self.shell("echo 'not AppleDouble' > t/._notes.md && zip -q -r a.zip t && tar -cf a.tar t", in: tmp.path)
         for archive in ["a.zip", "a.tar"] {
             let report = try ArchiveCleaner(archive: tmp.path + "/" + archive)!.write(to: tmp.path + "/clean-" + archive)
             #expect(report.unreadAppleDoubleEntries == 1)
@@ -462,13 +463,12 @@ print(json.dumps(out))
         }
     }
 
-    @Test("damaged archives (bytes changed at random, cut anywhere): a copy or one error, never a crash, never larger than the archive allows",
-          .timeLimit(.minutes(10)))
-    func damagedAtRandom() throws {
+    @Test("damaged archives (bytes changed at random, cut anywhere): a copy or one error, never a crash, never larger than the archive allows")
+    func damagedAtRandom() async throws {
         let tmp = TemporaryFolder()
-        try Self.makeTree(in: tmp.path, xattrs: true)
-        try Self.sequester(in: tmp.path)
-        try Self.shell("zip -q -r a.zip t __MACOSX && bsdtar --format pax --xattrs -cf a.tar t __MACOSX && gzip -c a.tar > a.tar.gz", in: tmp.path)
+        try await Self.makeTree(in: tmp.path, xattrs: true)
+        try await Self.sequester(in: tmp.path)
+        try await Self.shell("zip -q -r a.zip t __MACOSX && bsdtar --format pax --xattrs -cf a.tar t __MACOSX && gzip -c a.tar > a.tar.gz", in: tmp.path)
         var random = SplitMix64(seed: 27)
         let null = open("/dev/null", O_WRONLY)
         defer { close(null) }
@@ -510,10 +510,10 @@ print(json.dumps(out))
     // MARK: - Safety
 
     @Test("the copy never replaces the archive: the same path, a link to it, a hard link")
-    func sameFileRefused() throws {
+    func sameFileRefused() async throws {
         let tmp = TemporaryFolder()
-        try Self.makeTree(in: tmp.path)
-        try Self.shell("zip -q -r a.zip t && ln -s a.zip link.zip && ln a.zip hard.zip", in: tmp.path)
+        try await Self.makeTree(in: tmp.path)
+        try await Self.shell("zip -q -r a.zip t && ln -s a.zip link.zip && ln a.zip hard.zip", in: tmp.path)
         let before = try Data(contentsOf: URL(fileURLWithPath: tmp.path + "/a.zip"))
         let cleaner = ArchiveCleaner(archive: tmp.path + "/a.zip")!
         for output in ["a.zip", "link.zip", "hard.zip", "./a.zip"] {
@@ -531,15 +531,15 @@ print(json.dumps(out))
 
     @Test("a damaged archive: one error, nothing written, an existing output left as it was",
           arguments: ["zip", "tar", "tar.gz"])
-    func damagedArchive(kind: String) throws {
+    func damagedArchive(kind: String) async throws {
         let tmp = TemporaryFolder()
-        try Self.makeTree(in: tmp.path, xattrs: true)
+        try await Self.makeTree(in: tmp.path, xattrs: true)
         let make = ["zip": "zip -q -r whole.zip t", "tar": "tar --xattrs --format=posix -cf whole.tar t",
                     "tar.gz": "tar --xattrs --format=posix -czf whole.tar.gz t"][kind]!
         // A zip cut inside its central directory; a tar cut inside a member's data; a gzip
         // stream cut short.
         let size = ["zip": "$(($(stat -c %s whole.zip) - 80))", "tar": "2000", "tar.gz": "$(($(stat -c %s whole.tar.gz) - 40))"][kind]!
-        try Self.shell("\(make) && head -c \(size) whole.\(kind) > cut.\(kind) && echo old > out", in: tmp.path)
+        try await Self.shell("\(make) && head -c \(size) whole.\(kind) > cut.\(kind) && echo old > out", in: tmp.path)
         let cleaner = ArchiveCleaner(archive: tmp.path + "/cut." + kind)!
         do {
             try cleaner.write(to: tmp.path + "/out")
@@ -557,14 +557,14 @@ print(json.dumps(out))
 
     @Test("hostile zips: two entries over one member's data, a data descriptor that disagrees with the directory",
           arguments: ["overlap", "descriptor"])
-    func hostileZip(kind: String) throws {
+    func hostileZip(kind: String) async throws {
         let tmp = TemporaryFolder()
-        try Self.makeTree(in: tmp.path)
+        try await Self.makeTree(in: tmp.path)
         let make = kind == "overlap" ? "zip -q -0 -r a.zip t" : "zip -q -r - t | cat > a.zip"
-        try Self.shell(make, in: tmp.path)
+        try await Self.shell(make, in: tmp.path)
         // overlap: every entry's offset becomes the first's (a zip bomb's trick); descriptor:
         // the first data descriptor's CRC is changed.
-        try Self.shell(#"""
+        try await Self.shell(#"""
             python3 -c 'import struct, sys
             data = bytearray(open("a.zip", "rb").read())
             if sys.argv[1] == "overlap":
@@ -594,10 +594,10 @@ print(json.dumps(out))
     }
 
     @Test("the copy to a descriptor (standard output) is the copy to a file")
-    func toDescriptor() throws {
+    func toDescriptor() async throws {
         let tmp = TemporaryFolder()
-        try Self.makeTree(in: tmp.path, xattrs: true)
-        try Self.shell("bsdtar --format pax --xattrs -Jcf a.tar t", in: tmp.path)
+        try await Self.makeTree(in: tmp.path, xattrs: true)
+        try await Self.shell("bsdtar --format pax --xattrs -Jcf a.tar t", in: tmp.path)
         let cleaner = ArchiveCleaner(archive: tmp.path + "/a.tar")!
         try cleaner.write(to: tmp.path + "/file.tar")
         let fd = open(tmp.path + "/descriptor.tar", O_WRONLY | O_CREAT | O_EXCL, 0o644)
@@ -612,9 +612,9 @@ print(json.dumps(out))
     }
 
     @Test("a compressed tar is decompressed up to the archive limit")
-    func archiveLimit() throws {
+    func archiveLimit() async throws {
         let tmp = TemporaryFolder()
-        try Self.shell("head -c 3000000 /dev/zero > zeros && tar -czf a.tar.gz zeros", in: tmp.path)
+        try await Self.shell("head -c 3000000 /dev/zero > zeros && tar -czf a.tar.gz zeros", in: tmp.path)
         let cleaner = ArchiveCleaner(archive: tmp.path + "/a.tar.gz", limits: .init(maximumDecompressedSize: 1 << 20))!
         #expect(throws: ArchiveCleanerError.self) { try cleaner.write(to: tmp.path + "/clean.tar.gz") }
         do {

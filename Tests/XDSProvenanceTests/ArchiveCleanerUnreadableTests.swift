@@ -13,8 +13,8 @@ struct ArchiveCleanerUnreadableTests {
     static let quarantine = Array("0083;5f000000;Safari;".utf8)
 
     @discardableResult
-    static func shell(_ command: String, in folder: String) throws -> Run {
-        let run = try ProcessRunner.run("/bin/sh", ["-c", command], in: folder)
+    static func shell(_ command: String, in folder: String) async throws -> Run {
+        let run = try await ProcessRunner.run("/bin/sh", ["-c", command], in: folder)
         try #require(run.status == 0, "\(command): \(run)")
         return run
     }
@@ -32,15 +32,15 @@ struct ArchiveCleanerUnreadableTests {
     }
 
     @Test("a bzip2 ._ entry: left out, counted, told with its reason; the dry run says the same")
-    func bzip2() throws {
+    func bzip2() async throws {
         let tmp = try Self.folder()
-        try Self.shell("cd z && zip -q -Z bzip2 ../a.zip doc.txt ._doc.txt", in: tmp.path)
+        try await Self.shell("cd z && zip -q -Z bzip2 ../a.zip doc.txt ._doc.txt", in: tmp.path)
         let cleaner = ArchiveCleaner(archive: tmp.path + "/a.zip")!
         var events: [ArchiveCopy.Event] = []
         let report = try cleaner.write(to: tmp.path + "/clean.zip") { events.append($0) }
         #expect(report.unreadableEntries == 1 && report.changed)
         #expect(events == [.unreadable(entry: DocumentSourceTreePath("._doc.txt"), reason: .compressionMethod(12))])
-        #expect(try Self.shell("unzip -Z1 clean.zip", in: tmp.path).stdout == "doc.txt\n")
+        #expect(try await Self.shell("unzip -Z1 clean.zip", in: tmp.path).stdout == "doc.txt\n")
         var findings: [ArchiveCleaner.Finding] = []
         try cleaner.dryRun { findings.append($0) }
         #expect(findings == [.unreadable(entry: DocumentSourceTreePath("._doc.txt"), reason: .compressionMethod(12))])
@@ -48,9 +48,9 @@ struct ArchiveCleanerUnreadableTests {
 
     @Test("a ._ entry holding marks that cannot be rewritten (an entry id twice) is left out as damaged, not copied",
           arguments: ["zip", "tar"])
-    func unrewritable(format: String) throws {
+    func unrewritable(format: String) async throws {
         let tmp = try Self.folder(duplicateEntry: true)
-        try Self.shell(format == "zip" ? "cd z && zip -q ../a.zip doc.txt ._doc.txt" : "cd z && tar -cf ../a.tar doc.txt ._doc.txt",
+        try await Self.shell(format == "zip" ? "cd z && zip -q ../a.zip doc.txt ._doc.txt" : "cd z && tar -cf ../a.tar doc.txt ._doc.txt",
                        in: tmp.path)
         var events: [ArchiveCopy.Event] = []
         let report = try ArchiveCleaner(archive: tmp.path + "/a." + format)!.write(to: tmp.path + "/clean." + format) {
@@ -63,9 +63,9 @@ struct ArchiveCleanerUnreadableTests {
     }
 
     @Test("the dry run of a tar: one finding per kind and member, a ._ entry and the member's pax records together, kinds narrowed")
-    func dryRunTar() throws {
+    func dryRunTar() async throws {
         let tmp = try Self.folder()
-        try Self.shell("""
+        try await Self.shell("""
             setfattr -n user.com.apple.quarantine -v '0083;5f000000;Safari;' z/doc.txt \
             && setfattr -n user.xdg.origin.url -v https://example.com/doc.txt z/doc.txt \
             && cd z && tar --xattrs --xattrs-include='*' --format=posix -cf ../a.tar ._doc.txt doc.txt

@@ -30,12 +30,12 @@ private func scanMarks(_ path: String, limits: ArchiveScanner.Limits = .init()) 
 
 private struct Failure: Error, CustomStringConvertible { let description: String }
 
-private func run(_ arguments: [String]) throws {
-    let run = try ProcessRunner.runOnPath(arguments)
+private func run(_ arguments: [String]) async throws {
+    let run = try await ProcessRunner.runOnPath(arguments)
     guard run.status == 0 else { throw Failure(description: "\(arguments.first ?? ""): \(run)") }
 }
 
-private func sh(_ command: String) throws { try run(["/bin/sh", "-c", command]) }
+private func sh(_ command: String) async throws { try await run(["/bin/sh", "-c", command]) }
 
 private func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
@@ -60,22 +60,22 @@ struct ProvenanceArchiveTests {
         ("bsd.txz", "bsdtar -cJf"),
         ("bsd.tar.zst", "bsdtar --zstd -cf"),
     ])
-    func linuxTarsFromTheRealWriters(name: String, command: String) throws {
+    func linuxTarsFromTheRealWriters(name: String, command: String) async throws {
         let tmp = TemporaryFolder()
         let tree = tmp.folder("tree")
         let a = tmp.file("tree/a.txt", "a")
         _ = tmp.file("tree/plain.txt", "p")
         let other = tmp.file("tree/other.txt", "o")
-        try run(["setfattr", "-n", "user.com.apple.quarantine", "-v", Self.quarantine, a])
-        try run(["setfattr", "-n", "user.com.apple.provenance", "-v", "0x" + hex(Self.provenance), a])
-        try run(["setfattr", "-n", "user.xdg.origin.url", "-v", "https://user:pw@example.com/a.txt?sig=1", a])
-        try run(["setfattr", "-n", "user.xdg.referrer.url", "-v", "https://example.com/", a])
-        try run(["setfattr", "-n", "user.mime_type", "-v", "text/plain", a])
+        try await run(["setfattr", "-n", "user.com.apple.quarantine", "-v", Self.quarantine, a])
+        try await run(["setfattr", "-n", "user.com.apple.provenance", "-v", "0x" + hex(Self.provenance), a])
+        try await run(["setfattr", "-n", "user.xdg.origin.url", "-v", "https://user:pw@example.com/a.txt?sig=1", a])
+        try await run(["setfattr", "-n", "user.xdg.referrer.url", "-v", "https://example.com/", a])
+        try await run(["setfattr", "-n", "user.mime_type", "-v", "text/plain", a])
         // As ntfs-3g shows a Windows Zone.Identifier stream.
-        try run(["setfattr", "-n", "user.Zone.Identifier", "-v", "[ZoneTransfer]\r\nZoneId=3\r\nHostUrl=https://example.com/a.txt\r\n", a])
+        try await run(["setfattr", "-n", "user.Zone.Identifier", "-v", "[ZoneTransfer]\r\nZoneId=3\r\nHostUrl=https://example.com/a.txt\r\n", a])
         try DocumentSourceFile(path: a).write(Self.source)
-        try run(["setfattr", "-n", "user.mime_type", "-v", "text/plain", other])
-        try sh("cd '\(tree)' && \(command) '\(tmp.path)/\(name)' a.txt plain.txt other.txt")
+        try await run(["setfattr", "-n", "user.mime_type", "-v", "text/plain", other])
+        try await sh("cd '\(tree)' && \(command) '\(tmp.path)/\(name)' a.txt plain.txt other.txt")
 
         let archive = tmp.path + "/" + name
         let result = try scanMarks(archive)
@@ -108,7 +108,7 @@ struct ProvenanceArchiveTests {
     /// A zip made by `zip` from Finder's layout: `__MACOSX/DIR/._NAME` (quarantine, WhereFroms,
     /// x-document-source, Finder tags that are no mark), `._NAME` beside its member, and an
     /// AppleDouble entry whose member is not in the archive (listed under its name, as show).
-    @Test func finderZip() throws {
+    @Test func finderZip() async throws {
         let tmp = TemporaryFolder()
         let tree = tmp.folder("tree")
         _ = tmp.folder("tree/docs")
@@ -126,7 +126,7 @@ struct ProvenanceArchiveTests {
         _ = tmp.write("tree/__MACOSX/._gone.txt", bytes: appleDoubleBytes(attributes: [("com.apple.lastuseddate#PS", [UInt8](repeating: 1, count: 16))]))
         _ = tmp.write("tree/._tags-only.txt", bytes: appleDoubleBytes(attributes: [("com.apple.metadata:_kMDItemUserTags", [0])]))
         let zip = tmp.path + "/Finder.zip"
-        try sh("cd '\(tree)' && zip -qr '\(zip)' docs notes.md ._notes.md ._tags-only.txt __MACOSX")
+        try await sh("cd '\(tree)' && zip -qr '\(zip)' docs notes.md ._notes.md ._tags-only.txt __MACOSX")
 
         let result = try scanMarks(zip)
         #expect(result.problems.isEmpty)
@@ -152,7 +152,7 @@ struct ProvenanceArchiveTests {
     /// macOS bsdtar's `._NAME` entry before its member: one record for the member, the first
     /// value of a kind winning, each mark with the entry it came from; the two spellings of one
     /// attribute with different values are two marks, each named by its keyword (SPEC §6).
-    @Test func macOSTar() throws {
+    @Test func macOSTar() async throws {
         let tmp = TemporaryFolder()
         let tar = tmp.path + "/mac.tgz"
         let double = appleDoubleBytes(attributes: [
@@ -180,7 +180,7 @@ struct ProvenanceArchiveTests {
                                 "SCHILY.xattr.com.apple.quarantine": "0" * 70000}
             tar.addfile(info, io.BytesIO(b"b"))
         """
-        try run(["python3", "-c", script, tar, hex(double), hex(Self.provenance)])
+        try await run(["python3", "-c", script, tar, hex(double), hex(Self.provenance)])
 
         let result = try scanMarks(tar)
         #expect(result.problems.isEmpty)
@@ -213,16 +213,16 @@ struct ProvenanceArchiveTests {
 
     /// Bad data: a `._NAME` that is not AppleDouble and a value over the bound are problems
     /// (the scan goes on), an x-document-source that does not parse is an undecodable mark.
-    @Test func problemsAndUndecodableValues() throws {
+    @Test func problemsAndUndecodableValues() async throws {
         let tmp = TemporaryFolder()
         let tree = tmp.folder("tree")
         let a = tmp.file("tree/a.txt", "a")
         let b = tmp.file("tree/b.txt", "b")
-        try run(["setfattr", "-n", "user.xdg.origin.url", "-v", "https://example.com/" + String(repeating: "x", count: 300), a])
-        try run(["setfattr", "-n", "user.com.apple.quarantine", "-v", Self.quarantine, a])
-        try run(["setfattr", "-n", "user.x-document-source", "-v", "not a plist", b])
+        try await run(["setfattr", "-n", "user.xdg.origin.url", "-v", "https://example.com/" + String(repeating: "x", count: 300), a])
+        try await run(["setfattr", "-n", "user.com.apple.quarantine", "-v", Self.quarantine, a])
+        try await run(["setfattr", "-n", "user.x-document-source", "-v", "not a plist", b])
         _ = tmp.write("tree/._c.txt", bytes: Array("not appledouble".utf8))
-        try sh("cd '\(tree)' && tar --xattrs --xattrs-include='user.*' -cf '\(tmp.path)/bad.tar' ._c.txt a.txt b.txt")
+        try await sh("cd '\(tree)' && tar --xattrs --xattrs-include='user.*' -cf '\(tmp.path)/bad.tar' ._c.txt a.txt b.txt")
 
         let result = try scanMarks(tmp.path + "/bad.tar", limits: ArchiveScanner.Limits(maximumAttributeValueSize: 256))
         #expect(result.problems.map(\.kind) == [.malformedAppleDouble, .valueTooLarge])
@@ -239,7 +239,7 @@ struct ProvenanceArchiveTests {
     }
 
     /// Names that are not archives', missing files, and a visitor that stops.
-    @Test func namesMissingAndStop() throws {
+    @Test func namesMissingAndStop() async throws {
         #expect(ProvenanceArchive(path: "/tmp/x.gz") == nil)
         #expect(ProvenanceArchive(path: "notes.txt") == nil)
         let tmp = TemporaryFolder()
@@ -252,9 +252,9 @@ struct ProvenanceArchiveTests {
 
         let tree = tmp.folder("tree")
         for name in ["a", "b", "c"] {
-            try run(["setfattr", "-n", "user.com.apple.quarantine", "-v", Self.quarantine, tmp.file("tree/\(name)", name)])
+            try await run(["setfattr", "-n", "user.com.apple.quarantine", "-v", Self.quarantine, tmp.file("tree/\(name)", name)])
         }
-        try sh("cd '\(tree)' && tar --xattrs --xattrs-include='user.*' -cf '\(tmp.path)/three.tar' a b c")
+        try await sh("cd '\(tree)' && tar --xattrs --xattrs-include='user.*' -cf '\(tmp.path)/three.tar' a b c")
         var seen: [String] = []
         let summary = try ProvenanceArchive(path: tmp.path + "/three.tar")!.scan { event in
             if case .member(let member) = event { seen.append(member.name.lossyString) }

@@ -15,8 +15,8 @@ import XDSTestSupport
     }
 
     /// The attribute names via getfattr (an implementation independent of ours).
-    func names(_ path: String) -> [String] {
-        let run = try! ProcessRunner.run("/usr/bin/getfattr", ["--absolute-names", "-m", "-", path])
+    func names(_ path: String) async -> [String] {
+        let run = try! await ProcessRunner.run("/usr/bin/getfattr", ["--absolute-names", "-m", "-", path])
         return run.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }.map(String.init).sorted()
     }
 
@@ -166,10 +166,10 @@ import XDSTestSupport
         #expect(problems.map(\.kind) == [.malformedSidecar])
     }
 
-    @Test func dryRunChangesNothing() throws {
+    @Test func dryRunChangesNothing() async throws {
         let folder = TemporaryFolder()
         let path = markedFile(folder)
-        let before = (names(path), contents(folder.path + "/._setup.dmg"), try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted())
+        let before = await (names(path), contents(folder.path + "/._setup.dmg"), try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted())
         let locations = try ProvenanceFile(path: path).strip(Set(ProvenanceKind.allCases), dryRun: true)
         #expect(locations.map { "\($0.kind) (\($0.store)) \($0.names.joined(separator: ","))" } == [
             "quarantine (xattr) user.com.apple.quarantine",
@@ -179,16 +179,16 @@ import XDSTestSupport
             "last-used-date (appledouble) com.apple.lastuseddate#PS",
             "zone-identifier (zone-file) setup.dmg:Zone.Identifier",
         ])
-        let after = (names(path), contents(folder.path + "/._setup.dmg"), try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted())
+        let after = await (names(path), contents(folder.path + "/._setup.dmg"), try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted())
         #expect(before.0 == after.0 && before.1 == after.1 && before.2 == after.2)
     }
 
-    @Test func stripLeavesEverythingElseByteExact() throws {
+    @Test func stripLeavesEverythingElseByteExact() async throws {
         let folder = TemporaryFolder()
         let path = markedFile(folder)
         let removed = try ProvenanceFile(path: path).strip(Set(ProvenanceKind.allCases), dryRun: false)
         #expect(removed.count == 6)
-        #expect(names(path) == ["user.DosStream.AFP_AfpInfo:$DATA", "user.mime_type"])
+        #expect(await names(path) == ["user.DosStream.AFP_AfpInfo:$DATA", "user.mime_type"])
         // The sidecar keeps the Finder tags, byte-exact, in the layout macOS writes.
         let tags = MarkBytes.bplistArray([MarkBytes.string("Red\n6")])
         #expect(contents(folder.path + "/._setup.dmg") == appleDoubleBytes(attributes: [("com.apple.metadata:_kMDItemUserTags", tags)]))

@@ -9,7 +9,7 @@ import XDocSourceArchive
 /// A mark decodes the same in every store: a file's attribute, its sidecar, and the same
 /// attribute carried into a tar by GNU tar `--xattrs`.
 @Suite struct ProvenanceStoresAgreeTests {
-    @Test func quarantineAndWhereFromsInAFileASidecarAndATar() throws {
+    @Test func quarantineAndWhereFromsInAFileASidecarAndATar() async throws {
         let folder = TemporaryFolder()
         let tree = folder.folder("tree")
         let path = folder.file("tree/a.dmg")
@@ -18,7 +18,7 @@ import XDocSourceArchive
         folder.write("tree/._a.dmg", bytes: appleDoubleBytes(attributes: [
             ("com.apple.quarantine", MarkBytes.exiftoolQuarantine), ("com.apple.metadata:kMDItemWhereFroms", MarkBytes.exiftoolWhereFroms),
         ]))
-        let run = try ProcessRunner.run("/bin/sh", ["-c", "cd '\(tree)' && tar --xattrs --xattrs-include='user.*' -cf ../a.tar a.dmg"])
+        let run = try await ProcessRunner.run("/bin/sh", ["-c", "cd '\(tree)' && tar --xattrs --xattrs-include='user.*' -cf ../a.tar a.dmg"])
         #expect(run.status == 0, "\(run)")
 
         let fileMarks = try ProvenanceFile(path: path).read()

@@ -10,7 +10,7 @@ import XDSTestSupport
 /// byte for byte; ``ProvenanceFile`` reads them decoded and strips them (what the writer's
 /// reader would then see checked with getfattr, smbclient, ntfs-3g's Windows view).
 /// (`xds where` on the same writers: Tests/xdsTests/WhereRealWritersTests.swift.)
-@Suite("the name table and ProvenanceFile against the real writers", .serialized)
+@Suite("the name table and ProvenanceFile against the real writers", .serialized, .timeLimit(.minutes(3)))
 struct RealWriterTests {
     static let zoneIdentifier = Array("[ZoneTransfer]\r\nZoneId=3\r\nHostUrl=https://example.com/dl/report.pdf\r\n".utf8)
     static let quarantine = Array("0082;5fad2a2e;Safari;".utf8)
@@ -21,13 +21,13 @@ struct RealWriterTests {
     static let every = Set(ProvenanceKind.allCases)
 
     /// The names of `file`'s attributes, as text.
-    static func names(_ file: String) throws -> [String] {
-        try attributes(file).map { String(decoding: $0.name, as: UTF8.self) }
+    static func names(_ file: String) async throws -> [String] {
+        try await attributes(file).map { String(decoding: $0.name, as: UTF8.self) }
     }
 
     /// Every attribute of `file` with its value, as getfattr reads them (hex values).
-    static func attributes(_ file: String) throws -> [(name: [UInt8], value: [UInt8])] {
-        let dump = try ProcessRunner.run("/usr/bin/getfattr", ["--absolute-names", "-d", "-m", "-", "-e", "hex", file])
+    static func attributes(_ file: String) async throws -> [(name: [UInt8], value: [UInt8])] {
+        let dump = try await ProcessRunner.run("/usr/bin/getfattr", ["--absolute-names", "-d", "-m", "-", "-e", "hex", file])
         #expect(dump.status == 0, "\(dump)")
         var found: [(name: [UInt8], value: [UInt8])] = []
         for line in dump.stdoutBytes.split(separator: UInt8(ascii: "\n")) where line.first != UInt8(ascii: "#") {
@@ -40,8 +40,8 @@ struct RealWriterTests {
     }
 
     /// The marks among `file`'s attributes: name, match and the value without the store's NUL.
-    static func marks(_ file: String) throws -> [(name: String, match: ProvenanceNames.Match, value: [UInt8])] {
-        try attributes(file).compactMap { attribute in
+    static func marks(_ file: String) async throws -> [(name: String, match: ProvenanceNames.Match, value: [UInt8])] {
+        try await attributes(file).compactMap { attribute in
             ProvenanceNames.match(attributeName: attribute.name).map { match in
                 (String(decoding: attribute.name, as: UTF8.self), match,
                  Array(ProvenanceNames.storedValue(attribute.value, kind: match.kind, isSambaStream: match.isSambaStream)))
@@ -50,20 +50,19 @@ struct RealWriterTests {
     }
 
     @Test("curl --xattr: origin and referrer make one xdg mark, read and stripped; user.mime_type is no mark and stays",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed (make setup-test installs it)"),
-          .timeLimit(.minutes(5)))
-    func curl() throws {
-        let server = try TestHTTPServer.start(sharing: "RealWriterTests")
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed (make setup-test installs it)"))
+    func curl() async throws {
+        let server = try await TestHTTPServer.start(sharing: "RealWriterTests")
         defer { server.stop() }
         try server.write("report.pdf", "%PDF-1.4\n")
         try server.setRoutes(["headers": ["/report.pdf": ["Content-Type": "application/pdf"]]])  // curl's user.mime_type
         let folder = TemporaryFolder()
-        let download = try ProcessRunner.run("/usr/bin/curl", ["-sS", "-f", "--xattr", "--referer", server.url("/page"),
+        let download = try await ProcessRunner.run("/usr/bin/curl", ["-sS", "-f", "--xattr", "--referer", server.url("/page"),
                                                                "-o", "report.pdf", server.url("/report.pdf?t=1")], in: folder.path)
         #expect(download.status == 0, "\(download)")
-        let all = try Self.attributes(folder.path + "/report.pdf")
+        let all = try await Self.attributes(folder.path + "/report.pdf")
         #expect(all.count == 3, "url, referrer, mime type: \(all.map { String(decoding: $0.name, as: UTF8.self) })")
-        let marks = try Self.marks(folder.path + "/report.pdf")
+        let marks = try await Self.marks(folder.path + "/report.pdf")
         #expect(marks.map(\.name) == ["user.xdg.origin.url", "user.xdg.referrer.url"], "user.mime_type is not a mark")
         #expect(marks.map(\.match) == [.init(kind: .xdg, field: .url, isSambaStream: false),
                                        .init(kind: .xdg, field: .referrer, isSambaStream: false)])
@@ -76,15 +75,15 @@ struct RealWriterTests {
         #expect(try file.read() == [ProvenanceMark(kind: .xdg, store: .xattr, names: ["user.xdg.origin.url", "user.xdg.referrer.url"],
                                                    content: .xdg(origin))])
         #expect(try file.strip(Self.every, dryRun: false) == [.init(kind: .xdg, store: .xattr, names: ["user.xdg.origin.url", "user.xdg.referrer.url"])])
-        #expect(try Self.names(folder.path + "/report.pdf") == ["user.mime_type"])
+        #expect(try await Self.names(folder.path + "/report.pdf") == ["user.mime_type"])
     }
 
     @Test("smbd streams_xattr: Zone.Identifier and a Mac's U+F022 WhereFroms and quarantine are samba-stream marks, NUL dropped, decoded; stripped, the client sees no stream",
-          .enabled(if: TestSambaServer.unavailable == nil, "\(TestSambaServer.unavailable ?? "")"), .timeLimit(.minutes(5)))
-    func samba() throws {
-        let server = try TestSambaServer()
+          .enabled(if: TestSambaServer.unavailable == nil, "\(TestSambaServer.unavailable ?? "")"))
+    func samba() async throws {
+        let server = try await TestSambaServer()
         defer { server.stop() }
-        let whereFroms = try ProcessRunner.runOnPath(["python3", "-c", """
+        let whereFroms = try await ProcessRunner.runOnPath(["python3", "-c", """
             import plistlib, sys
             sys.stdout.buffer.write(plistlib.dumps(['https://example.com/dl/report.pdf'], fmt=plistlib.FMT_BINARY))
             """]).output
@@ -92,10 +91,10 @@ struct RealWriterTests {
                               ("q.bin", Self.quarantine), ("wf.bin", whereFroms)] {
             try Data(bytes).write(to: URL(fileURLWithPath: server.folder.path + "/" + name))
         }
-        let put = try server.client("put report.pdf report.pdf; put zone.ini report.pdf:Zone.Identifier; "
+        let put = try await server.client("put report.pdf report.pdf; put zone.ini report.pdf:Zone.Identifier; "
             + "put q.bin report.pdf:com.apple.quarantine; put wf.bin \"report.pdf:com.apple.metadata\u{F022}kMDItemWhereFroms\"")
         #expect(put.status == 0, "\(put)")
-        let marks = try Self.marks(server.share + "/report.pdf").sorted { $0.match.kind.rawValue < $1.match.kind.rawValue }
+        let marks = try await Self.marks(server.share + "/report.pdf").sorted { $0.match.kind.rawValue < $1.match.kind.rawValue }
         #expect(marks.map(\.match.kind) == [.quarantine, .whereFroms, .zoneIdentifier], "\(marks.map(\.name))")
         #expect(marks.allSatisfy { $0.match.isSambaStream })
         #expect(marks.map(\.value) == [Self.quarantine, whereFroms, Self.zoneIdentifier], "the stored values less Samba's NUL")
@@ -108,21 +107,21 @@ struct RealWriterTests {
             ProvenanceMark(kind: .zoneIdentifier, store: .sambaStream, names: ["user.DosStream.Zone.Identifier:$DATA"], content: .zoneIdentifier(Self.zone)),
         ])
         #expect(try file.strip(Self.every, dryRun: false).map(\.kind) == [.quarantine, .whereFroms, .zoneIdentifier])
-        #expect(try Self.names(server.share + "/report.pdf").filter { $0.hasPrefix("user.DosStream.") }.isEmpty)
-        let info = try server.client("allinfo report.pdf")
+        #expect(try await Self.names(server.share + "/report.pdf").filter { $0.hasPrefix("user.DosStream.") }.isEmpty)
+        let info = try await server.client("allinfo report.pdf")
         #expect(info.status == 0 && info.stdout.contains("stream: [::$DATA], 9 bytes"), "\(info)")
         #expect(!info.stdout.contains("Zone.Identifier") && !info.stdout.contains("com.apple"), "the client sees no stream left: \(info)")
     }
 
     @Test("ntfs-3g: a Zone.Identifier stream is user.Zone.Identifier, an xattr mark with the raw value, decoded; stripped, the stream is gone",
-          .enabled(if: NTFSMount.unavailable == nil, "\(NTFSMount.unavailable ?? "")"), .timeLimit(.minutes(5)))
-    func ntfs() throws {
-        let ntfs = try NTFSMount()
+          .enabled("needs an NTFS image mounted through FUSE (NTFSMount.unavailable says why not)") { await NTFSMount.unavailable == nil })
+    func ntfs() async throws {
+        let ntfs = try await NTFSMount()
         defer { ntfs.unmount() }
         let file = ntfs.mountPoint + "/report.pdf"
         try Data("%PDF-1.4\n".utf8).write(to: URL(fileURLWithPath: file))
-        try ntfs.folder.setAttribute(file, Self.zoneIdentifier, name: "user.Zone.Identifier")
-        let marks = try Self.marks(file)
+        try await ntfs.folder.setAttribute(file, Self.zoneIdentifier, name: "user.Zone.Identifier")
+        let marks = try await Self.marks(file)
         #expect(marks.map(\.match) == [.init(kind: .zoneIdentifier, field: nil, isSambaStream: false)])
         #expect(marks.first?.value == Self.zoneIdentifier)
 
@@ -131,27 +130,26 @@ struct RealWriterTests {
                                                          content: .zoneIdentifier(Self.zone))])
         #expect(try provenance.strip(Self.every, dryRun: true).count == 1)
         #expect(try provenance.strip(Self.every, dryRun: false) == [.init(kind: .zoneIdentifier, store: .xattr, names: ["user.Zone.Identifier"])])
-        #expect(try Self.names(file).isEmpty)
-        try ntfs.remount(options: "ro,streams_interface=windows")
+        #expect(try await Self.names(file).isEmpty)
+        try await ntfs.remount(options: "ro,streams_interface=windows")
         #expect(!FileManager.default.fileExists(atPath: file + ":Zone.Identifier"), "the stream itself is gone")
         #expect(FileManager.default.contents(atPath: file) == Data("%PDF-1.4\n".utf8))
     }
 
     @Test("GNU tar and bsdtar pax keywords of user.com.apple.* and xdg attributes match in both spellings; user.mime_type does not",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/bsdtar"), "bsdtar is not installed (apt-get install libarchive-tools)"),
-          .timeLimit(.minutes(5)))
-    func tar() throws {
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/bsdtar"), "bsdtar is not installed (apt-get install libarchive-tools)"))
+    func tar() async throws {
         let folder = TemporaryFolder()
         let file = folder.file("report.pdf", "%PDF-1.4\n")
-        try folder.setAttribute(file, Self.quarantine, name: "user.com.apple.quarantine")
-        try folder.setAttribute(file, Array("https://example.com/dl/report.pdf".utf8), name: "user.xdg.origin.url")
-        try folder.setAttribute(file, Array("application/pdf".utf8), name: "user.mime_type")
+        try await folder.setAttribute(file, Self.quarantine, name: "user.com.apple.quarantine")
+        try await folder.setAttribute(file, Array("https://example.com/dl/report.pdf".utf8), name: "user.xdg.origin.url")
+        try await folder.setAttribute(file, Array("application/pdf".utf8), name: "user.mime_type")
         for (tool, arguments) in [("/usr/bin/tar", ["--xattrs", "-cf", "gnu.tar", "report.pdf"]),
                                   ("/usr/bin/bsdtar", ["-cf", "bsd.tar", "report.pdf"])] {
-            let made = try ProcessRunner.run(tool, arguments, in: folder.path)
+            let made = try await ProcessRunner.run(tool, arguments, in: folder.path)
             #expect(made.status == 0, "\(made)")
             let archive = arguments[arguments.count - 2]
-            let listed = try ProcessRunner.runOnPath(["python3", "-c", """
+            let listed = try await ProcessRunner.runOnPath(["python3", "-c", """
                 import sys, tarfile
                 with tarfile.open(sys.argv[1]) as t:
                     for k in sorted(t.getmember('report.pdf').pax_headers):
@@ -171,22 +169,21 @@ struct RealWriterTests {
     }
 
     @Test("GNU tar --xattrs-include='*' --format=posix and bsdtar --xattrs --format=pax of Samba streams: every pax keyword is the stream's mark, both spellings one name",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/bsdtar"), "bsdtar is not installed (apt-get install libarchive-tools)"),
-          .timeLimit(.minutes(3)))
-    func tarOfSambaStreams() throws {
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/bsdtar"), "bsdtar is not installed (apt-get install libarchive-tools)"))
+    func tarOfSambaStreams() async throws {
         let folder = TemporaryFolder()
         let file = folder.file("report.pdf", "%PDF-1.4\n")
         let streams: [(name: String, kind: ProvenanceKind)] = [
             ("user.DosStream.Zone.Identifier:$DATA", .zoneIdentifier), ("user.DosStream.com.apple.quarantine:$DATA", .quarantine),
             ("user.DosStream.com.apple.metadata\u{F022}kMDItemWhereFroms:$DATA", .whereFroms),
         ]
-        for stream in streams { try folder.setAttribute(file, Self.quarantine + [0], name: stream.name) }
+        for stream in streams { try await folder.setAttribute(file, Self.quarantine + [0], name: stream.name) }
         for (tool, arguments) in [("/usr/bin/tar", ["--xattrs", "--xattrs-include=*", "--format=posix", "-cf", "gnu.tar", "report.pdf"]),
                                   ("/usr/bin/bsdtar", ["--xattrs", "--format=pax", "-cf", "bsd.tar", "report.pdf"])] {
-            let made = try ProcessRunner.run(tool, arguments, in: folder.path)
+            let made = try await ProcessRunner.run(tool, arguments, in: folder.path)
             #expect(made.status == 0, "\(made)")
             let archive = arguments[arguments.count - 2]
-            let listed = try ProcessRunner.runOnPath(["python3", "-c", """
+            let listed = try await ProcessRunner.runOnPath(["python3", "-c", """
                 import sys, tarfile
                 with tarfile.open(sys.argv[1], encoding='utf-8', errors='surrogateescape') as t:
                     for k in sorted(t.getmember('report.pdf').pax_headers):

@@ -8,7 +8,7 @@ public enum HiddenLibraries {
     /// Runs `command` with `/bin/sh -c` where no file whose name starts with one of `prefixes`
     /// ("libcurl.so", "libplist-2.0.so") is in the system's library folders.
     public static func run(hiding prefixes: [String], _ command: String, in folder: String? = nil,
-                           environment: [String: String] = [:]) throws -> Run {
+                           environment: [String: String] = [:]) async throws -> Run {
         let names = prefixes.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         let hide = """
             set -e
@@ -31,19 +31,24 @@ public enum HiddenLibraries {
             done
             set +e
             """
-        return try ProcessRunner.run("/usr/bin/unshare", ["--mount", "/bin/sh", "-c", hide + "\n" + command],
+        return try await ProcessRunner.run("/usr/bin/unshare", ["--mount", "/bin/sh", "-c", hide + "\n" + command],
                                      in: folder, environment: environment)
     }
 
     /// Whether libraries can be hidden here: root, `unshare --mount` and overlay mounts work.
-    public static let isSupported: Bool = {
+    /// For a test's `.enabled { await HiddenLibraries.isSupported }`.
+    public static var isSupported: Bool {
+        get async { await probe.value }
+    }
+
+    private static let probe = Task<Bool, Never> {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
-        let probe = try? run(hiding: ["libc.so.6-no-such-library"], "true")
+        let probe = try? await run(hiding: ["libc.so.6-no-such-library"], "true")
         guard probe?.status == 0 else { return false }
         // A real hide: the overlay must mount (containers may refuse it).
-        let hidden = try? run(hiding: ["libz.so"], "for f in /usr/lib/*-linux-gnu/libz.so*; do [ -e \"$f\" ] && exit 1; done; exit 0")
+        let hidden = try? await run(hiding: ["libz.so"], "for f in /usr/lib/*-linux-gnu/libz.so*; do [ -e \"$f\" ] && exit 1; done; exit 0")
         return hidden?.status == 0
-    }()
+    }
 
     /// `arguments` quoted for the shell command line of ``run(hiding:_:in:environment:)``.
     public static func quoted(_ arguments: [String]) -> String {

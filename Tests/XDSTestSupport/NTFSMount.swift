@@ -11,8 +11,12 @@ import Foundation
 /// trying a real mount once), for a test's `.enabled(if:)`. The filesystem is unmounted by
 /// ``unmount()`` or when the value goes away, always before the image is removed.
 ///
-///     let ntfs = try NTFSMount()
+///     let ntfs = try await NTFSMount()
 ///     defer { ntfs.unmount() }
+///
+/// Its tools run off the pool: ``init(megabytes:)`` and ``remount(options:)`` are async, and
+/// ``unmount()`` (a defer's, a deinit's) hands the unmounting to a thread of its own that holds
+/// the folder until the filesystem is gone.
 ///     let file = ntfs.mountPoint + "/doc.txt"
 public final class NTFSMount: @unchecked Sendable {
     /// The temporary folder holding the image and the mount point.
@@ -27,16 +31,21 @@ public final class NTFSMount: @unchecked Sendable {
 
     /// Makes a `megabytes` MiB image, formats it and mounts it; throws ``MountFailure`` with
     /// the tools' messages when any step fails.
-    public init(megabytes: Int = 4) throws {
+    public init(megabytes: Int = 4) async throws {
         mountPoint = folder.path + "/mnt"
         image = folder.path + "/ntfs.img"
+        try await offPool { [self] in try make(megabytes: megabytes) }
+    }
+
+    /// Makes, formats and mounts the image; blocks (called off the pool).
+    private func make(megabytes: Int) throws {
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
         guard FileManager.default.createFile(atPath: image, contents: nil),
               truncate(image, off_t(megabytes) << 20) == 0 else {
             throw MountFailure(description: "cannot make the \(megabytes) MiB image \(image): errno \(errno)")
         }
         // -F: an image file, not a block device; -f: quick format (no zeroing); -q: quiet.
-        let format = try ProcessRunner.run(Self.mkntfs, ["-F", "-f", "-q", image], timeLimit: 120)
+        let format = try ProcessRunner.runBlocking(Self.mkntfs, ["-F", "-f", "-q", image], timeLimit: 120)
         guard format.status == 0 else { throw MountFailure(description: "mkntfs failed: \(format)") }
         try mount(options: nil)
     }
@@ -44,9 +53,11 @@ public final class NTFSMount: @unchecked Sendable {
     /// Unmounts (if mounted) and mounts the image again with ntfs-3g's `-o options` (nil: the
     /// defaults), e.g. `streams_interface=windows` to read a stream as the file `NAME:STREAM`
     /// as Windows names it.
-    public func remount(options: String?) throws {
-        unmount()
-        try mount(options: options)
+    public func remount(options: String?) async throws {
+        try await offPool { [self] in
+            unmountBlocking()
+            try mount(options: options)
+        }
     }
 
     private func mount(options: String?) throws {
@@ -56,38 +67,64 @@ public final class NTFSMount: @unchecked Sendable {
         // above standard error closed.
         let arguments = ["python3", "-c", "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:], close_fds=True))",
                          Self.ntfs3g] + (options.map { ["-o", $0] } ?? []) + [image, mountPoint]
-        let mount = try ProcessRunner.runOnPath(arguments, timeLimit: 120)
+        let mount = try ProcessRunner.runBlocking("/usr/bin/env", arguments, timeLimit: 120)
         guard mount.status == 0 else { throw MountFailure(description: "ntfs-3g could not mount the image: \(mount)") }
         lock.lock()
         mounted = true
         lock.unlock()
         guard Self.isMountPoint(mountPoint) else {
-            unmount()
+            unmountBlocking()
             throw MountFailure(description: "ntfs-3g returned 0 but \(mountPoint) is not a mount point")
         }
     }
 
     /// Unmounts (`umount`, then `fusermount -u`, then a lazy `umount -l` if the filesystem is
-    /// still busy) and waits until the mount point is gone from the mount table; safe to call
-    /// more than once.
+    /// still busy) and waits until the mount point is gone from the mount table, on a thread of
+    /// its own that holds this value (and so its folder) until then; safe to call more than once.
     public func unmount() {
+        Thread.detachNewThread { [self] in unmountBlocking() }
+    }
+
+    /// ``unmount()`` on the calling thread; blocks (called off the pool).
+    private func unmountBlocking() {
         lock.lock()
         defer { lock.unlock() }
         guard mounted else { return }
         mounted = false
+        Self.unmount(mountPoint)
+    }
+
+    private static func unmount(_ mountPoint: String) {
         let attempts: [(String, [String])] = [("/usr/bin/umount", [mountPoint]), ("/usr/bin/fusermount", ["-u", mountPoint]),
                                               ("/usr/bin/umount", ["-l", mountPoint])]
         for (tool, arguments) in attempts where FileManager.default.isExecutableFile(atPath: tool) {
-            _ = try? ProcessRunner.run(tool, arguments, timeLimit: 60)
-            if waitUntil(seconds: 10, { !Self.isMountPoint(mountPoint) }) { return }
+            _ = try? ProcessRunner.runBlocking(tool, arguments, timeLimit: 60)
+            if waitUntilBlocking(seconds: 10, { !Self.isMountPoint(mountPoint) }) { return }
         }
     }
 
-    deinit { unmount() }
+    deinit {
+        // Still mounted (a test that threw before its unmount): unmounted on a thread that holds
+        // the folder until the filesystem is gone.
+        lock.lock()
+        let mounted = self.mounted
+        lock.unlock()
+        guard mounted else { return }
+        let folder = self.folder, mountPoint = self.mountPoint
+        Thread.detachNewThread {
+            NTFSMount.unmount(mountPoint)
+            _ = folder
+        }
+    }
 
     /// Why no NTFS image can be mounted here, or nil. Checks root, the tools and /dev/fuse, then
     /// mounts and unmounts a probe image once (a container may refuse FUSE mounts even to root).
-    public static let unavailable: String? = {
+    /// For a test's `.enabled { await NTFSMount.unavailable == nil }`.
+    public static var unavailable: String? {
+        get async { await probe.value }
+    }
+
+    private static let probe = Task<String?, Never> {
         if getuid() != 0 { return "not root: mounting a FUSE filesystem with ntfs-3g needs root here" }
         for tool in [mkntfs, ntfs3g] where !FileManager.default.isExecutableFile(atPath: tool) {
             return "\(tool) is not installed (apt-get install ntfs-3g)"
@@ -96,13 +133,13 @@ public final class NTFSMount: @unchecked Sendable {
         guard fd >= 0 else { return "FUSE is unavailable: /dev/fuse cannot be opened (errno \(errno))" }
         close(fd)
         do {
-            let probe = try NTFSMount(megabytes: 2)
-            probe.unmount()
+            let probe = try await NTFSMount(megabytes: 2)
+            await offPool { probe.unmountBlocking() }
             return nil
         } catch {
             return "mounting an NTFS image through FUSE failed here: \(error)"
         }
-    }()
+    }
 
     /// The formatter and the FUSE driver, both from Debian's ntfs-3g package.
     public static let mkntfs = "/usr/sbin/mkntfs"

@@ -82,21 +82,29 @@ public enum ProcessRunner {
     ///     ``Run/timedOut``; nil: no limit.
     public static func run(_ executable: String, _ arguments: [String], in folder: String? = nil,
                            input: Data? = nil, environment: [String: String] = [:], terminal: Bool = false,
-                           defaultSignals: Bool = false, timeLimit: Double? = nil) throws -> Run {
+                           defaultSignals: Bool = false, timeLimit: Double? = nil) async throws -> Run {
         var executable = executable, arguments = arguments
         if terminal {
             arguments = ["python3", Repository.url("Tests/Support/run_in_pty.py").path, executable] + arguments
             executable = "/usr/bin/env"
         }
-        return try start(executable, arguments, in: folder, input: input, environment: environment,
-                         defaultSignals: defaultSignals, timeLimit: timeLimit).wait()
+        return try await start(executable, arguments, in: folder, input: input, environment: environment,
+                               defaultSignals: defaultSignals, timeLimit: timeLimit).wait()
+    }
+
+    /// ``run(_:_:in:input:environment:terminal:defaultSignals:timeLimit:)`` on the calling
+    /// thread, blocking it: only for XDSTestSupport's own code that already runs off the pool
+    /// (inside ``offPool(_:)`` or on a thread of its own), never public.
+    static func runBlocking(_ executable: String, _ arguments: [String], in folder: String? = nil,
+                            environment: [String: String] = [:], timeLimit: Double? = nil) throws -> Run {
+        try start(executable, arguments, in: folder, environment: environment, timeLimit: timeLimit).waitBlocking()
     }
 
     /// Runs a program found on PATH (through /usr/bin/env).
     public static func runOnPath(_ arguments: [String], in folder: String? = nil, input: Data? = nil,
                                  environment: [String: String] = [:], terminal: Bool = false,
-                                 defaultSignals: Bool = false, timeLimit: Double? = nil) throws -> Run {
-        try run("/usr/bin/env", arguments, in: folder, input: input, environment: environment,
+                                 defaultSignals: Bool = false, timeLimit: Double? = nil) async throws -> Run {
+        try await run("/usr/bin/env", arguments, in: folder, input: input, environment: environment,
                 terminal: terminal, defaultSignals: defaultSignals, timeLimit: timeLimit)
     }
 
@@ -204,9 +212,14 @@ public enum ProcessRunner {
 
         deinit {
             if !finished {
+                // Never waited for (a test that threw first): killed, and reaped on a thread of
+                // its own, as ``wait()`` does, so that no deinit holds a thread of the pool.
                 if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                process.waitUntilExit()
-                cleanUp()
+                let process = self.process, handles = self.handles, pipe = self.pipe, scratch = self.scratch
+                Thread.detachNewThread {
+                    _ = Running.blockingWait(process, pipe: nil)
+                    Running.cleanUp(handles: handles, pipe: pipe, scratch: scratch)
+                }
             }
         }
 
@@ -219,7 +232,13 @@ public enum ProcessRunner {
         /// Reads standard output (``ProcessRunner/Output/pipe``) byte by byte up to the next
         /// newline, so no more is taken from the pipe than that line: the readiness line of a
         /// server, or the first result of a stream. Nil at end of output.
-        public func readLine() -> String? {
+        public func readLine() async -> String? {
+            await offPool { [self] in readLineBlocking() }
+        }
+
+        /// ``readLine()`` on the calling thread: only for the servers of XDSTestSupport, which
+        /// call it off the pool (inside ``offPool(_:)``) where a lock pairs a command with its answer.
+        func readLineBlocking() -> String? {
             guard let fd = pipe?.fileHandleForReading.fileDescriptor else { return nil }
             var line: [UInt8] = []
             var byte: UInt8 = 0
@@ -260,10 +279,18 @@ public enum ProcessRunner {
         }
 
         /// Waits for the program to end and returns what it gave back.
-        public func wait() throws -> Run {
+        /// The waiting (reading the pipe to its end, then the exit) happens on a thread of its
+        /// own, never on a thread of the Swift concurrency pool: on a machine of 2 cores, two
+        /// tests waiting for slow programs would otherwise leave no thread for any other test.
+        public func wait() async throws -> Run {
+            try await offPool { [self] in try waitBlocking() }
+        }
+
+        /// ``wait()`` on the calling thread, blocking it: only for XDSTestSupport's own code that
+        /// already runs off the pool (inside ``offPool(_:)`` or on a thread of its own).
+        func waitBlocking() throws -> Run {
             closeInput()
-            let rest = pipe.map { $0.fileHandleForReading.readDataToEndOfFile() }
-            process.waitUntilExit()
+            let rest = Running.blockingWait(process, pipe: pipe)
             watchdog?.cancel()
             defer { cleanUp() }
             let stdout = try outputFile.map { try Data(contentsOf: $0) } ?? rest ?? Data()
@@ -276,26 +303,76 @@ public enum ProcessRunner {
                        killedBySignal: process.terminationReason == .uncaughtSignal, timedOut: timedOut)
         }
 
+        /// Closes standard input and reaps the program on a thread of its own, then runs
+        /// `then` there: for a server's `stop()` (called from a deinit or a defer, which cannot
+        /// wait): the caller has signalled it, and waiting for it holds no thread of the pool.
+        func finishInBackground(then: @escaping @Sendable () -> Void = {}) {
+            closeInput()
+            Thread.detachNewThread { [self] in
+                _ = try? waitBlocking()
+                then()
+            }
+        }
+
         func cleanUp() {
             finished = true
-            for handle in handles { try? handle.close() }
+            Running.cleanUp(handles: handles, pipe: pipe, scratch: scratch)
             handles = []
+        }
+
+        private static func cleanUp(handles: [FileHandle], pipe: Pipe?, scratch: URL) {
+            for handle in handles { try? handle.close() }
             try? pipe?.fileHandleForReading.close()
             try? FileManager.default.removeItem(at: scratch)
+        }
+
+        /// Reads `pipe` to its end and waits for `process` to exit; blocks, so only ever called
+        /// off the pool (from ``wait()`` through ``offPool(_:)``, or from a thread of its own).
+        private static func blockingWait(_ process: Process, pipe: Pipe?) -> Data? {
+            let rest = pipe.map { $0.fileHandleForReading.readDataToEndOfFile() }
+            process.waitUntilExit()
+            return rest
         }
     }
 }
 
 /// Waits up to `seconds` for `condition` to hold, checking every few milliseconds; returns
 /// whether it did. For readiness signals (a file appearing, a line in a log), never as a timer.
+/// Sleeps with `Task.sleep`, so the thread of the pool is free in between.
 @discardableResult
-public func waitUntil(seconds: Double = 60, _ condition: () throws -> Bool) rethrows -> Bool {
+public func waitUntil(seconds: Double = 60, _ condition: () throws -> Bool) async rethrows -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while true {
         if try condition() { return true }
         if Date() > deadline { return false }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+}
+
+/// ``waitUntil(seconds:_:)`` on the calling thread, blocking it: only for XDSTestSupport's own
+/// code that already runs off the pool.
+func waitUntilBlocking(seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while true {
+        if condition() { return true }
+        if Date() > deadline { return false }
         usleep(5_000)
     }
+}
+
+/// Runs `body` on a thread of its own (not one of the Swift concurrency pool's, which are as
+/// many as the cores) and returns what it gives back: for whatever blocks while a program or
+/// another thread works (waiting for a process, joining threads, a long synchronous call), so
+/// that a waiting test leaves the pool to the others.
+public func offPool<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+    let result: Result<T, E> = await withCheckedContinuation { continuation in
+        let thread = Thread {
+            continuation.resume(returning: Result { () throws(E) -> T in try body() })
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+    return try result.get()
 }
 
 /// Starts `process` with no signal blocked. The child inherits the signal mask of the thread
@@ -308,4 +385,19 @@ public func spawnUnblocked(_ process: Process) throws {
     pthread_sigmask(SIG_SETMASK, &none, &old)
     defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
     try process.run()
+}
+
+/// Runs `body`, then `cleanup` whether `body` threw or not: a `defer` that may await (a
+/// `defer` body cannot), for undoing what a program did (a mount, a chattr) before the
+/// test's folder goes away.
+public func withCleanup<T>(_ body: () async throws -> T, cleanup: () async -> Void) async rethrows -> T {
+    let result: T
+    do {
+        result = try await body()
+    } catch {
+        await cleanup()
+        throw error
+    }
+    await cleanup()
+    return result
 }

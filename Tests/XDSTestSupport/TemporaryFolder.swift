@@ -1,7 +1,7 @@
 import Foundation
 
 /// A fresh folder for one test, removed when the value goes away: under /tmp (a real ext4 or
-/// tmpfs that takes `user.` attributes), or with `bigValues` under /dev/shm when that takes
+/// tmpfs that takes `user.` attributes), or with ``withBigValues()`` under /dev/shm when that takes
 /// values of 50 KB (tmpfs on Linux 6.6 and later; ext4 takes only about 4 KiB).
 public final class TemporaryFolder: @unchecked Sendable {
     /// The folder's path.
@@ -13,30 +13,41 @@ public final class TemporaryFolder: @unchecked Sendable {
     /// The folder as a file URL.
     public var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
 
-    public init(bigValues: Bool = false) {
-        func make(_ base: String) -> String? {
-            var template = Array("\(base)/xds-tests.XXXXXX".utf8CString)
-            return template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!).map { String(cString: $0) } }
-        }
-        if bigValues, let shm = make("/dev/shm") {
-            if TemporaryFolder.probeBigValue(in: shm) {
-                path = shm
-                takesBigValues = true
-                return
+    /// A folder under /tmp.
+    public convenience init() {
+        self.init(path: TemporaryFolder.make("/tmp")!, takesBigValues: false)
+    }
+
+    private init(path: String, takesBigValues: Bool) {
+        self.path = path
+        self.takesBigValues = takesBigValues
+    }
+
+    /// A folder under /dev/shm when that takes values of 50 KB, else under /tmp (see
+    /// ``takesBigValues``); the probe (a python3 run) is waited for off the pool.
+    public static func withBigValues() async -> TemporaryFolder {
+        await offPool {
+            if let shm = make("/dev/shm") {
+                if probeBigValue(in: shm) { return TemporaryFolder(path: shm, takesBigValues: true) }
+                try? FileManager.default.removeItem(atPath: shm)
             }
-            try? FileManager.default.removeItem(atPath: shm)
+            let path = make("/tmp")!
+            return TemporaryFolder(path: path, takesBigValues: probeBigValue(in: path))
         }
-        path = make("/tmp")!
-        takesBigValues = bigValues && TemporaryFolder.probeBigValue(in: path)
+    }
+
+    private static func make(_ base: String) -> String? {
+        var template = Array("\(base)/xds-tests.XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!).map { String(cString: $0) } }
     }
 
     /// Sets a 50 000-byte `user.` attribute on a scratch file (with Python's os.setxattr, so
-    /// the test support needs none of the project's libraries).
+    /// the test support needs none of the project's libraries); blocks: called off the pool.
     private static func probeBigValue(in folder: String) -> Bool {
         let probe = folder + "/.probe"
         _ = FileManager.default.createFile(atPath: probe, contents: Data())
         defer { try? FileManager.default.removeItem(atPath: probe) }
-        let run = try? ProcessRunner.runOnPath(["python3", "-c", "import os, sys; os.setxattr(sys.argv[1], 'user.x-probe', bytes(50000))", probe])
+        let run = try? ProcessRunner.runBlocking("/usr/bin/env", ["python3", "-c", "import os, sys; os.setxattr(sys.argv[1], 'user.x-probe', bytes(50000))", probe])
         return run?.status == 0
     }
 
@@ -74,15 +85,15 @@ public final class TemporaryFolder: @unchecked Sendable {
     }
 
     /// Raw attribute bytes via getfattr (an implementation independent of ours), nil when absent.
-    public func attribute(_ file: String, name: String = "user.x-document-source") throws -> Data? {
-        let result = try ProcessRunner.run("/usr/bin/getfattr", ["--only-values", "-n", name, file], in: path)
+    public func attribute(_ file: String, name: String = "user.x-document-source") async throws -> Data? {
+        let result = try await ProcessRunner.run("/usr/bin/getfattr", ["--only-values", "-n", name, file], in: path)
         return result.status == 0 ? result.stdoutBytes : nil
     }
 
     /// Sets an attribute via setfattr with a hex value.
-    public func setAttribute(_ file: String, _ value: [UInt8], name: String = "user.x-document-source") throws {
+    public func setAttribute(_ file: String, _ value: [UInt8], name: String = "user.x-document-source") async throws {
         let hex = "0x" + value.map { String(format: "%02x", $0) }.joined()
-        let result = try ProcessRunner.run("/usr/bin/setfattr", ["-n", name, "-v", hex, file], in: path)
+        let result = try await ProcessRunner.run("/usr/bin/setfattr", ["-n", name, "-v", hex, file], in: path)
         guard result.status == 0 else { throw SetAttributeFailed(run: result) }
     }
 

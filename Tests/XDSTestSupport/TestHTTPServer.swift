@@ -9,7 +9,7 @@ import Foundation
 /// tests stay independent and may run in parallel, and ``stop()`` closes that test's listeners
 /// only. ``start()`` starts a process of its own, for a test that needs one.
 ///
-///     let server = try TestHTTPServer.start(sharing: "MySuite")
+///     let server = try await TestHTTPServer.start(sharing: "MySuite")
 ///     defer { server.stop() }
 ///     try server.write("appInfo.json", "{\"icons\": []}")
 ///     let url = server.url("/appInfo.json", on: .https)   // trust server.caCertificatePath
@@ -89,16 +89,16 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     /// Starts a server process of its own (python3 and openssl from PATH) and waits until it
     /// listens.
-    public static func start() throws -> TestHTTPServer {
-        let (host, first) = try Host.launch()
+    public static func start() async throws -> TestHTTPServer {
+        let (host, first) = try await Host.launch()
         return TestHTTPServer(site: first, host: host, ownsHost: true)
     }
 
     /// New listeners, with a folder, routes and log of their own, on the one server process of
     /// `suite` (started, with its CA, on the first call).
-    public static func start(sharing suite: String) throws -> TestHTTPServer {
-        let host = try Host.shared(suite)
-        return TestHTTPServer(site: try host.openSite(), host: host, ownsHost: false)
+    public static func start(sharing suite: String) async throws -> TestHTTPServer {
+        let host = try await Host.shared(suite)
+        return TestHTTPServer(site: try await host.openSite(), host: host, ownsHost: false)
     }
 
     private init(site: Site, host: Host, ownsHost: Bool) {
@@ -117,15 +117,20 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Stops the server (a shared one: closes this value's listeners) and removes its folder;
-    /// safe to call more than once.
+    /// Stops the server (a shared one: closes this value's listeners) and removes its folder,
+    /// on a thread of its own, not waited for (a deinit or a defer cannot); safe to call more
+    /// than once.
     public func stop() {
         lock.lock()
         defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
-        if ownsHost { host.stop() } else { host.closeSite(httpPort: httpPort) }
-        try? FileManager.default.removeItem(at: folder)
+        // On a thread of its own, not waited for (a deinit or a defer cannot wait).
+        let host = self.host, ownsHost = self.ownsHost, httpPort = self.httpPort, folder = self.folder
+        Thread.detachNewThread {
+            if ownsHost { host.stop() } else { host.closeSite(httpPort: httpPort) }
+            try? FileManager.default.removeItem(at: folder)
+        }
     }
 
     /// One set of listeners as the server reported it.
@@ -137,8 +142,10 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     /// One server process with its CA, taking `site` and `close` commands on standard input.
     final class Host: @unchecked Sendable {
-        /// The shared process of each suite.
-        static let registry = Locked([String: Host]())
+        /// The shared process of each suite (its start, awaited by every test of the suite).
+        static let registry = Locked([String: Task<Host, any Error>]())
+        /// The shared processes started so far, stopped at exit.
+        static let sharedHosts = Locked([Host]())
         /// How many processes were started (kept apart: ``launch()`` runs inside the registry's lock).
         static let started = Locked(0)
 
@@ -153,7 +160,12 @@ public final class TestHTTPServer: @unchecked Sendable {
         }
 
         /// Starts a process; returns it and its first site.
-        static func launch() throws -> (Host, Site) {
+        static func launch() async throws -> (Host, Site) {
+            try await offPool { try launchBlocking() }
+        }
+
+        /// ``launch()`` on the calling thread, which waits for the server's first line.
+        private static func launchBlocking() throws -> (Host, Site) {
             let folder = try ScratchFolder.make(prefix: "xds-http")
             let first = try Host.siteFolder(in: folder)
             let work = folder.appendingPathComponent("work", isDirectory: true)
@@ -171,7 +183,7 @@ public final class TestHTTPServer: @unchecked Sendable {
             watchdog.cancel()
             guard let site else {
                 process.signal(SIGTERM)
-                let run = try? process.wait()
+                let run = try? process.waitBlocking()
                 try? FileManager.default.removeItem(at: folder)
                 throw StartFailure(description: "the test HTTP server did not start: \(run?.stderr ?? "")")
             }
@@ -179,20 +191,26 @@ public final class TestHTTPServer: @unchecked Sendable {
         }
 
         /// The process of `suite`, started on first use and ended when the tests exit.
-        static func shared(_ suite: String) throws -> Host {
-            try registry.withLock { hosts in
-                if let host = hosts[suite] { return host }
-                let (host, _) = try launch()  // its first site stays unused
-                hosts[suite] = host
+        static func shared(_ suite: String) async throws -> Host {
+            let task = registry.withLock { hosts in
+                if let task = hosts[suite] { return task }
+                let task = Task {
+                    let host = try await launch().0  // its first site stays unused
+                    sharedHosts.withLock { $0.append(host) }
+                    return host
+                }
+                hosts[suite] = task
                 if hosts.count == 1 { atexit { Host.stopShared() } }
-                return host
+                return task
             }
+            return try await task.value
         }
 
         static func stopShared() {
-            let hosts = registry.withLock { hosts in
-                defer { hosts = [:] }
-                return Array(hosts.values)
+            registry.withLock { $0 = [:] }
+            let hosts = sharedHosts.withLock { hosts in
+                defer { hosts = [] }
+                return hosts
             }
             for host in hosts { host.stop() }
         }
@@ -205,8 +223,13 @@ public final class TestHTTPServer: @unchecked Sendable {
             return folder
         }
 
-        /// Asks the process for another site.
-        func openSite() throws -> Site {
+        /// Asks the process for another site (off the pool: the answer is waited for under the
+        /// lock that pairs each command with its answer).
+        func openSite() async throws -> Site {
+            try await offPool { [self] in try openSiteBlocking() }
+        }
+
+        private func openSiteBlocking() throws -> Site {
             lock.lock()
             defer { lock.unlock() }
             let site = try Host.siteFolder(in: folder)
@@ -222,12 +245,12 @@ public final class TestHTTPServer: @unchecked Sendable {
             lock.lock()
             defer { lock.unlock() }
             guard !stopped, process.send(Data("close \(httpPort)\n".utf8)) else { return }
-            _ = process.readLine()  // {"closed": PORT}: the ports no longer answer
+            _ = process.readLineBlocking()  // {"closed": PORT}: the ports no longer answer
         }
 
         /// Reads the JSON line that lists a site's ports.
         private func readSite(folder: URL) -> Site? {
-            guard let line = process.readLine(),
+            guard let line = process.readLineBlocking(),
                   let ready = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   let http = ready["http"] as? Int, let https = ready["https"] as? Int,
                   let selfSigned = ready["https_self_signed"] as? Int, let ca = ready["ca"] as? String,
@@ -244,7 +267,7 @@ public final class TestHTTPServer: @unchecked Sendable {
             stopped = true
             process.closeInput()  // the server exits at end of input…
             process.signal(SIGTERM)  // …or at once on SIGTERM
-            _ = try? process.wait()
+            _ = try? process.waitBlocking()
             try? FileManager.default.removeItem(at: folder)
         }
     }
@@ -299,21 +322,21 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     /// The logged requests whose path starts with `prefix`, waiting up to `timeout` seconds
     /// for at least `count` of them (the server logs a request when its response is over).
-    public func requests(to prefix: String, atLeast count: Int = 1, timeout: Double = 10) throws -> [LoggedRequest] {
+    public func requests(to prefix: String, atLeast count: Int = 1, timeout: Double = 10) async throws -> [LoggedRequest] {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let matching = try requests().filter { $0.path.hasPrefix(prefix) }
             if matching.count >= count || Date() > deadline { return matching }
-            Thread.sleep(forTimeInterval: 0.02)
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 
     /// Waits up to `timeout` seconds until at least `count` requests whose path starts with
     /// `prefix` have come in (logged on arrival, before any answer: a slow response is then
     /// under way); returns whether they did.
-    public func requestsStarted(to prefix: String, atLeast count: Int = 1, timeout: Double = 60) -> Bool {
+    public func requestsStarted(to prefix: String, atLeast count: Int = 1, timeout: Double = 60) async -> Bool {
         let started = URL(fileURLWithPath: logFile.path + ".started")
-        return waitUntil(seconds: timeout) {
+        return await waitUntil(seconds: timeout) {
             let text = (try? String(contentsOf: started, encoding: .utf8)) ?? ""
             let paths = text.split(separator: "\n").compactMap { line in
                 (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["path"] as? String

@@ -19,7 +19,7 @@ public final class TestProxyServer: @unchecked Sendable {
 
     /// Starts the proxy (python3 from PATH) and waits until it listens; with `tls` (a PEM
     /// certificate and its key) it is an https proxy.
-    public static func start(tls: (certificate: String, key: String)? = nil) throws -> TestProxyServer {
+    public static func start(tls: (certificate: String, key: String)? = nil) async throws -> TestProxyServer {
         let folder = try ScratchFolder.make(prefix: "xds-proxy")
         let log = folder.appendingPathComponent("requests.jsonl")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -28,11 +28,11 @@ public final class TestProxyServer: @unchecked Sendable {
         let process = try ProcessRunner.start("/usr/bin/env", ["python3"] + arguments,
                                               holdInput: true, standardOutput: .pipe)
         // Ready: one JSON line with the port.
-        guard let line = process.readLine(),
+        guard let line = await process.readLine(),
               let ready = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let port = ready["port"] as? Int else {
             process.signal(SIGTERM)
-            let run = try? process.wait()
+            let run = try? await process.wait()
             try? FileManager.default.removeItem(at: folder)
             throw TestHTTPServer.StartFailure(description: "the test proxy did not start: \(run?.stderr ?? "")")
         }
@@ -49,16 +49,15 @@ public final class TestProxyServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Stops the proxy and removes its folder; safe to call more than once.
+    /// Stops the proxy (SIGTERM) and removes its folder once it has exited, without waiting
+    /// for that (a deinit or a defer cannot); safe to call more than once.
     public func stop() {
         lock.lock()
         defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
-        process.closeInput()  // the proxy exits at end of input…
-        process.signal(SIGTERM)  // …or at once on SIGTERM
-        _ = try? process.wait()
-        try? FileManager.default.removeItem(at: folder)
+        process.signal(SIGTERM)  // the server exits at once on SIGTERM (or at end of input)
+        process.finishInBackground { [folder] in try? FileManager.default.removeItem(at: folder) }
     }
 
     /// Every request line the proxy got so far, as "METHOD TARGET" ("CONNECT 127.0.0.1:4433").

@@ -21,19 +21,19 @@ public final class TestRawServer: @unchecked Sendable {
     private var stopped = false
 
     /// Starts the server (python3 from PATH) and waits until it listens.
-    public static func start() throws -> TestRawServer {
+    public static func start() async throws -> TestRawServer {
         let folder = try ScratchFolder.make(prefix: "xds-raw")
         let log = folder.appendingPathComponent("requests.txt")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = try ProcessRunner.start("/usr/bin/env", ["python3", Repository.url("Tests/Support/raw_reply_server.py").path,
                                                                "--log", log.path],
                                               holdInput: true, standardOutput: .pipe)
-        guard let line = process.readLine(),
+        guard let line = await process.readLine(),
               let ready = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let raw = ready["raw"] as? Int, let silent = ready["silent"] as? Int,
               let plain = ready["plain"] as? Int else {
             process.signal(SIGTERM)
-            let run = try? process.wait()
+            let run = try? await process.wait()
             try? FileManager.default.removeItem(at: folder)
             throw TestHTTPServer.StartFailure(description: "the raw reply server did not start: \(run?.stderr ?? "")")
         }
@@ -59,15 +59,14 @@ public final class TestRawServer: @unchecked Sendable {
         try String(contentsOf: logFile, encoding: .utf8).split(separator: "\n").map(String.init)
     }
 
-    /// Stops the server and removes its folder; safe to call more than once.
+    /// Stops the server (SIGTERM) and removes its folder once it has exited, without waiting
+    /// for that (a deinit or a defer cannot); safe to call more than once.
     public func stop() {
         lock.lock()
         defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
-        process.closeInput()
-        process.signal(SIGTERM)
-        _ = try? process.wait()
-        try? FileManager.default.removeItem(at: folder)
+        process.signal(SIGTERM)  // the server exits at once on SIGTERM (or at end of input)
+        process.finishInBackground { [folder] in try? FileManager.default.removeItem(at: folder) }
     }
 }

@@ -11,10 +11,10 @@ import Foundation
 /// streams_xattr keeps a stream `NAME` in `user.DosStream.NAME:$DATA` with one NUL after the
 /// value. Checked with getfattr on Samba 4.17 (Debian 12).
 ///
-///     let server = try TestSambaServer()
+///     let server = try await TestSambaServer()
 ///     defer { server.stop() }
 ///     _ = server.folder.file("share/doc.txt", "text\n")
-///     try server.client(#"put local.bin "doc.txt:Zone.Identifier""#)
+///     try await server.client(#"put local.bin "doc.txt:Zone.Identifier""#)
 public final class TestSambaServer: @unchecked Sendable {
     /// The temporary folder holding the configuration, Samba's state and the share.
     public let folder = TemporaryFolder()
@@ -39,7 +39,7 @@ public final class TestSambaServer: @unchecked Sendable {
     /// Starts smbd and waits (up to 30 s on a busy machine) until a client gets an answer.
     /// - Parameter shareOptions: the share's lines after `path`, `read only`, guest access and
     ///   `force user = root`.
-    public init(shareOptions: [String] = ["vfs objects = catia fruit streams_xattr", "fruit:metadata = stream"]) throws {
+    public init(shareOptions: [String] = ["vfs objects = catia fruit streams_xattr", "fruit:metadata = stream"]) async throws {
         let t = folder.path
         for sub in ["share", "private", "lock", "state", "cache", "pid", "log"] {
             try FileManager.default.createDirectory(atPath: t + "/" + sub, withIntermediateDirectories: true)
@@ -83,10 +83,10 @@ public final class TestSambaServer: @unchecked Sendable {
                                                              "--configfile=" + t + "/smb.conf"],
                                           standardOutput: .file(logHandle), defaultSignals: true)
         for _ in 0..<150 {
-            if try client("ls").status == 0 { return }
-            usleep(200_000)
+            if try await client("ls").status == 0 { return }
+            try await Task.sleep(for: .milliseconds(200))
         }
-        let last = try client("ls")
+        let last = try await client("ls")
         stop()
         let log = (try? String(contentsOfFile: t + "/smbd.log", encoding: .utf8)) ?? ""
         throw StartFailure(description: "smbd did not answer on port \(port): \(last.stderr) \(last.stdout) smbd: \(log.suffix(1500))")
@@ -95,19 +95,20 @@ public final class TestSambaServer: @unchecked Sendable {
     /// Runs `smbclient` commands (`-c`, `;`-separated) on the share as a guest, in ``folder``
     /// (so `put local.bin …` reads a file written there). Give a stream as `FILE:STREAM`; a
     /// `:` inside STREAM is refused by smbclient, U+F022 in its place is sent as it is.
-    public func client(_ commands: String) throws -> Run {
-        try ProcessRunner.run("/usr/bin/smbclient", ["//127.0.0.1/share", "-p", String(port), "-N", "-c", commands],
+    public func client(_ commands: String) async throws -> Run {
+        try await ProcessRunner.run("/usr/bin/smbclient", ["//127.0.0.1/share", "-p", String(port), "-N", "-c", commands],
                               in: folder.path, timeLimit: 120)
     }
 
-    /// Stops smbd and waits for it; safe to call more than once.
+    /// Stops smbd (SIGTERM) and reaps it on a thread of its own, without waiting for that (a
+    /// deinit or a defer cannot); its folder goes once it has exited. Safe to call more than once.
     public func stop() {
         lock.lock()
         defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
         process.signal(SIGTERM)
-        _ = try? process.wait()
+        process.finishInBackground { [folder] in _ = folder }  // the folder outlives smbd
     }
 
     deinit { stop() }

@@ -34,8 +34,8 @@ func scanAttributes(_ path: String, names: Set<String>, limits: ArchiveScanner.L
 }
 
 /// Sets a real extended attribute with setfattr (the value as text).
-func setfattr(_ path: String, _ name: String, _ value: String) throws {
-    let run = try ProcessRunner.runOnPath(["setfattr", "-n", name, "-v", value, path])
+func setfattr(_ path: String, _ name: String, _ value: String) async throws {
+    let run = try await ProcessRunner.runOnPath(["setfattr", "-n", name, "-v", value, path])
     guard run.status == 0 else { throw ArchiveTestFailure(description: "setfattr: \(run)") }
 }
 
@@ -95,18 +95,18 @@ struct ArchiveAttributeScanTests {
         ("bsd-pax.txz", "bsdtar --format=pax -cJf"),
         ("bsd.tzst", "bsdtar --zstd -cf"),
     ])
-    func realWritersPaxHeaders(name: String, command: String) throws {
+    func realWritersPaxHeaders(name: String, command: String) async throws {
         let tmp = TemporaryFolder()
         let tree = tmp.folder("tree")
         _ = tmp.folder("tree/sub")
         let a = tmp.file("tree/sub/a.txt", "a")
         let b = tmp.file("tree/b.txt", "b")
         _ = tmp.file("tree/c.txt", "c")
-        try setfattr(a, "user.com.apple.quarantine", Self.quarantine)
-        try setfattr(a, "user.xdg.origin.url", Self.url)
-        try setfattr(a, "user.mime_type", "text/plain")
-        try setfattr(b, "user.xdg.referrer.url", "https://example.com/page")
-        try shell("cd '\(tree)' && \(command) '\(tmp.path)/\(name)' b.txt c.txt sub")
+        try await setfattr(a, "user.com.apple.quarantine", Self.quarantine)
+        try await setfattr(a, "user.xdg.origin.url", Self.url)
+        try await setfattr(a, "user.mime_type", "text/plain")
+        try await setfattr(b, "user.xdg.referrer.url", "https://example.com/page")
+        try await shell("cd '\(tree)' && \(command) '\(tmp.path)/\(name)' b.txt c.txt sub")
 
         let wanted: Set = ["user.com.apple.quarantine", "user.xdg.origin.url", "user.xdg.referrer.url"]
         let result = try scanAttributes(tmp.path + "/" + name, names: wanted)
@@ -130,7 +130,7 @@ struct ArchiveAttributeScanTests {
 
     /// A zip made by `zip` from a folder holding Finder's `__MACOSX/DIR/._NAME`, a `._NAME`
     /// beside its member, and an AppleDouble entry whose member is not in the archive.
-    @Test func zipAppleDoubleEntries() throws {
+    @Test func zipAppleDoubleEntries() async throws {
         let tmp = TemporaryFolder()
         let tree = tmp.folder("tree")
         _ = tmp.folder("tree/docs")
@@ -151,7 +151,7 @@ struct ArchiveAttributeScanTests {
         try Data(appleDoubleBytes(attributes: [("com.apple.FinderInfo", [0])]))
             .write(to: URL(fileURLWithPath: tree + "/._untagged.txt"))
         let zip = tmp.path + "/finder.zip"
-        try shell("cd '\(tree)' && zip -qr '\(zip)' docs notes.md ._notes.md ._untagged.txt __MACOSX")
+        try await shell("cd '\(tree)' && zip -qr '\(zip)' docs notes.md ._notes.md ._untagged.txt __MACOSX")
 
         let wanted: Set = ["com.apple.quarantine", "com.apple.metadata:kMDItemWhereFroms", "com.apple.provenance"]
         let result = try scanAttributes(zip, names: wanted)
@@ -176,7 +176,7 @@ struct ArchiveAttributeScanTests {
     /// A tar made on a Mac: pax records without `user.`, `LIBARCHIVE.xattr.` URL-encoded with a
     /// base64 value (written here by Python's tarfile, as libarchive lays them out), and a
     /// `._NAME` AppleDouble entry before the member, as macOS bsdtar writes.
-    @Test func macOSTarPaxHeadersAndAppleDoubleEntries() throws {
+    @Test func macOSTarPaxHeadersAndAppleDoubleEntries() async throws {
         let tmp = TemporaryFolder()
         let tar = tmp.path + "/mac.tar.gz"
         let double = appleDoubleBytes(attributes: [("com.apple.quarantine", Array(Self.quarantine.utf8))])
@@ -195,7 +195,7 @@ struct ArchiveAttributeScanTests {
             }
             tar.addfile(info, io.BytesIO(b"a"))
         """
-        let run = try ProcessRunner.runOnPath(["python3", "-c", script, tar, double.map { String(format: "%02x", $0) }.joined()])
+        let run = try await ProcessRunner.runOnPath(["python3", "-c", script, tar, double.map { String(format: "%02x", $0) }.joined()])
         #expect(run.status == 0, "\(run)")
 
         let result = try scanAttributes(tar, names: ["com.apple.provenance", "com.apple.lastuseddate#PS", "com.apple.quarantine"])
@@ -217,15 +217,15 @@ struct ArchiveAttributeScanTests {
 
     /// A value over the bound is a problem naming the member and the attribute; the member's
     /// other attributes and the rest of the archive are still reported.
-    @Test func valueOverTheBoundIsAProblem() throws {
+    @Test func valueOverTheBoundIsAProblem() async throws {
         let tmp = TemporaryFolder()
         let tree = tmp.folder("tree")
         let a = tmp.file("tree/a.txt", "a")
         let b = tmp.file("tree/b.txt", "b")
-        try setfattr(a, "user.xdg.origin.url", "https://example.com/" + String(repeating: "x", count: 300))
-        try setfattr(a, "user.com.apple.quarantine", Self.quarantine)
-        try setfattr(b, "user.com.apple.quarantine", Self.quarantine)
-        try shell("cd '\(tree)' && tar --xattrs --xattrs-include='user.*' -cf '\(tmp.path)/big.tar' a.txt b.txt")
+        try await setfattr(a, "user.xdg.origin.url", "https://example.com/" + String(repeating: "x", count: 300))
+        try await setfattr(a, "user.com.apple.quarantine", Self.quarantine)
+        try await setfattr(b, "user.com.apple.quarantine", Self.quarantine)
+        try await shell("cd '\(tree)' && tar --xattrs --xattrs-include='user.*' -cf '\(tmp.path)/big.tar' a.txt b.txt")
         let result = try scanAttributes(tmp.path + "/big.tar", names: ["user.xdg.origin.url", "user.com.apple.quarantine"],
                                         limits: ArchiveScanner.Limits(maximumAttributeValueSize: 256))
         #expect(result.problems.map(\.kind) == [.valueTooLarge])
@@ -256,10 +256,10 @@ struct ArchiveAttributeScanTests {
 
     /// The bounds of show's scan hold: a `._NAME` entry that is not AppleDouble is a problem and
     /// the scan goes on; the entry bound stops it; the predicate sees AppleDouble names plain.
-    @Test func boundsAndProblemsAsShow() throws {
+    @Test func boundsAndProblemsAsShow() async throws {
         let tmp = TemporaryFolder()
         let zip = tmp.path + "/bad.zip"
-        try makeTestArchive(["out": zip, "entries": [
+        try await makeTestArchive(["out": zip, "entries": [
             ["name": "._broken", "data": "not appledouble"],
             ["name": "__MACOSX/._ok.txt", "appledouble": ["value": sourceValue("com.example", "E")]],
             ["name": "later.txt", "data": "x"],

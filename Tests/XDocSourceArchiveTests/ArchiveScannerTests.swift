@@ -6,10 +6,10 @@ import XDSTestSupport
 @testable import XDocSourceArchive
 
 /// Builds an archive with scripts/make_test_archive.py from a spec (see the script's doc).
-func makeTestArchive(_ spec: [String: Any]) throws {
+func makeTestArchive(_ spec: [String: Any]) async throws {
     let json = try JSONSerialization.data(withJSONObject: spec)
     let script = Repository.url("scripts/make_test_archive.py").path
-    let run = try ProcessRunner.runOnPath(["python3", script], input: json)
+    let run = try await ProcessRunner.runOnPath(["python3", script], input: json)
     guard run.status == 0 else { throw ArchiveTestFailure(description: "make_test_archive.py: \(run)") }
 }
 
@@ -39,8 +39,8 @@ func scanArchive(_ path: String, limits: ArchiveScanner.Limits = .init()) throws
 }
 
 /// Runs a command line (tar, bsdtar) and fails the test when it fails.
-func shell(_ command: String) throws {
-    let run = try ProcessRunner.run("/bin/sh", ["-c", command])
+func shell(_ command: String) async throws {
+    let run = try await ProcessRunner.run("/bin/sh", ["-c", command])
     guard run.status == 0 else { throw ArchiveTestFailure(description: "\(command): \(run)") }
 }
 
@@ -50,10 +50,10 @@ func sourceValue(_ id: String, _ name: String) -> [String: String] {
 
 @Suite("ArchiveScanner: zip and tar members, read without extracting")
 struct ArchiveScannerTests {
-    @Test func zipMembersThroughMACOSXAndBesideEntries() throws {
+    @Test func zipMembersThroughMACOSXAndBesideEntries() async throws {
         let tmp = TemporaryFolder()
         let zip = tmp.path + "/finder.zip"
-        try makeTestArchive(["out": zip, "entries": [
+        try await makeTestArchive(["out": zip, "entries": [
             ["name": "docs/", "data": ""],
             ["name": "docs/report.txt", "data": "hello"],
             ["name": "__MACOSX/docs/._report.txt", "appledouble": ["value": ["identifier": "com.example.app", "name": "Example", "path": "docs/report.txt", "extra": 7]]],
@@ -79,11 +79,11 @@ struct ArchiveScannerTests {
         #expect(report.path(in: DocumentSourceTreePath(zip)).string == zip + "!/docs/report.txt")
     }
 
-    @Test func textpackExposesInfoJSONBytes() throws {
+    @Test func textpackExposesInfoJSONBytes() async throws {
         let tmp = TemporaryFolder()
         let info = #"{"version":2,"type":"net.daringfireball.markdown","creatorIdentifier":"com.example.ed"}"#
         let nested = tmp.path + "/Nested.TEXTPACK"
-        try makeTestArchive(["out": nested, "entries": [
+        try await makeTestArchive(["out": nested, "entries": [
             ["name": "Doc.textbundle/text.md", "data": "# hi"],
             ["name": "Doc.textbundle/info.json", "data": info],
             ["name": "__MACOSX/Doc.textbundle/._text.md", "appledouble": ["value": sourceValue("com.example.ed", "Ed")]],
@@ -95,7 +95,7 @@ struct ArchiveScannerTests {
 
         // At the root it wins over one folder down, wherever it comes in the archive.
         let root = tmp.path + "/root.textpack"
-        try makeTestArchive(["out": root, "entries": [
+        try await makeTestArchive(["out": root, "entries": [
             ["name": "x/info.json", "data": "{\"nested\":1}"],
             ["name": "info.json", "data": info],
         ]])
@@ -104,7 +104,7 @@ struct ArchiveScannerTests {
         // Bounded: a larger info.json is not captured; as for a .textbundle folder, that is a
         // warning about the bundle's record (textBundleInfoProblem), not a problem of the archive.
         let big = tmp.path + "/big.textpack"
-        try makeTestArchive(["out": big, "entries": [["name": "info.json", "data": String(repeating: " ", count: 70_000)]]])
+        try await makeTestArchive(["out": big, "entries": [["name": "info.json", "data": String(repeating: " ", count: 70_000)]]])
         let bigResult = try scanArchive(big)
         #expect(bigResult.summary.textBundleInfo == nil)
         #expect(bigResult.problems.isEmpty)
@@ -112,7 +112,7 @@ struct ArchiveScannerTests {
 
         // A plain .zip does not capture it.
         let plain = tmp.path + "/plain.zip"
-        try makeTestArchive(["out": plain, "entries": [["name": "info.json", "data": info]]])
+        try await makeTestArchive(["out": plain, "entries": [["name": "info.json", "data": info]]])
         #expect(try scanArchive(plain).summary.textBundleInfo == nil)
     }
 
@@ -124,7 +124,7 @@ struct ArchiveScannerTests {
         ("bsd.tgz", "bsdtar -czf"),
         ("bsd-pax.TAR.XZ", "bsdtar --format=pax -cJf"),
     ])
-    func tarMembersThroughExtendedAttributeHeaders(name: String, command: String) throws {
+    func tarMembersThroughExtendedAttributeHeaders(name: String, command: String) async throws {
         let tmp = TemporaryFolder()
         let tree = tmp.folder("tree")
         _ = tmp.folder("tree/sub")
@@ -132,7 +132,7 @@ struct ArchiveScannerTests {
             DocumentSource(identifier: "com.example.a", name: "App A", path: "dir/a.txt"))
         try DocumentSourceFile(path: tmp.file("tree/b.txt")).write(DocumentSource(identifier: "com.example.b", name: "B"))
         try ExtendedAttributes.setValue([1, 2, 3], named: "user.other", atPath: tmp.file("tree/c.txt"), followSymlinks: true)
-        try shell("cd '\(tree)' && \(command) '\(tmp.path)/\(name)' b.txt c.txt sub")
+        try await shell("cd '\(tree)' && \(command) '\(tmp.path)/\(name)' b.txt c.txt sub")
         let result = try scanArchive(tmp.path + "/" + name)
         #expect(result.problems.isEmpty)
         #expect(result.members.map(\.name.lossyString) == ["b.txt", "sub/a.txt"])
@@ -143,10 +143,10 @@ struct ArchiveScannerTests {
     }
 
     /// macOS bsdtar writes `._NAME` AppleDouble entries before each member.
-    @Test func tarAppleDoubleEntries() throws {
+    @Test func tarAppleDoubleEntries() async throws {
         let tmp = TemporaryFolder()
         let tar = tmp.path + "/mac.tar.gz"
-        try makeTestArchive(["out": tar, "format": "tar.gz", "entries": [
+        try await makeTestArchive(["out": tar, "format": "tar.gz", "entries": [
             ["name": "./._a.txt", "appledouble": ["value": sourceValue("com.example.mac", "Mac")]],
             ["name": "./a.txt", "data": "a"],
         ]])
@@ -156,10 +156,10 @@ struct ArchiveScannerTests {
         #expect(result.members.first?.stored.location == "./._a.txt")
     }
 
-    @Test func malformedValuesAreProblemsAndTheScanGoesOn() throws {
+    @Test func malformedValuesAreProblemsAndTheScanGoesOn() async throws {
         let tmp = TemporaryFolder()
         let zip = tmp.path + "/bad.zip"
-        try makeTestArchive(["out": zip, "entries": [
+        try await makeTestArchive(["out": zip, "entries": [
             ["name": "__MACOSX/._a", "appledouble": ["value_hex": "00112233"]],
             ["name": "._b", "data": "not appledouble at all"],
             ["name": "._c", "appledouble": ["value_hex": "62706c6973743030"]],
@@ -171,11 +171,11 @@ struct ArchiveScannerTests {
         #expect(result.members.map(\.name.lossyString) == ["d"])
     }
 
-    @Test func deflateBombStopsAtTheBound() throws {
+    @Test func deflateBombStopsAtTheBound() async throws {
         let tmp = TemporaryFolder()
         let zip = tmp.path + "/bomb.zip"
         // 256 MiB of zeros deflate to about 250 KB; the header says 1000 bytes.
-        try makeTestArchive(["out": zip, "entries": [
+        try await makeTestArchive(["out": zip, "entries": [
             ["name": "__MACOSX/._bomb", "bomb": 1 << 28],
             ["name": "._after", "appledouble": ["value": sourceValue("com.example.after", "After")]],
         ]])
@@ -191,10 +191,10 @@ struct ArchiveScannerTests {
         #expect(small.problems.count == 2 && small.members.isEmpty)
     }
 
-    @Test func entryCountIsBounded() throws {
+    @Test func entryCountIsBounded() async throws {
         let tmp = TemporaryFolder()
         let zip = tmp.path + "/many.zip"
-        try makeTestArchive(["out": zip, "many": ["count": 50, "prefix": "f", "tagged_every": 10]])
+        try await makeTestArchive(["out": zip, "many": ["count": 50, "prefix": "f", "tagged_every": 10]])
         let full = try scanArchive(zip)
         #expect(full.summary.entries == 55 && full.members.count == 5 && !full.summary.stopped)
         let bounded = try scanArchive(zip, limits: .init(maximumEntries: 13))
@@ -204,12 +204,12 @@ struct ArchiveScannerTests {
         #expect(bounded.problems.first?.message == "has more than 13 entries: the scan stopped there")
     }
 
-    @Test func oddNamesAreOnlyNames() throws {
+    @Test func oddNamesAreOnlyNames() async throws {
         let tmp = TemporaryFolder()
         let inner = tmp.folder("inner")
         let zip = inner + "/odd.zip"
         let hex = { (s: [UInt8]) in s.map { String(format: "%02x", $0) }.joined() }
-        try makeTestArchive(["out": zip, "entries": [
+        try await makeTestArchive(["out": zip, "entries": [
             ["name": "__MACOSX/../../._escape", "appledouble": ["value": sourceValue("com.example.up", "Up")]],
             ["name": "/etc/._passwd", "appledouble": ["value": sourceValue("com.example.abs", "Abs")]],
             ["name_hex": hex(Array("dir/._bad".utf8) + [0xFF, 0x0A]), "appledouble": ["value": sourceValue("com.example.bytes", "Bytes")]],
@@ -223,10 +223,10 @@ struct ArchiveScannerTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: inner) == ["odd.zip"])
     }
 
-    @Test func encryptedAppleDoubleEntryIsSkippedInWords() throws {
+    @Test func encryptedAppleDoubleEntryIsSkippedInWords() async throws {
         let tmp = TemporaryFolder()
         let zip = tmp.path + "/enc.zip"
-        try makeTestArchive(["out": zip, "entries": [
+        try await makeTestArchive(["out": zip, "entries": [
             ["name": "__MACOSX/._secret", "appledouble": ["value": sourceValue("com.example.s", "S")], "encrypted": true, "method": "stored"],
             ["name": "._open", "appledouble": ["value": sourceValue("com.example.o", "O")]],
         ]])
@@ -236,7 +236,7 @@ struct ArchiveScannerTests {
         #expect(result.members.map(\.name.lossyString) == ["open"])
     }
 
-    @Test func brokenMissingAndNonArchives() throws {
+    @Test func brokenMissingAndNonArchives() async throws {
         let tmp = TemporaryFolder()
         #expect(throws: ArchiveError.self) { try scanArchive(tmp.path + "/missing.zip") }
         do { _ = try scanArchive(tmp.path + "/missing.zip") } catch { #expect(error.kind == .notFound) }
@@ -256,7 +256,7 @@ struct ArchiveScannerTests {
             tmp.write("big/f\(index)", bytes: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index) })
         }
         try DocumentSourceFile(path: tmp.path + "/big/f0").write(DocumentSource(identifier: "com.example.f", name: "F"))
-        try shell("cd '\(tmp.path)' && tar --xattrs --xattrs-include='user.*' -cf whole.tar big && head -c 100000 whole.tar > cut.tar")
+        try await shell("cd '\(tmp.path)' && tar --xattrs --xattrs-include='user.*' -cf whole.tar big && head -c 100000 whole.tar > cut.tar")
         var seen: [String] = []
         do {
             try ArchiveScanner(path: tmp.path + "/cut.tar")!.scan { event in

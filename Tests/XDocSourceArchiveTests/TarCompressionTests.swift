@@ -5,20 +5,20 @@ import XDSTestSupport
 @testable import XDocSourceArchive
 
 /// Runs a command line and gives its standard output (fails the test when it fails).
-private func output(_ command: String) throws -> String {
-    let run = try ProcessRunner.run("/bin/sh", ["-c", command])
+private func output(_ command: String) async throws -> String {
+    let run = try await ProcessRunner.run("/bin/sh", ["-c", command])
     guard run.status == 0 else { throw ArchiveTestFailure(description: "\(command): \(run)") }
     return run.stdout
 }
 
 /// A GNU tar (with `--xattrs`) of a tagged `a.txt`, an untagged `b.txt` and `sub/c.txt`, at `tar`.
-private func makeTaggedTar(_ tmp: TemporaryFolder, _ tar: String) throws {
+private func makeTaggedTar(_ tmp: TemporaryFolder, _ tar: String) async throws {
     _ = tmp.folder("tree")
     _ = tmp.folder("tree/sub")
     try DocumentSourceFile(path: tmp.file("tree/a.txt", "hello\n")).write(DocumentSource(identifier: "com.example.a", name: "A"))
     _ = tmp.file("tree/b.txt", "two\n")
     try DocumentSourceFile(path: tmp.file("tree/sub/c.txt", "three\n")).write(DocumentSource(identifier: "com.example.c", name: "C"))
-    try shell("cd '\(tmp.path)/tree' && tar --xattrs --xattrs-include='user.*' -cf '\(tar)' a.txt b.txt sub")
+    try await shell("cd '\(tmp.path)/tree' && tar --xattrs --xattrs-include='user.*' -cf '\(tar)' a.txt b.txt sub")
 }
 
 /// A zstd/lz4 skippable frame: magic 0x184D2A50 + `nibble`, the payload's size, the payload.
@@ -44,14 +44,14 @@ struct TarCompressionTests {
         ("compress -f -c", .compress, [".tar.Z", ".taz", ".TAR.Z"]),
         ("xz --format=lzma -c", .lzma, [".tar.lzma", ".tlz"]),
     ])
-    func compressedTarIsReadByItsBytes(command: String, compression: TarCompression, names: [String]) throws {
+    func compressedTarIsReadByItsBytes(command: String, compression: TarCompression, names: [String]) async throws {
         let tmp = TemporaryFolder()
         let plain = tmp.path + "/plain.tar"
-        try makeTaggedTar(tmp, plain)
+        try await makeTaggedTar(tmp, plain)
         let misnamed = compression == .gzip ? "x.tar.xz" : "x.tar.gz"
         for name in ["x.tar", misnamed] + names.map({ "x" + $0 }) {
             let path = tmp.path + "/" + name
-            try shell("\(command) < '\(plain)' > '\(path)'")
+            try await shell("\(command) < '\(plain)' > '\(path)'")
             let head = try #require(FileHandle(forReadingAtPath: path)).readData(ofLength: 512)
             #expect(TarCompression.detect([UInt8](head)) == compression, "\(name)")
             #expect(ArchiveScanner(path: path) != nil, "\(name) is an archive")
@@ -60,22 +60,22 @@ struct TarCompressionTests {
             #expect(result.members.map(\.name.lossyString) == ["a.txt", "sub/c.txt"], "\(name)")
             #expect(result.byName["sub/c.txt"]?.stored.source.name == "C")
             // Every entry is read, as bsdtar lists them (a.txt, b.txt, sub/, sub/c.txt).
-            let listed = try output("bsdtar -tf '\(path)'").split(separator: "\n")
+            let listed = try await output("bsdtar -tf '\(path)'").split(separator: "\n")
             #expect(result.summary.entries == listed.count && listed.count == 4, "\(name): \(listed)")
             // GNU tar 1.34 too, by the same bytes (lz4 and lzma it recognises by neither bytes
             // nor name: `tar -I 'lz4 -d'`, `tar --lzma`).
             if compression != .lz4 && compression != .lzma {
-                #expect(try output("tar -tf '\(path)'").split(separator: "\n") == listed, "\(name)")
+                #expect(try await output("tar -tf '\(path)'").split(separator: "\n") == listed, "\(name)")
             }
         }
     }
 
     /// What GNU tar and bsdtar read without a compressor (plain tar) stays `.none`; an empty
     /// file is an empty tar; bytes that are nothing known are `.none` (the tar reader refuses).
-    @Test func plainAndUnknownBytes() throws {
+    @Test func plainAndUnknownBytes() async throws {
         let tmp = TemporaryFolder()
         let plain = tmp.path + "/plain.tar"
-        try makeTaggedTar(tmp, plain)
+        try await makeTaggedTar(tmp, plain)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: plain)))
         #expect(TarCompression.detect(bytes) == .none)
         #expect(TarCompression.detect([]) == .none)
@@ -110,11 +110,11 @@ struct TarCompressionTests {
     /// zstd looked at past skippable frames (which lz4 shares): a real zstd stream with two
     /// frames in front (before: "not zstd data, as its name says"), an lz4 stream with one in
     /// front (bsdtar 3.6.2 takes it for zstd and fails), and only skippable frames: empty.
-    @Test func skippableFramesAreLookedPast() throws {
+    @Test func skippableFramesAreLookedPast() async throws {
         let tmp = TemporaryFolder()
         let plain = tmp.path + "/plain.tar"
-        try makeTaggedTar(tmp, plain)
-        try shell("zstd -q -c < '\(plain)' > '\(tmp.path)/real.zst' && lz4 -q -c < '\(plain)' > '\(tmp.path)/real.lz4'")
+        try await makeTaggedTar(tmp, plain)
+        try await shell("zstd -q -c < '\(plain)' > '\(tmp.path)/real.zst' && lz4 -q -c < '\(plain)' > '\(tmp.path)/real.lz4'")
         let zstd = [UInt8](try Data(contentsOf: URL(fileURLWithPath: tmp.path + "/real.zst")))
         let lz4 = [UInt8](try Data(contentsOf: URL(fileURLWithPath: tmp.path + "/real.lz4")))
         let front = skippableFrame(0, Array("metadata".utf8)) + skippableFrame(0xF, [UInt8](repeating: 7, count: 3000))
@@ -127,7 +127,7 @@ struct TarCompressionTests {
             #expect(result.summary.entries == 4)
         }
         // bsdtar reads the zstd one too.
-        #expect(try output("bsdtar -tf '\(tmp.path)/skip.tar.zst'").split(separator: "\n").count == 4)
+        #expect(try await output("bsdtar -tf '\(tmp.path)/skip.tar.zst'").split(separator: "\n").count == 4)
         // Only skippable frames: an empty stream, so an empty archive.
         let only = tmp.write("only.tar.zst", bytes: skippableFrame(0, [9, 9]))
         #expect(TarCompression.detect(skippableFrame(0, [9, 9])) == .zstd)
@@ -139,12 +139,12 @@ struct TarCompressionTests {
     /// An empty compressed stream (each compressor given nothing) is an empty archive: no
     /// error, nothing listed, as bsdtar says.
     @Test(arguments: ["gzip -c", "bzip2 -c", "xz -c", "zstd -q -c", "lzip -c", "lz4 -q -c", "compress -f -c", "xz --format=lzma -c"])
-    func emptyCompressedStreamIsAnEmptyArchive(command: String) throws {
+    func emptyCompressedStreamIsAnEmptyArchive(command: String) async throws {
         let tmp = TemporaryFolder()
         for name in ["empty.tar", "empty.tar.gz"] {
             let path = tmp.path + "/" + name
-            try shell("printf '' | \(command) > '\(path)'")
-            #expect(try output("bsdtar -tf '\(path)'") == "")
+            try await shell("printf '' | \(command) > '\(path)'")
+            #expect(try await output("bsdtar -tf '\(path)'") == "")
             let result = try scanArchive(path)
             #expect(result.summary.entries == 0 && result.members.isEmpty && result.problems.isEmpty, "\(command) \(name)")
         }
@@ -155,11 +155,11 @@ struct TarCompressionTests {
     /// not accept, and its "empty" format then bids: before, `.tar.gz` files cut after a few
     /// bytes, or "BZh9" and junk named `.tar.bz2`, listed as empty archives, status 1).
     @Test(arguments: ["gzip -c", "bzip2 -c", "xz -c", "zstd -q -c", "lzip -c", "lz4 -q -c", "compress -f -c", "xz --format=lzma -c"])
-    func damagedCompressedDataIsAnError(command: String) throws {
+    func damagedCompressedDataIsAnError(command: String) async throws {
         let tmp = TemporaryFolder()
         let plain = tmp.path + "/plain.tar"
-        try makeTaggedTar(tmp, plain)
-        let whole = try output("\(command) < '\(plain)' | od -An -v -tx1").split(whereSeparator: { $0 == " " || $0 == "\n" })
+        try await makeTaggedTar(tmp, plain)
+        let whole = try await output("\(command) < '\(plain)' | od -An -v -tx1").split(whereSeparator: { $0 == " " || $0 == "\n" })
             .map { UInt8($0, radix: 16)! }
         // (Cut in its last bytes, an lz4 or compress stream still lists, as bsdtar lists it.)
         for cut in [5, 13, whole.count / 2] {
@@ -173,7 +173,7 @@ struct TarCompressionTests {
                         "\(error.message)")
             }
             // bsdtar does not list it either.
-            #expect(try ProcessRunner.run("/bin/sh", ["-c", "bsdtar -tf '\(path)' | grep -c ."]).stdout != "4\n")
+            #expect(try await ProcessRunner.run("/bin/sh", ["-c", "bsdtar -tf '\(path)' | grep -c ."]).stdout != "4\n")
         }
         let junk = tmp.write("junk.tar.bz2", bytes: Array("BZh9 and then junk".utf8))
         #expect(throws: ArchiveError.self) { try scanArchive(junk) }
@@ -185,13 +185,13 @@ struct TarCompressionTests {
     /// bytes listed no entry, and cleaned into an empty copy). An empty member before the cut
     /// one changes nothing; empty members, and bytes after them that start no member, stay an
     /// empty archive (as bsdtar reads them).
-    @Test func gzipCutInItsTrailerIsDamaged() throws {
+    @Test func gzipCutInItsTrailerIsDamaged() async throws {
         let tmp = TemporaryFolder()
         let plain = tmp.path + "/plain.tar"
-        try makeTaggedTar(tmp, plain)
-        let whole = try output("gzip -c < '\(plain)' | od -An -v -tx1").split(whereSeparator: { $0 == " " || $0 == "\n" })
+        try await makeTaggedTar(tmp, plain)
+        let whole = try await output("gzip -c < '\(plain)' | od -An -v -tx1").split(whereSeparator: { $0 == " " || $0 == "\n" })
             .map { UInt8($0, radix: 16)! }
-        let empty = try output("printf '' | gzip -c | od -An -v -tx1").split(whereSeparator: { $0 == " " || $0 == "\n" })
+        let empty = try await output("printf '' | gzip -c | od -An -v -tx1").split(whereSeparator: { $0 == " " || $0 == "\n" })
             .map { UInt8($0, radix: 16)! }
         #expect(try scanArchive(tmp.write("whole.tar.gz", bytes: whole)).members.count == 2)
         for cut in 1...8 {
@@ -214,11 +214,11 @@ struct TarCompressionTests {
 
     /// One decoder at most: compress data inside compress data is refused (the other nestings
     /// decode once and find no tar: ArchiveHardeningTests.nestedGzipIsDecodedOnce).
-    @Test func nestedCompressIsRefused() throws {
+    @Test func nestedCompressIsRefused() async throws {
         let tmp = TemporaryFolder()
         let plain = tmp.path + "/plain.tar"
-        try makeTaggedTar(tmp, plain)
-        try shell("cd '\(tmp.path)' && compress -f -c < plain.tar > once.tar.Z && compress -f -c < once.tar.Z > twice.tar.Z")
+        try await makeTaggedTar(tmp, plain)
+        try await shell("cd '\(tmp.path)' && compress -f -c < plain.tar > once.tar.Z && compress -f -c < once.tar.Z > twice.tar.Z")
         #expect(try scanArchive(tmp.path + "/once.tar.Z").members.count == 2)
         do {
             _ = try scanArchive(tmp.path + "/twice.tar.Z")
@@ -231,9 +231,9 @@ struct TarCompressionTests {
 
     /// The archive limit bounds the new decoders as the others.
     @Test(arguments: ["lzip -c", "compress -f -c", "lz4 -q -c", "xz --format=lzma -c"])
-    func archiveLimitBoundsEveryDecoder(command: String) throws {
+    func archiveLimitBoundsEveryDecoder(command: String) async throws {
         let tmp = TemporaryFolder()
-        try shell("cd '\(tmp.path)' && head -c 3000000 /dev/zero > zeros && tar -cf - zeros | \(command) > z.tar")
+        try await shell("cd '\(tmp.path)' && head -c 3000000 /dev/zero > zeros && tar -cf - zeros | \(command) > z.tar")
         do {
             _ = try scanArchive(tmp.path + "/z.tar", limits: .init(maximumDecompressedSize: 1 << 20))
             Issue.record("no error")

@@ -7,7 +7,7 @@ import XDSTestSupport
 /// binary runs this same test again as a child that rewrites one entry in a loop, kills it at
 /// a random moment, and reads what is left. `xds icon` killed mid-download is the same
 /// primitive (``HTTPCacheStore/write(_:)``) behind a network read.
-@Suite("HTTP cache: killed writer", .timeLimit(.minutes(5)))
+@Suite("HTTP cache: killed writer", .timeLimit(.minutes(3)))
 struct HTTPCacheKillTests {
     static let childVariable = "XDS_CACHE_KILL_CHILD"
     static let url = "https://example.test/icon.png"
@@ -20,7 +20,7 @@ struct HTTPCacheKillTests {
 
     // The child is this test binary run again: Linux only (on macOS tests run inside xctest).
     @Test(.enabled(if: Self.testBinary() != nil, "the child is this test binary run again, which needs Linux's /proc/self/exe"))
-    func killedWriterLeavesAWholeEntry() throws {
+    func killedWriterLeavesAWholeEntry() async throws {
         if let folder = ProcessInfo.processInfo.environment[Self.childVariable] {
             // The child: rewrite the entry until killed.
             let store = HTTPCacheStore(directory: folder)
@@ -38,10 +38,10 @@ struct HTTPCacheKillTests {
                                                 environment: [Self.childVariable: store.directory], standardOutput: .discard)
             // Ready when a first entry is there; then a random while longer, so that the kill
             // falls at a different point of a write each time (the randomness is the test).
-            try #require(waitUntil(seconds: 120) { access(store.path(for: Self.url), F_OK) == 0 }, "the child wrote no entry")
-            usleep(UInt32.random(in: 20_000...200_000) + UInt32(attempt) * 10_000)
+            try #require(await waitUntil(seconds: 120) { access(store.path(for: Self.url), F_OK) == 0 }, "the child wrote no entry")
+            try await Task.sleep(for: .microseconds(Int.random(in: 20_000...200_000) + attempt * 10_000))
             child.signal(SIGKILL)
-            #expect(try child.wait().killedBySignal, "the child was killed, not finished")
+            #expect(try await child.wait().killedBySignal, "the child was killed, not finished")
 
             let found = try #require(store.read(Self.url, maximumBodySize: Self.size), "attempt \(attempt): entry unreadable")
             #expect(found.body.count == Self.size)

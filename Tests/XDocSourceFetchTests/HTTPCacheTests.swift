@@ -20,11 +20,11 @@ struct HTTPCacheTests {
     }
 
     /// Every length around the 64-byte block and 56-byte padding boundaries, against sha256sum.
-    @Test func sha256MatchesSha256sumAtBlockBoundaries() throws {
+    @Test func sha256MatchesSha256sumAtBlockBoundaries() async throws {
         var generator = SystemRandomNumberGenerator()
         for length in [1, 54, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129, 1000] {
             let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            let run = try ProcessRunner.runOnPath(["sha256sum"], input: Data(bytes))
+            let run = try await ProcessRunner.runOnPath(["sha256sum"], input: Data(bytes))
             #expect(run.status == 0)
             #expect(String(run.stdout.prefix(64)) == SHA256.hex(bytes), "length \(length)")
         }

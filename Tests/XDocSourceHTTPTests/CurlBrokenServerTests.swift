@@ -7,12 +7,12 @@ import XDocSourceHTTP
 /// Servers and proxies that answer wrongly or not at all, on loopback raw sockets
 /// (Tests/Support/raw_reply_server.py): each is a failed fetch (69) in words that name what
 /// failed, never a usage error, never cached (SPEC §3).
-@Suite("CurlTransport against broken servers and proxies", .serialized, .timeLimit(.minutes(5)))
+@Suite("CurlTransport against broken servers and proxies", .serialized)
 final class CurlBrokenServerTests: @unchecked Sendable {
     let raw: TestRawServer
 
-    init() throws {
-        raw = try TestRawServer.start()
+    init() async throws {
+        raw = try await TestRawServer.start()
     }
 
     deinit { raw.stop() }
@@ -152,13 +152,13 @@ final class CurlBrokenServerTests: @unchecked Sendable {
 }
 
 /// An https proxy (TLS to the proxy itself) with the certificate variables.
-@Suite("CurlTransport through an https proxy", .serialized, .timeLimit(.minutes(5)))
+@Suite("CurlTransport through an https proxy", .serialized)
 struct CurlHTTPSProxyTests {
     @Test("SSL_CERT_FILE's bundle is trusted for an https proxy's certificate too")
     func trustedProxy() async throws {
-        let server = try TestHTTPServer.start(sharing: "CurlHTTPSProxyTests")
+        let server = try await TestHTTPServer.start(sharing: "CurlHTTPSProxyTests")
         defer { server.stop() }
-        let proxy = try TestProxyServer.start(tls: server.signedCertificate)
+        let proxy = try await TestProxyServer.start(tls: server.signedCertificate)
         defer { proxy.stop() }
         try server.write("hello.txt", "through an https proxy\n")
         for variable in ["SSL_CERT_FILE", "CURL_CA_BUNDLE"] {
@@ -174,9 +174,9 @@ struct CurlHTTPSProxyTests {
 
     @Test("an https proxy whose certificate is not trusted: the proxy is named, not the server")
     func untrustedProxy() async throws {
-        let server = try TestHTTPServer.start(sharing: "CurlHTTPSProxyTests")
+        let server = try await TestHTTPServer.start(sharing: "CurlHTTPSProxyTests")
         defer { server.stop() }
-        let proxy = try TestProxyServer.start(tls: server.selfSignedCertificate)
+        let proxy = try await TestProxyServer.start(tls: server.selfSignedCertificate)
         defer { proxy.stop() }
         let transport = CurlTransport(configuration: HTTPTransportConfiguration(
             trustRoots: .pemFile(server.caCertificatePath), proxy: proxy.url, noProxy: ""))

@@ -7,7 +7,7 @@ import XDocSourceHTTP
 /// The transport against the loopback test server (Tests/Support/http_test_server.py): real
 /// sockets, real TLS with a test CA made at test time, nothing beyond 127.0.0.1. Proxies are
 /// set to none in the configuration, so the test process's proxy variables play no part.
-@Suite("CurlTransport", .serialized, .timeLimit(.minutes(5)))
+@Suite("CurlTransport", .serialized)
 struct CurlTransportTests {
     static let megabyte = 1 << 20
 
@@ -22,7 +22,7 @@ struct CurlTransportTests {
     /// Runs `body` with a started server and a transport.
     static func withServer(trustTestCA: Bool = true, total: Duration = .seconds(5),
                            _ body: (TestHTTPServer, CurlTransport) async throws -> Void) async throws {
-        let server = try TestHTTPServer.start(sharing: "CurlTransportTests")
+        let server = try await TestHTTPServer.start(sharing: "CurlTransportTests")
         defer { server.stop() }
         try await body(server, transport(server, trustTestCA: trustTestCA, total: total))
     }
@@ -60,7 +60,7 @@ struct CurlTransportTests {
                 #expect(response.status == 200)
                 #expect(String(decoding: response.body, as: UTF8.self) == "hello over https\n")
             }
-            #expect(try server.requests(to: "/hello.txt", atLeast: 2).allSatisfy { $0.listener == "https" })
+            #expect(try await server.requests(to: "/hello.txt", atLeast: 2).allSatisfy { $0.listener == "https" })
         }
     }
 
@@ -152,7 +152,7 @@ struct CurlTransportTests {
             }
             #expect(error?.kind == .tooLarge)
             #expect(error?.message.contains("\(size) bytes") == true, "\(String(describing: error))")
-            let logged = try #require(try server.requests(to: "/big/").first)
+            let logged = try #require(try await server.requests(to: "/big/").first)
             #expect(!logged.complete)
             #expect(logged.bodyBytesSent < size / 8, "\(logged)")
         }
@@ -168,7 +168,7 @@ struct CurlTransportTests {
                 try await transport.get(HTTPRequest(url: url), maximumBodySize: Self.megabyte)
             }
             #expect(error?.kind == .tooLarge)
-            let logged = try #require(try server.requests(to: "/big/").first)
+            let logged = try #require(try await server.requests(to: "/big/").first)
             #expect(!logged.complete)
             #expect(logged.bodyBytesSent < size / 8, "\(logged)")
         }
@@ -204,7 +204,7 @@ struct CurlTransportTests {
                                         maximumBodySize: 1024)
             }
             #expect(error?.kind == .timedOut, "\(String(describing: error))")
-            let logged = try #require(try server.requests(to: "/slow/body").first)
+            let logged = try #require(try await server.requests(to: "/slow/body").first)
             #expect(logged.bodyBytesSent > 0 && !logged.complete, "bytes kept coming: \(logged)")
         }
     }
@@ -226,7 +226,7 @@ struct CurlTransportTests {
                 #expect(again.body.isEmpty)
                 #expect(again.header("etag") == etag)
             }
-            let logged = try server.requests(to: "/icon.png", atLeast: 3)
+            let logged = try await server.requests(to: "/icon.png", atLeast: 3)
             #expect(logged.map(\.status) == [200, 304, 304])
             #expect(logged[1].headers["if-none-match"] == etag)
             #expect(logged[2].headers["if-modified-since"] == modified)
@@ -240,7 +240,7 @@ struct CurlTransportTests {
             let response = try await transport.get(HTTPRequest(url: server.url("/gzip")), maximumBodySize: 1024)
             #expect(response.header("content-encoding") == "gzip")
             #expect(Array(response.body.prefix(2)) == [0x1f, 0x8b])
-            let logged = try #require(try server.requests(to: "/gzip").first)
+            let logged = try #require(try await server.requests(to: "/gzip").first)
             #expect(logged.headers["accept-encoding"] == nil)
         }
     }
@@ -274,7 +274,7 @@ struct CurlTransportTests {
 
     @Test("a transport dropped after requests does not crash, and concurrent requests each get a handle")
     func concurrentAndDropped() async throws {
-        let server = try TestHTTPServer.start(sharing: "CurlTransportTests")
+        let server = try await TestHTTPServer.start(sharing: "CurlTransportTests")
         defer { server.stop() }
         for index in 0..<8 { try server.write("c\(index).txt", "body \(index)") }
         do {
@@ -291,7 +291,7 @@ struct CurlTransportTests {
                 try await group.waitForAll()
             }
         }
-        #expect(try server.requests(to: "/c", atLeast: 8).count == 8)
+        #expect(try await server.requests(to: "/c", atLeast: 8).count == 8)
     }
 
     @Test("a cancelled task stops its transfer")
@@ -314,7 +314,7 @@ struct CurlTransportTests {
 
     @Test("SSL_CERT_FILE that is missing, a FIFO, a folder or not certificates: a certificate failure in words, naming the variable and the file")
     func badTrustFile() async throws {
-        let server = try TestHTTPServer.start(sharing: "CurlTransportTests")
+        let server = try await TestHTTPServer.start(sharing: "CurlTransportTests")
         defer { server.stop() }
         try server.write("hello.txt", "x")
         let folder = try ScratchFolder.make(prefix: "xds-trust")

@@ -8,13 +8,13 @@ import XDocSourceHTTP
 /// each request getting what is left. Budgets of a few seconds here (FetchPolicy.timeBudget;
 /// `xds` keeps the 30 s); the transport's own time-outs are longer, so only the budget can stop
 /// these fetches.
-@Suite("Fetcher time budget", .serialized, .timeLimit(.minutes(5)))
+@Suite("Fetcher time budget", .serialized)
 final class FetcherBudgetTests: @unchecked Sendable {
     let server: TestHTTPServer
     let transport: CurlTransport
 
-    init() throws {
-        server = try TestHTTPServer.start(sharing: "FetcherBudgetTests")
+    init() async throws {
+        server = try await TestHTTPServer.start(sharing: "FetcherBudgetTests")
         transport = CurlTransport(configuration: HTTPTransportConfiguration(
             connectTimeout: .seconds(10), totalTimeout: .seconds(30), allowHTTP: true, proxy: ""))
     }
@@ -74,7 +74,7 @@ final class FetcherBudgetTests: @unchecked Sendable {
         // machine), never at the last.
         let hop = error?.url.replacingOccurrences(of: server.url("/hop/"), with: "")
         #expect(["1", "2", "3", "4", "5"].contains(hop), "\(String(describing: error))")
-        #expect(!server.requestsStarted(to: "/hop/6", timeout: 0.5))
+        #expect(await !server.requestsStarted(to: "/hop/6", timeout: 0.5))
     }
 
     @Test("a budget already spent: no request is made")

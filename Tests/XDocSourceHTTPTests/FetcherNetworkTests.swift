@@ -7,15 +7,15 @@ import XDocSourceHTTP
 /// ``AppInfoFetcher`` with the real libcurl transport against the loopback test server
 /// (HTTP and HTTPS with a test CA): policy, redirects, errors and the disk cache. Every cache
 /// lives in a fresh temporary folder; nothing leaves 127.0.0.1.
-@Suite("Fetcher against a real server", .serialized, .timeLimit(.minutes(5)))
+@Suite("Fetcher against a real server", .serialized)
 final class FetcherNetworkTests: @unchecked Sendable {
     let server: TestHTTPServer
     let transport: CurlTransport
     let cacheFolder: URL
     static let png = Array((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
 
-    init() throws {
-        server = try TestHTTPServer.start(sharing: "FetcherNetworkTests")
+    init() async throws {
+        server = try await TestHTTPServer.start(sharing: "FetcherNetworkTests")
         // http allowed here: the fetcher's policy is what refuses it in these tests.
         transport = CurlTransport(configuration: HTTPTransportConfiguration(
             connectTimeout: .seconds(5), totalTimeout: .seconds(10), allowHTTP: true,

@@ -227,7 +227,7 @@ struct AppleDoubleWriterTests {
 
     /// A Python parser of its own (not the library's, not the test's Swift one) reads what the
     /// writer wrote.
-    @Test func pythonReadsTheRewrittenFile() throws {
+    @Test func pythonReadsTheRewrittenFile() async throws {
         let folder = TemporaryFolder()
         let parts = Self.fullSidecar(reserved: 100)
         guard case .replace(let bytes) = try edit(parts.bytes(), Self.value("Py")) else { Issue.record(); return }
@@ -252,7 +252,7 @@ struct AppleDoubleWriterTests {
                         print('attr', b[e + 11:e + 10 + nl].decode(), b[vo:vo + vl].hex())
                         e = (e + 11 + nl + 3) & ~3
             """
-        let run = try ProcessRunner.runOnPath(["python3", "-c", script, file])
+        let run = try await ProcessRunner.runOnPath(["python3", "-c", script, file])
         #expect(run.status == 0, "\(run)")
         func hex(_ b: [UInt8]) -> String { b.map { String(format: "%02x", $0) }.joined() }
         var lines = ["entry 9 " + hex(Array(bytes[62..<(62 + Int(BigEndianReader(bytes).u32(34)!))]))]

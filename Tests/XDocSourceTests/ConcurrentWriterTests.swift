@@ -11,7 +11,7 @@ struct ConcurrentWriterTests {
     /// descriptor, so the flocks conflict as between processes. A reader thread running all
     /// the while never sees a malformed or missing value.
     @Test(arguments: ["file", "folder"])
-    func eightWritersOfDifferentKeysAllKeepTheirs(kind: String) throws {
+    func eightWritersOfDifferentKeysAllKeepTheirs(kind: String) async throws {
         let folder = TemporaryFolder()
         let path = kind == "file" ? folder.file("shared.txt") : folder.folder("Shared.textbundle")
         let file = DocumentSourceFile(path: path)
@@ -56,7 +56,7 @@ struct ConcurrentWriterTests {
             #expect(value.identifier == "com.example.base" && value.name == "Base")
         }
         stop.value = true
-        while !reader.isFinished { usleep(1000) }
+        while !reader.isFinished { try await Task.sleep(for: .milliseconds(1)) }
         #expect(readerProblems.value.isEmpty, "\(readerProblems.value.prefix(3))")
     }
 
@@ -81,7 +81,7 @@ struct ConcurrentWriterTests {
 
     /// The lock is exclusive while held: a second taker waits until the first lets go, and
     /// the write it then makes is merged over the first writer's value.
-    @Test func aWriterWaitsForTheHolder() throws {
+    @Test func aWriterWaitsForTheHolder() async throws {
         let folder = TemporaryFolder()
         let path = folder.file("a.txt")
         try DocumentSourceFile(path: path).write(DocumentSource(identifier: "a.b", name: "N"))
@@ -105,7 +105,7 @@ struct ConcurrentWriterTests {
             // Written without the library's writer, which would wait for this very lock.
             #expect((try? setRawAttribute(DocumentSourceFile.attributeName, first.binaryPropertyList(), on: path)) != nil)
         }
-        while !finished.value { usleep(1000) }
+        while !finished.value { try await Task.sleep(for: .milliseconds(1)) }
         let value = try #require(try DocumentSourceFile(path: path).read()).source
         #expect(value.dictionary["first"] == .boolean(true))
         #expect(value.dictionary["second"] == .boolean(true))

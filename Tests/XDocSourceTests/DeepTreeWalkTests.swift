@@ -5,15 +5,15 @@ import XDSTestSupport
 
 /// `DocumentSourceTree` below the window of open folders (32 for one thread): folders closed on
 /// the way down are opened again on the way back, by device and inode, never by name alone.
-@Suite("DocumentSourceTree walks deeper than its open folders", .timeLimit(.minutes(3)))
+@Suite("DocumentSourceTree walks deeper than its open folders")
 struct DeepTreeWalkTests {
     func value(_ name: String) throws -> [UInt8] {
         try DocumentSource(identifier: "com.example.\(name)", name: name).binaryPropertyList()
     }
 
     /// Runs Python 3 with `script` in `folder`; its standard output.
-    func python(_ script: String, _ arguments: [String] = [], in folder: String) throws -> String {
-        let run = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script] + arguments, in: folder)
+    func python(_ script: String, _ arguments: [String] = [], in folder: String) async throws -> String {
+        let run = try await ProcessRunner.run("/usr/bin/env", ["python3", "-c", script] + arguments, in: folder)
         try #require(run.status == 0, "\(run)")
         return run.stdout
     }
@@ -37,14 +37,14 @@ struct DeepTreeWalkTests {
     }
 
     @Test("a deep, branching tree: every tagged entry in the one-thread order (as before), the same set at -j 2 and -j 4")
-    func deepBranchingTree() throws {
+    func deepBranchingTree() async throws {
         let tmp = TemporaryFolder()
         let hex = try value("deep").map { String(format: "%02x", $0) }.joined()
         // A spine 150 folders deep whose every level holds files (a fifth tagged), side
         // folders 1 to 3 levels deep (some tagged themselves) before and after the spine in
         // the listing, then the expected records in the walk's order: a folder's own value, its
         // files in listing order, then its subfolders in listing order, depth first.
-        let expected = try python("""
+        let expected = try await python("""
             import os, random, sys
             rng = random.Random(7)
             value = bytes.fromhex(sys.argv[1])
@@ -97,10 +97,10 @@ struct DeepTreeWalkTests {
     /// `root/a` holds two folders: the first listed leads down a chain 60 folders deep (past
     /// the window, so `a` is closed on the way) to a tagged leaf, the second holds a tagged
     /// file the walk reaches only after coming back up to `a`. Returns the two names.
-    func makeChainAndSibling(_ tmp: TemporaryFolder) throws -> (chain: String, sibling: String, leaf: String) {
+    func makeChainAndSibling(_ tmp: TemporaryFolder) async throws -> (chain: String, sibling: String, leaf: String) {
         _ = tmp.folder("root/a/p")
         _ = tmp.folder("root/a/q")
-        let listed = try python("import os; print(*os.listdir('root/a'))", in: tmp.path).split(separator: " ")
+        let listed = try await python("import os; print(*os.listdir('root/a'))", in: tmp.path).split(separator: " ")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         let (chain, sibling) = (listed[0], listed[1])
         var leafFolder = "root/a/" + chain
@@ -113,9 +113,9 @@ struct DeepTreeWalkTests {
     }
 
     @Test("a folder moved away while the walk is below it is found again by device and inode, not by its old name")
-    func movedFolderIsFollowedNotItsName() throws {
+    func movedFolderIsFollowedNotItsName() async throws {
         let tmp = TemporaryFolder()
-        let (_, sibling, leaf) = try makeChainAndSibling(tmp)
+        let (_, sibling, leaf) = try await makeChainAndSibling(tmp)
         let root = tmp.path + "/root"
         // When the leaf is reported: `a` moves to `old`, and a new `a` with a tagged file in a
         // folder of the same name takes its place.
@@ -131,9 +131,9 @@ struct DeepTreeWalkTests {
     }
 
     @Test("a folder that cannot be reached again (moved, and the path to it too) is reported; nothing else is walked in its place")
-    func unreachableFolderIsReported() throws {
+    func unreachableFolderIsReported() async throws {
         let tmp = TemporaryFolder()
-        let (chain, sibling, leaf) = try makeChainAndSibling(tmp)
+        let (chain, sibling, leaf) = try await makeChainAndSibling(tmp)
         let root = tmp.path + "/root"
         // When the leaf is reported: the chain leaves `a` (its `..` is no longer `a`), `a`
         // moves away, and a new `a` takes its name: `a` cannot be reached from the root.

@@ -31,24 +31,27 @@ struct ErrorMessageTests {
     /// `chattr +i` / `+a` make Linux refuse attribute changes with EPERM, even to root; a
     /// bare "operation not permitted" on one's own file is a puzzle. Needs root (chattr).
     @Test(.enabled(if: geteuid() == 0, "chattr needs root"), arguments: [("+i", "immutable (chattr +i)"), ("+a", "append-only (chattr +a)")])
-    func lockedFileSaysWhy(flag: String, words: String) throws {
+    func lockedFileSaysWhy(flag: String, words: String) async throws {
         let folder = TemporaryFolder()
         let path = folder.file("locked.txt")
         let file = DocumentSourceFile(path: path)
         try file.write(DocumentSource(identifier: "a.b", name: "N"))
         let before = try file.readRawValue()
-        let chattr = try ProcessRunner.run("/usr/bin/chattr", [flag, path])
+        let chattr = try await ProcessRunner.run("/usr/bin/chattr", [flag, path])
         try #require(chattr.status == 0, "this filesystem does not take chattr \(flag): \(chattr.stderr)")
-        defer { _ = try? ProcessRunner.run("/usr/bin/chattr", ["-i", "-a", path]) }
-        let writeError = #expect(throws: DocumentSourceFileError.self) {
-            try file.update(with: DocumentSource(path: "p"))
+        try await withCleanup { () async throws in
+            let writeError = #expect(throws: DocumentSourceFileError.self) {
+                try file.update(with: DocumentSource(path: "p"))
+            }
+            let removeError = #expect(throws: DocumentSourceFileError.self) { _ = try file.remove() }
+            for error in [writeError, removeError] {
+                #expect(error?.kind == .permissionDenied)
+                #expect(error?.message == "operation not permitted: the file is \(words), so its attributes cannot change")
+            }
+            #expect(try file.readRawValue() == before)
+        } cleanup: {
+            _ = try? await ProcessRunner.run("/usr/bin/chattr", ["-i", "-a", path])
         }
-        let removeError = #expect(throws: DocumentSourceFileError.self) { _ = try file.remove() }
-        for error in [writeError, removeError] {
-            #expect(error?.kind == .permissionDenied)
-            #expect(error?.message == "operation not permitted: the file is \(words), so its attributes cannot change")
-        }
-        #expect(try file.readRawValue() == before)
     }
 }
 

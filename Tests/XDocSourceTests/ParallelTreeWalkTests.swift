@@ -12,22 +12,25 @@ struct ParallelTreeWalkTests {
         try DocumentSource(identifier: "com.example.\(name)", name: name).binaryPropertyList()
     }
 
-    /// Every event of a walk, in order, and the final counts.
+    /// Every event of a walk, in order, and the final counts. The walk (which waits for its
+    /// worker threads) runs on a thread of its own, not on one of the pool's.
     func walk(_ roots: [String], jobs: Int, archives: Bool = false,
-              _ onEvent: (DocumentSourceTree.Event) -> DocumentSourceTree.Decision = { _ in .proceed })
+              _ onEvent: @escaping @Sendable (DocumentSourceTree.Event) -> DocumentSourceTree.Decision = { _ in .proceed }) async
         -> (events: [DocumentSourceTree.Event], archives: [String], counts: DocumentSourceTree.Counts)
     {
-        var all: [DocumentSourceTree.Event] = []
-        var handed: [String] = []
-        let tree = DocumentSourceTree(roots: roots, jobs: jobs)
-        let visit = { (event: DocumentSourceTree.Event) -> DocumentSourceTree.Decision in
-            all.append(event)
-            return onEvent(event)
+        await offPool {
+            var all: [DocumentSourceTree.Event] = []
+            var handed: [String] = []
+            let tree = DocumentSourceTree(roots: roots, jobs: jobs)
+            let visit = { (event: DocumentSourceTree.Event) -> DocumentSourceTree.Decision in
+                all.append(event)
+                return onEvent(event)
+            }
+            let counts = archives
+                ? tree.walk(archives: { handed.append($0.lossyString); return .proceed }, visit)
+                : tree.walk(visit)
+            return (all, handed, counts)
         }
-        let counts = archives
-            ? tree.walk(archives: { handed.append($0.lossyString); return .proceed }, visit)
-            : tree.walk(visit)
-        return (all, handed, counts)
     }
 
     /// The findings and problems of a walk as sorted lines (order aside, what must not differ).
@@ -82,13 +85,13 @@ struct ParallelTreeWalkTests {
     }
 
     @Test("several threads find what one thread finds (random trees)", arguments: [1, 2, 3] as [UInt64])
-    func sameFindingsAtAnyJobs(seed: UInt64) throws {
+    func sameFindingsAtAnyJobs(seed: UInt64) async throws {
         let tmp = TemporaryFolder()
         let root = try randomTree(tmp, seed: seed, count: 600)
-        let one = walk([root], jobs: 1, archives: true)
+        let one = await walk([root], jobs: 1, archives: true)
         #expect(one.counts.tagged > 50)
         for jobs in [2, 4, 8] {
-            let many = walk([root], jobs: jobs, archives: true)
+            let many = await walk([root], jobs: jobs, archives: true)
             #expect(summary(many.events) == summary(one.events), "jobs \(jobs), seed \(seed)")
             #expect(many.counts == one.counts, "jobs \(jobs), seed \(seed)")
             #expect(many.archives.sorted() == one.archives.sorted(), "jobs \(jobs)")
@@ -96,14 +99,14 @@ struct ParallelTreeWalkTests {
     }
 
     @Test("-j 1 keeps the fixed order: a folder's files before its subfolders, depth first")
-    func oneJobKeepsTheOrder() throws {
+    func oneJobKeepsTheOrder() async throws {
         let tmp = TemporaryFolder()
         let root = tmp.folder("order")
         for path in ["order/a/x", "order/a/y", "order/b"] { _ = tmp.folder(path) }
         for file in ["order/f", "order/a/f", "order/a/x/f", "order/a/y/f", "order/b/f"] {
             try setRawAttribute("user.x-document-source", try value("o"), on: tmp.file(file))
         }
-        let found = walk([root], jobs: 1).events.compactMap { event -> String? in
+        let found = await walk([root], jobs: 1).events.compactMap { event -> String? in
             if case .found(let f) = event { String(f.path.lossyString.dropFirst(root.count)) } else { nil }
         }
         // Subfolders in listing order, so only the shape is fixed: f first, each folder's file
@@ -115,24 +118,24 @@ struct ParallelTreeWalkTests {
     }
 
     @Test("stop ends every worker: one record, and the walk returns", arguments: [2, 4])
-    func stopEndsEveryWorker(jobs: Int) throws {
+    func stopEndsEveryWorker(jobs: Int) async throws {
         let tmp = TemporaryFolder()
         let root = tmp.folder("stop")
         for d in 0..<20 {
             _ = tmp.folder("stop/d\(d)")
             for i in 0..<50 { try setRawAttribute("user.x-document-source", try value("s"), on: tmp.file("stop/d\(d)/f\(i)")) }
         }
-        var count = 0
-        let result = walk([root, root], jobs: jobs) { event in
-            if case .found = event { count += 1 }
+        let count = Box(0)
+        let result = await walk([root, root], jobs: jobs) { event in
+            if case .found = event { count.mutate { $0 += 1 } }
             return .stop
         }
-        #expect(count == 1)
+        #expect(count.value == 1)
         #expect(result.events.count == 1)
     }
 
     @Test("entries deleted during the walk are reported as vanished, with several threads")
-    func vanishedUnderThreads() throws {
+    func vanishedUnderThreads() async throws {
         let tmp = TemporaryFolder()
         let root = tmp.folder("vanish")
         _ = tmp.folder("vanish/a")
@@ -140,12 +143,12 @@ struct ParallelTreeWalkTests {
         let n = 2000
         for i in 0..<n { try setRawAttribute("user.x-document-source", try value("f\(i)"), on: tmp.file("vanish/a/f\(i)")) }
         try setRawAttribute("user.x-document-source", try value("late"), on: tmp.file("vanish/z/inner/late.txt"))
-        var deleted = false
-        let all = walk([root], jobs: 4) { event in
+        let deleted = Flag()
+        let all = await walk([root], jobs: 4) { event in
             // At the first find in a/, delete every file of a/ (already listed): the worker,
             // held back by the full channel, meets most of them gone.
-            if case .found(let f) = event, !deleted, f.path.lossyString.contains("/a/") {
-                deleted = true
+            if case .found(let f) = event, !deleted.value, f.path.lossyString.contains("/a/") {
+                deleted.value = true
                 for i in 0..<n { unlink(root + "/a/f\(i)") }
             }
             return .proceed
@@ -163,7 +166,7 @@ struct ParallelTreeWalkTests {
     }
 
     @Test("a bind-mount loop is caught by a worker that took the folder over", .enabled(if: geteuid() == 0, "mount --bind needs root"))
-    func bindMountLoopUnderThreads() throws {
+    func bindMountLoopUnderThreads() async throws {
         let tmp = TemporaryFolder()
         let root = tmp.folder("bind")
         // Many siblings, so that the first worker hands folders over at once.
@@ -173,31 +176,34 @@ struct ParallelTreeWalkTests {
         }
         let inner = tmp.folder("bind/s3/deep/b")
         try setRawAttribute("user.x-document-source", try value("x"), on: tmp.file("bind/s3/x.txt"))
-        let mounted = try ProcessRunner.run("/bin/mount", ["--bind", root, inner])
+        let mounted = try await ProcessRunner.run("/bin/mount", ["--bind", root, inner])
         try #require(mounted.status == 0, "mount --bind needs root: \(mounted.stderr)")
-        defer { _ = try? ProcessRunner.run("/bin/umount", [inner]) }
-        for jobs in [2, 4, 8] {
-            let all = walk([root], jobs: jobs).events
-            let loops = all.compactMap { event -> String? in
-                if case .problem(let p) = event, p.kind == .loop { p.path.lossyString } else { nil }
+        try await withCleanup { () async throws in
+            for jobs in [2, 4, 8] {
+                let all = await walk([root], jobs: jobs).events
+                let loops = all.compactMap { event -> String? in
+                    if case .problem(let p) = event, p.kind == .loop { p.path.lossyString } else { nil }
+                }
+                #expect(loops == [inner], "jobs \(jobs)")
+                let found = all.compactMap { event -> String? in
+                    if case .found(let f) = event { f.path.lossyString } else { nil }
+                }
+                #expect(found == [root + "/s3/x.txt"], "jobs \(jobs)")
             }
-            #expect(loops == [inner], "jobs \(jobs)")
-            let found = all.compactMap { event -> String? in
-                if case .found(let f) = event { f.path.lossyString } else { nil }
-            }
-            #expect(found == [root + "/s3/x.txt"], "jobs \(jobs)")
+        } cleanup: {
+            _ = try? await ProcessRunner.run("/bin/umount", [inner])
         }
     }
 
     @Test("progress counts add up to the final counts")
-    func progressUnderThreads() throws {
+    func progressUnderThreads() async throws {
         let tmp = TemporaryFolder()
         let root = tmp.folder("p")
         for d in 0..<10 {
             _ = tmp.folder("p/d\(d)")
             for i in 0..<300 { _ = tmp.file("p/d\(d)/f\(i)") }
         }
-        let result = walk([root], jobs: 4)
+        let result = await walk([root], jobs: 4)
         var last = DocumentSourceTree.Counts()
         for case .progress(let counts) in result.events {
             #expect(counts.files >= last.files)

@@ -37,8 +37,8 @@ struct PlistInteropTests {
             sys.exit(1)
     """#
 
-    static func python(_ body: String, _ arguments: [String] = [], stdin: Data? = nil) throws -> Run {
-        try run("/usr/bin/python3", ["-c", pythonPrelude + "\n" + body] + arguments, stdin: stdin)
+    static func python(_ body: String, _ arguments: [String] = [], stdin: Data? = nil) async throws -> Run {
+        try await run("/usr/bin/python3", ["-c", pythonPrelude + "\n" + body] + arguments, stdin: stdin)
     }
 
     /// Our value for the XML variants: no UID, and dates as plistlib writes them in XML.
@@ -54,22 +54,22 @@ struct PlistInteropTests {
     }
 
     @Test("plistlib's binary plist decodes to the same values")
-    func readsPythonBinary() throws {
+    func readsPythonBinary() async throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("python.bplist").path
-        let result = try Self.python("plistlib.dump(expected(), open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)", [file])
+        let result = try await Self.python("plistlib.dump(expected(), open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)", [file])
         #expect(result.status == 0, "\(result.stderr)")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
         #expect(try PropertyList.decode(bytes) == .dictionary(everyTypeSample))
     }
 
     @Test("plistlib's XML plist decodes to the same values")
-    func readsPythonXML() throws {
+    func readsPythonXML() async throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("python.plist").path
-        let result = try Self.python("plistlib.dump(expected(xml=True, whole_seconds=True), open(sys.argv[1], 'wb'), fmt=plistlib.FMT_XML)", [file])
+        let result = try await Self.python("plistlib.dump(expected(xml=True, whole_seconds=True), open(sys.argv[1], 'wb'), fmt=plistlib.FMT_XML)", [file])
         #expect(result.status == 0, "\(result.stderr)")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
         #expect(bytes.starts(with: Array("<?xml".utf8)))
@@ -77,41 +77,41 @@ struct PlistInteropTests {
     }
 
     @Test("plistlib reads our binary plist back exactly")
-    func pythonReadsOurs() throws {
+    func pythonReadsOurs() async throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("ours.bplist")
         try Data(PropertyList.encodeBinary(.dictionary(everyTypeSample))).write(to: file)
-        let result = try Self.python("check(plistlib.load(open(sys.argv[1], 'rb'), fmt=plistlib.FMT_BINARY), expected())", [file.path])
+        let result = try await Self.python("check(plistlib.load(open(sys.argv[1], 'rb'), fmt=plistlib.FMT_BINARY), expected())", [file.path])
         #expect(result.status == 0, "\(result.stderr)")
     }
 
     @Test("plistutil converts our binary plist to XML that plistlib reads as the same values")
-    func plistutilReadsOurs() throws {
+    func plistutilReadsOurs() async throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("ours.bplist")
         try Data(PropertyList.encodeBinary(.dictionary(everyTypeSample))).write(to: file)
-        let converted = try run("/usr/bin/plistutil", ["-i", file.path, "-o", "-"])
+        let converted = try await run("/usr/bin/plistutil", ["-i", file.path, "-o", "-"])
         #expect(converted.status == 0, "\(converted.stderr)")
         #expect(converted.stdoutBytes.starts(with: Data("<?xml".utf8)))
         // libplist writes dates in XML as whole seconds truncated toward zero, and UIDs as
         // CF$UID dictionaries.
-        let result = try Self.python(
+        let result = try await Self.python(
             "check(plistlib.loads(sys.stdin.buffer.read(), fmt=plistlib.FMT_XML), expected(whole_seconds=True, uid_as_dict=True, negative_whole=-1000000000))",
             stdin: converted.stdoutBytes)
         #expect(result.status == 0, "\(result.stderr)")
     }
 
     @Test("plistutil's binary conversion of a plistlib XML plist decodes to the same values")
-    func readsPlistutilBinary() throws {
+    func readsPlistutilBinary() async throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let xml = folder.appendingPathComponent("python.plist").path
         let binary = folder.appendingPathComponent("plistutil.bplist").path
-        let result = try Self.python("plistlib.dump(expected(xml=True, whole_seconds=True), open(sys.argv[1], 'wb'), fmt=plistlib.FMT_XML)", [xml])
+        let result = try await Self.python("plistlib.dump(expected(xml=True, whole_seconds=True), open(sys.argv[1], 'wb'), fmt=plistlib.FMT_XML)", [xml])
         #expect(result.status == 0, "\(result.stderr)")
-        let converted = try run("/usr/bin/plistutil", ["-i", xml, "-o", binary, "-f", "bin"])
+        let converted = try await run("/usr/bin/plistutil", ["-i", xml, "-o", binary, "-f", "bin"])
         #expect(converted.status == 0, "\(converted.stderr)")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: binary)))
         #expect(bytes.starts(with: Array("bplist00".utf8)))

@@ -72,8 +72,8 @@ struct BPlistBuilder {
 
 /// Runs a command (`stdin`, when given, is fed on standard input; otherwise standard input is empty).
 @discardableResult
-func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> Run {
-    try ProcessRunner.run(executable, arguments, input: stdin ?? Data())
+func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) async throws -> Run {
+    try await ProcessRunner.run(executable, arguments, input: stdin ?? Data())
 }
 
 /// A fresh temporary folder, removed by the caller with `try? FileManager.default.removeItem`.

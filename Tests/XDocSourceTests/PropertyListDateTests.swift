@@ -9,7 +9,7 @@ struct PropertyListDateTests {
     /// plistlib as binary plists (in files under the 64 KiB limit); Python's own reading of
     /// each, in ISO-8601, is the reference. One Python process for all of them.
     @Test("15 000 random plistlib dates read as Python reads them")
-    func randomDatesAgainstPython() throws {
+    func randomDatesAgainstPython() async throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let script = #"""
@@ -32,7 +32,7 @@ struct PropertyListDateTests {
         open(os.path.join(sys.argv[1], "expected.txt"), "w").write("\n".join(expected))
         """#
         let seed = UInt32.random(in: 0...UInt32.max)
-        let result = try run("/usr/bin/python3", ["-c", script, folder.path, String(seed)])
+        let result = try await run("/usr/bin/python3", ["-c", script, folder.path, String(seed)])
         #expect(result.status == 0, "\(result.stderr)")
         let expected = try String(contentsOf: folder.appendingPathComponent("expected.txt"), encoding: .utf8)
             .split(separator: "\n").map(String.init)

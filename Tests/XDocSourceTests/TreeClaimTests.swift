@@ -8,7 +8,7 @@ import XDSTestSupport
 /// handed over whole with their type (links not followed), never walked into; declined ones are
 /// walked as before; a root is claimed by its last component; ClaimedEntry.remove() deletes
 /// without following links.
-@Suite("DocumentSourceTree: entries claimed by name", .timeLimit(.minutes(2)))
+@Suite("DocumentSourceTree: entries claimed by name")
 struct TreeClaimTests {
     struct Claimer: DocumentSourceTreeInspector {
         var remove = false

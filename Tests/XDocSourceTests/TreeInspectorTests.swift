@@ -75,25 +75,33 @@ struct TreeInspectorTests {
         var problems: [DocumentSourceTree.Problem] = []
         var archives: [String] = []
         var counts = DocumentSourceTree.Counts()
+        /// Paths inspected more than once (none, checked by ``walk(_:jobs:_:archives:)``).
+        var twice: [String] = []
     }
 
-    func walk(_ roots: [String], jobs: Int = 1, _ inspector: Recorder = Recorder(), archives: Bool = false) -> Outcome {
-        var outcome = Outcome()
-        let tree = DocumentSourceTree(roots: roots, jobs: jobs)
-        let visit = { (event: DocumentSourceTree.InspectionEvent<Seen>) -> DocumentSourceTree.Decision in
-            switch event {
-            case .inspected(let seen):
-                #expect(outcome.seen[seen.path] == nil, "inspected twice: \(seen.path)")
-                outcome.seen[seen.path] = seen
-                outcome.order.append(seen.path)
-            case .problem(let problem): outcome.problems.append(problem)
-            case .progress: break
+    /// The walk (which waits for its worker threads) runs on a thread of its own, not on one
+    /// of the pool's; what it saw is checked here, back on the test's task.
+    func walk(_ roots: [String], jobs: Int = 1, _ inspector: Recorder = Recorder(), archives: Bool = false) async -> Outcome {
+        let outcome = await offPool {
+            var outcome = Outcome()
+            let tree = DocumentSourceTree(roots: roots, jobs: jobs)
+            let visit = { (event: DocumentSourceTree.InspectionEvent<Seen>) -> DocumentSourceTree.Decision in
+                switch event {
+                case .inspected(let seen):
+                    if outcome.seen[seen.path] != nil { outcome.twice.append(seen.path) }
+                    outcome.seen[seen.path] = seen
+                    outcome.order.append(seen.path)
+                case .problem(let problem): outcome.problems.append(problem)
+                case .progress: break
+                }
+                return .proceed
             }
-            return .proceed
+            outcome.counts = archives
+                ? tree.walk(inspecting: inspector, archives: { outcome.archives.append($0.lossyString); return .proceed }, visit)
+                : tree.walk(inspecting: inspector, visit)
+            return outcome
         }
-        outcome.counts = archives
-            ? tree.walk(inspecting: inspector, archives: { outcome.archives.append($0.lossyString); return .proceed }, visit)
-            : tree.walk(inspecting: inspector, visit)
+        #expect(outcome.twice.isEmpty, "inspected twice: \(outcome.twice)")
         return outcome
     }
 
@@ -128,10 +136,10 @@ struct TreeInspectorTests {
         return root
     }
 
-    @Test func seesEveryNameSidecarAndZoneFile() throws {
+    @Test func seesEveryNameSidecarAndZoneFile() async throws {
         let tmp = TemporaryFolder()
         let root = try makeTree(tmp)
-        let outcome = walk([root])
+        let outcome = await walk([root])
         #expect(outcome.problems.isEmpty, "\(outcome.problems)")
         // Nothing without a name, a sidecar or a zone file is handed over (plain.txt, the
         // folder of zone-file name, the root and sub/inner's folder are not).
@@ -175,10 +183,10 @@ struct TreeInspectorTests {
         #expect(outcome.counts.tagged == outcome.seen.count)
     }
 
-    @Test func thePrefilterKeepsUnrelatedNamesFromTheInspector() throws {
+    @Test func thePrefilterKeepsUnrelatedNamesFromTheInspector() async throws {
         let tmp = TemporaryFolder()
         let root = try makeTree(tmp)
-        let outcome = walk([root], Recorder(prefixes: ["user.xdg.", "user.com.apple."]))
+        let outcome = await walk([root], Recorder(prefixes: ["user.xdg.", "user.com.apple."]))
         #expect(outcome.seen[root + "/mime-only.txt"] == nil)
         // An entry with a wanted name still gets every name of the list.
         #expect(Set(outcome.seen[root + "/marked.txt"]?.names ?? []) == ["user.xdg.origin.url", "user.mime_type", "user.com.apple.quarantine"])
@@ -186,10 +194,10 @@ struct TreeInspectorTests {
         #expect(outcome.seen[root + "/side.txt"] != nil && outcome.seen[root + "/zoned.txt"] != nil)
     }
 
-    @Test func withoutZoneFileNamesTheyAreOrdinaryFiles() throws {
+    @Test func withoutZoneFileNamesTheyAreOrdinaryFiles() async throws {
         let tmp = TemporaryFolder()
         let root = try makeTree(tmp)
-        let outcome = walk([root], Recorder(zoneFiles: false))
+        let outcome = await walk([root], Recorder(zoneFiles: false))
         #expect(outcome.seen[root + "/zoned.txt"] == nil)
         #expect(outcome.seen[root + "/gone2.txt:Zone.Identifier"] == nil)
         // The four zone files are counted as files then, as show -r counts them.
@@ -199,7 +207,7 @@ struct TreeInspectorTests {
         #expect(builtIn.files == 11)
     }
 
-    @Test func aRootIsInspectedWithItsSidecarAndZoneFile() throws {
+    @Test func aRootIsInspectedWithItsSidecarAndZoneFile() async throws {
         let tmp = TemporaryFolder()
         let file = tmp.file("lone.txt")
         try setRawAttribute("user.xdg.referrer.url", Array("https://example.com/".utf8), on: file)
@@ -207,7 +215,7 @@ struct TreeInspectorTests {
         tmp.write("lone.txt:Zone.Identifier", bytes: Array("[ZoneTransfer]\r\nZoneId=3\r\n".utf8))
         let folder = tmp.folder("dir")
         tmp.write("dir:Zone.Identifier", bytes: Array("[ZoneTransfer]\r\n".utf8))
-        let outcome = walk([file, folder])
+        let outcome = await walk([file, folder])
         #expect(outcome.problems.isEmpty, "\(outcome.problems)")
         let lone = try #require(outcome.seen[file])
         #expect(lone.names == ["user.xdg.referrer.url"])
@@ -218,7 +226,7 @@ struct TreeInspectorTests {
         #expect(dir.isFolder && dir.names.isEmpty && dir.zoneBytes == Array("[ZoneTransfer]\r\n".utf8))
     }
 
-    @Test(arguments: [2, 4]) func severalThreadsFindTheSameRecords(jobs: Int) throws {
+    @Test(arguments: [2, 4]) func severalThreadsFindTheSameRecords(jobs: Int) async throws {
         let tmp = TemporaryFolder()
         let root = tmp.folder("big")
         // 40 folders of 25 files: every third file marked, every fifth with a zone file, every
@@ -238,8 +246,8 @@ struct TreeInspectorTests {
                 if i % 11 == 0 { _ = FileManager.default.createFile(atPath: "\(folder)/o\(i):Zone.Identifier", contents: Data()) }
             }
         }
-        let one = walk([root], jobs: 1, archives: true)
-        let many = walk([root], jobs: jobs, archives: true)
+        let one = await walk([root], jobs: 1, archives: true)
+        let many = await walk([root], jobs: jobs, archives: true)
         #expect(one.problems.isEmpty && many.problems.isEmpty)
         // Per folder: itself, the 14 files with a mark, zone file or sidecar, 3 orphans.
         #expect(one.seen.count == 40 * 18)
@@ -248,14 +256,14 @@ struct TreeInspectorTests {
         #expect(one.counts.files == 40 * 25)
     }
 
-    @Test func problemsAreEventsAndTheWalkGoesOn() throws {
+    @Test func problemsAreEventsAndTheWalkGoesOn() async throws {
         let tmp = TemporaryFolder()
         let root = tmp.folder("p")
         for name in ["a", "bad", "c", "gone"] {
             try setRawAttribute("user.xdg.origin.url", Array("https://example.com/\(name)".utf8), on: tmp.file("p/\(name)"))
         }
         for jobs in [1, 3] {
-            let outcome = walk([root], jobs: jobs, Recorder(failing: ["bad"], vanishing: ["gone"]))
+            let outcome = await walk([root], jobs: jobs, Recorder(failing: ["bad"], vanishing: ["gone"]))
             #expect(Set(outcome.seen.keys) == [root + "/a", root + "/c"])
             let byPath = Dictionary(uniqueKeysWithValues: outcome.problems.map { ($0.path.lossyString, $0) })
             #expect(byPath[root + "/bad"]?.kind == .failed)
@@ -271,9 +279,9 @@ struct TreeInspectorTests {
         }
     }
 
-    @Test func manyNamesBeyondTheFirstBuffer() throws {
+    @Test func manyNamesBeyondTheFirstBuffer() async throws {
         // tmpfs (/dev/shm) takes a long list; ext4 keeps names and values in one block.
-        let tmp = TemporaryFolder(bigValues: true)
+        let tmp = await TemporaryFolder.withBigValues()
         try #require(tmp.takesBigValues, "no filesystem here takes a list of names past 4 KiB")
         _ = tmp.folder("many")
         let file = tmp.file("many/names.txt")
@@ -288,7 +296,7 @@ struct TreeInspectorTests {
             }
             expected.append(name)
         }
-        let outcome = walk([tmp.path + "/many"])
+        let outcome = await walk([tmp.path + "/many"])
         let seen = try #require(outcome.seen[file])
         #expect(expected.count * 81 > 4096, "the filesystem kept too few names to test the second listing")
         #expect(Set(seen.names) == Set(expected))
@@ -312,7 +320,7 @@ struct TreeInspectorTests {
         }
     }
 
-    @Test func deepTreesPastTheWindowOfOpenFolders() throws {
+    @Test func deepTreesPastTheWindowOfOpenFolders() async throws {
         // 100 levels: folders past the walk's window of 32 open ones are closed and opened
         // again; every level's file is inspected with its folder open (its zone file and
         // sidecar read relative to it).
@@ -327,7 +335,7 @@ struct TreeInspectorTests {
             try setRawAttribute("user.xdg.origin.url", [UInt8(level)], on: tmp.file(relative + "/f"))
         }
         for jobs in [1, 2] {
-            let outcome = walk([tmp.path + "/deep"], jobs: jobs)
+            let outcome = await walk([tmp.path + "/deep"], jobs: jobs)
             #expect(outcome.problems.isEmpty, "\(outcome.problems)")
             #expect(outcome.seen.count == 100)
             var path = tmp.path + "/deep"
@@ -342,14 +350,14 @@ struct TreeInspectorTests {
         }
     }
 
-    @Test func archivesAreHandedOverByName() throws {
+    @Test func archivesAreHandedOverByName() async throws {
         let tmp = TemporaryFolder()
         let root = tmp.folder("a")
         tmp.file("a/x.zip")
         tmp.file("a/y.tar.gz")
         tmp.file("a/z.txt")
         try setRawAttribute("user.xdg.origin.url", [0x41], on: root + "/x.zip")
-        let outcome = walk([root], archives: true)
+        let outcome = await walk([root], archives: true)
         #expect(Set(outcome.archives) == [root + "/x.zip", root + "/y.tar.gz"])
         #expect(Set(outcome.seen.keys) == [root + "/x.zip"])
     }

@@ -120,18 +120,21 @@ struct TreeWalkTests {
     }
 
     @Test(.enabled(if: geteuid() == 0, "mount --bind needs root"))
-    func bindMountLoopIsReportedOnce() throws {
+    func bindMountLoopIsReportedOnce() async throws {
         let tmp = TemporaryFolder()
         let root = tmp.folder("bind")
         let inner = tmp.folder("bind/a/b")
         try setRawAttribute("user.x-document-source", try value("x"), on: tmp.file("bind/a/x.txt"))
-        let mounted = try ProcessRunner.run("/bin/mount", ["--bind", root, inner])
+        let mounted = try await ProcessRunner.run("/bin/mount", ["--bind", root, inner])
         try #require(mounted.status == 0, "mount --bind failed as root: \(mounted.stderr)")
-        defer { _ = try? ProcessRunner.run("/bin/umount", [inner]) }
-        let all = events([root])
-        let loops = problems(all).filter { $0.kind == .loop }
-        #expect(loops.map(\.path.lossyString) == [inner])
-        #expect(found(all).keys.sorted() == [root + "/a/x.txt"])
+        try await withCleanup { () async throws in
+            let all = events([root])
+            let loops = problems(all).filter { $0.kind == .loop }
+            #expect(loops.map(\.path.lossyString) == [inner])
+            #expect(found(all).keys.sorted() == [root + "/a/x.txt"])
+        } cleanup: {
+            _ = try? await ProcessRunner.run("/bin/umount", [inner])
+        }
     }
 
     @Test func stopEndsTheWalk() throws {

@@ -95,7 +95,7 @@ struct XMLPlistValueRulesTests {
     }
 
     @Test("plistlib's XML edge values decode to what plistlib itself reads")
-    func plistlibEdges() throws {
+    func plistlibEdges() async throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let xmlFile = folder.appendingPathComponent("edges.plist").path
@@ -113,7 +113,7 @@ struct XMLPlistValueRulesTests {
         open(sys.argv[1], "wb").write(xml)
         open(sys.argv[2], "wb").write(plistlib.dumps(plistlib.loads(xml), fmt=plistlib.FMT_BINARY))
         """#
-        let result = try run("/usr/bin/python3", ["-c", script, xmlFile, binaryFile])
+        let result = try await run("/usr/bin/python3", ["-c", script, xmlFile, binaryFile])
         #expect(result.status == 0, "\(result.stderr)")
         let fromXML = try PropertyList.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: xmlFile))))
         let fromBinary = try PropertyList.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: binaryFile))))

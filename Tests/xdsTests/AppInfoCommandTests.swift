@@ -30,7 +30,7 @@ final class AppBundleFixture {
 
     /// A `width`×`height` RGBA PNG: gradients tinted by `seed`, alpha from 40 to 255 across it
     /// (partial everywhere but the right edge), so premultiplication and resampling both show.
-    func png(_ relative: String, size: Int, seed: Int, height: Int? = nil) throws {
+    func png(_ relative: String, size: Int, seed: Int, height: Int? = nil) async throws {
         try makeFolder((relative as NSString).deletingLastPathComponent)
         let script = """
             import sys, numpy as np
@@ -44,33 +44,33 @@ final class AppBundleFixture {
             a[..., 3] = 40 + x * 215 // max(w - 1, 1)
             Image.fromarray(a, 'RGBA').save(out)
             """
-        let made = try python(script, [path(relative), String(size), String(height ?? size), String(seed)])
+        let made = try await python(script, [path(relative), String(size), String(height ?? size), String(seed)])
         try #require(made.status == 0, "\(made)")
     }
 
     /// The same drawing stored as an Apple CgBI PNG (premultiplied BGRA, raw deflate).
-    func cgbi(_ relative: String, size: Int, seed: Int) throws {
+    func cgbi(_ relative: String, size: Int, seed: Int) async throws {
         let plain = "plain-\(UUID().uuidString).png"
-        try png(plain, size: size, seed: seed)
+        try await png(plain, size: size, seed: seed)
         try makeFolder((relative as NSString).deletingLastPathComponent)
-        let made = try run("/usr/bin/env", ["python3", packageRoot + "/scripts/make_cgbi_png.py", path(plain), path(relative)])
+        let made = try await run("/usr/bin/env", ["python3", packageRoot + "/scripts/make_cgbi_png.py", path(plain), path(relative)])
         try #require(made.status == 0, "\(made)")
         try FileManager.default.removeItem(atPath: path(plain))
     }
 
     /// An `.icns` of `parts` (`TYPE=RELATIVE-PATH` or `TYPE=legacy`).
-    func icns(_ relative: String, _ parts: [String]) throws {
+    func icns(_ relative: String, _ parts: [String]) async throws {
         try makeFolder((relative as NSString).deletingLastPathComponent)
         let arguments = parts.map { part -> String in
             let split = part.split(separator: "=", maxSplits: 1).map(String.init)
             return split[1] == "legacy" ? part : "\(split[0])=\(path(split[1]))"
         }
-        let made = try run("/usr/bin/env", ["python3", packageRoot + "/scripts/make_icns.py", path(relative)] + arguments)
+        let made = try await run("/usr/bin/env", ["python3", packageRoot + "/scripts/make_icns.py", path(relative)] + arguments)
         try #require(made.status == 0, "\(made)")
     }
 
     /// An Info.plist from `body` (the XML inside `<dict>`), binary through plistutil unless `xml`.
-    func infoPlist(_ relative: String, _ body: String, xml: Bool = false) throws {
+    func infoPlist(_ relative: String, _ body: String, xml: Bool = false) async throws {
         let text = """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -81,15 +81,15 @@ final class AppBundleFixture {
             """
         if xml { return try write(relative, Data(text.utf8)) }
         try write(relative + ".xml", Data(text.utf8))
-        let made = try run("/usr/bin/env", ["plistutil", "-i", path(relative + ".xml"), "-o", path(relative), "-f", "bin"])
+        let made = try await run("/usr/bin/env", ["plistutil", "-i", path(relative + ".xml"), "-o", path(relative), "-f", "bin"])
         try #require(made.status == 0, "\(made)")
         try FileManager.default.removeItem(atPath: path(relative + ".xml"))
         try #require(try bytes(relative).starts(with: Data("bplist00".utf8)))
     }
 
     /// An iOS app with 120 px (@2x) and 180 px (@3x) CgBI icons listed under CFBundleIcons.
-    func iOSApp(_ name: String = "Editor.app", displayName: String = "Editor Pro") throws {
-        try infoPlist("\(name)/Info.plist", """
+    func iOSApp(_ name: String = "Editor.app", displayName: String = "Editor Pro") async throws {
+        try await infoPlist("\(name)/Info.plist", """
             <key>CFBundleIdentifier</key><string>com.example.editor</string>
             <key>CFBundleDisplayName</key><string>\(displayName)</string>
             <key>CFBundleName</key><string>Editor</string>
@@ -97,13 +97,13 @@ final class AppBundleFixture {
               <key>CFBundleIconFiles</key><array><string>AppIcon60x60</string></array>
             </dict></dict>
             """)
-        try cgbi("\(name)/AppIcon60x60@2x.png", size: 120, seed: 1)
-        try cgbi("\(name)/AppIcon60x60@3x.png", size: 180, seed: 2)
+        try await cgbi("\(name)/AppIcon60x60@2x.png", size: 120, seed: 1)
+        try await cgbi("\(name)/AppIcon60x60@3x.png", size: 180, seed: 2)
     }
 
     /// Runs `xds appinfo ARGS` in the fixture's folder.
-    func appinfo(_ arguments: [String]) throws -> Run {
-        try run(xdsPath, ["appinfo"] + arguments, in: root.path)
+    func appinfo(_ arguments: [String]) async throws -> Run {
+        try await run(xdsPath, ["appinfo"] + arguments, in: root.path)
     }
 
     /// The decoded PNG at `relative`.
@@ -166,10 +166,10 @@ func value(of option: String, in words: [String]) -> String? {
 @Suite("xds appinfo (built binary, bundles built by the test)")
 struct AppInfoCommandTests {
     @Test("iOS app, binary Info.plist, CgBI @2x/@3x with partial alpha: files, appInfo.json, the set line, and each icon is IconRenditions of the right source")
-    func iOSApp() throws {
+    func iOSApp() async throws {
         let fixture = try AppBundleFixture()
-        try fixture.iOSApp(displayName: "Editor's Pro")
-        let result = try fixture.appinfo(["Editor.app", "-o", "site"])
+        try await fixture.iOSApp(displayName: "Editor's Pro")
+        let result = try await fixture.appinfo(["Editor.app", "-o", "site"])
         #expect(result.status == 0, "\(result)")
         #expect(try fixture.listing("site") == ["appInfo.json", "img", "img/icon-1024.png", "img/icon-29.png", "img/icon-58.png", "img/icon-87.png"])
 
@@ -202,18 +202,18 @@ struct AppInfoCommandTests {
     }
 
     @Test("iPad-only app: CFBundleIcons~ipad and ~ipad files; exact size written unchanged")
-    func iPadOnly() throws {
+    func iPadOnly() async throws {
         let fixture = try AppBundleFixture()
-        try fixture.infoPlist("Pad.app/Info.plist", """
+        try await fixture.infoPlist("Pad.app/Info.plist", """
             <key>CFBundleIdentifier</key><string>com.example.pad</string>
             <key>CFBundleName</key><string>Pad</string>
             <key>CFBundleIcons~ipad</key><dict><key>CFBundlePrimaryIcon</key><dict>
               <key>CFBundleIconFiles</key><array><string>AppIcon76x76</string></array>
             </dict></dict>
             """)
-        try fixture.cgbi("Pad.app/AppIcon76x76~ipad.png", size: 76, seed: 3)
-        try fixture.cgbi("Pad.app/AppIcon76x76@2x~ipad.png", size: 152, seed: 4)
-        let result = try fixture.appinfo(["Pad.app", "-o", "out", "--sizes", "76,152,40"])
+        try await fixture.cgbi("Pad.app/AppIcon76x76~ipad.png", size: 76, seed: 3)
+        try await fixture.cgbi("Pad.app/AppIcon76x76@2x~ipad.png", size: 152, seed: 4)
+        let result = try await fixture.appinfo(["Pad.app", "-o", "out", "--sizes", "76,152,40"])
         #expect(result.status == 0, "\(result)")
         #expect(value(of: "--name", in: shellWords(result.stdout)) == "Pad")
         #expect(try fixture.image("out/img/icon-76.png") == fixture.image("Pad.app/AppIcon76x76~ipad.png"))
@@ -222,17 +222,17 @@ struct AppInfoCommandTests {
     }
 
     @Test("macOS app: .icns with ic07 and ic10 PNG elements; the legacy element is skipped in words on stderr")
-    func macOSIcns() throws {
+    func macOSIcns() async throws {
         let fixture = try AppBundleFixture()
-        try fixture.infoPlist("Mac.app/Contents/Info.plist", """
+        try await fixture.infoPlist("Mac.app/Contents/Info.plist", """
             <key>CFBundleIdentifier</key><string>com.example.mac</string>
             <key>CFBundleIconFile</key><string>AppIcon</string>
             """)
-        try fixture.png("parts/128.png", size: 128, seed: 5)
-        try fixture.png("parts/1024.png", size: 1024, seed: 6)
-        try fixture.icns("Mac.app/Contents/Resources/AppIcon.icns",
+        try await fixture.png("parts/128.png", size: 128, seed: 5)
+        try await fixture.png("parts/1024.png", size: 1024, seed: 6)
+        try await fixture.icns("Mac.app/Contents/Resources/AppIcon.icns",
                          ["ic07=parts/128.png", "ic10=parts/1024.png", "is32=legacy", "s8mk=legacy"])
-        let result = try fixture.appinfo(["Mac.app", "-o", "site", "--base-url", "https://example.org/mac"])
+        let result = try await fixture.appinfo(["Mac.app", "-o", "site", "--base-url", "https://example.org/mac"])
         #expect(result.status == 0, "\(result)")
         #expect(value(of: "--name", in: shellWords(result.stdout)) == "Mac", "the bundle's file name")
         #expect(value(of: "--app-info-url", in: shellWords(result.stdout)) == "https://example.org/mac/appInfo.json")
@@ -245,17 +245,17 @@ struct AppInfoCommandTests {
     }
 
     @Test("bare XML Info.plist named directly; icon names with and without .png")
-    func bareInfoPlist() throws {
+    func bareInfoPlist() async throws {
         let fixture = try AppBundleFixture()
-        try fixture.infoPlist("src/Info.plist", """
+        try await fixture.infoPlist("src/Info.plist", """
             <key>CFBundleIdentifier</key><string>org.example.plain</string>
             <key>CFBundleName</key><string>Plain App</string>
             <key>CFBundleIconFiles</key><array><string>Icon.png</string><string>Icon-Large</string></array>
             """, xml: true)
-        try fixture.png("src/Icon.png", size: 57, seed: 7)
-        try fixture.png("src/Icon@2x.png", size: 114, seed: 8)
-        try fixture.png("src/Icon-Large.png", size: 512, seed: 9)
-        let result = try fixture.appinfo(["src/Info.plist", "-o", "out", "--sizes", "57,100,600", "--base-url", "https://example.org/x/"])
+        try await fixture.png("src/Icon.png", size: 57, seed: 7)
+        try await fixture.png("src/Icon@2x.png", size: 114, seed: 8)
+        try await fixture.png("src/Icon-Large.png", size: 512, seed: 9)
+        let result = try await fixture.appinfo(["src/Info.plist", "-o", "out", "--sizes", "57,100,600", "--base-url", "https://example.org/x/"])
         #expect(result.status == 0, "\(result)")
         #expect(value(of: "--name", in: shellWords(result.stdout)) == "Plain App")
         #expect(value(of: "--app-info-url", in: shellWords(result.stdout)) == "https://example.org/x/appInfo.json")
@@ -265,14 +265,14 @@ struct AppInfoCommandTests {
     }
 
     @Test("an icon name with ../ is refused (65): nothing outside read, nothing written")
-    func traversal() throws {
+    func traversal() async throws {
         let fixture = try AppBundleFixture()
-        try fixture.infoPlist("Evil.app/Info.plist", """
+        try await fixture.infoPlist("Evil.app/Info.plist", """
             <key>CFBundleIdentifier</key><string>com.example.evil</string>
             <key>CFBundleIconFiles</key><array><string>../secret</string></array>
             """)
-        try fixture.png("secret.png", size: 64, seed: 1)
-        let result = try fixture.appinfo(["Evil.app", "-o", "site"])
+        try await fixture.png("secret.png", size: 64, seed: 1)
+        let result = try await fixture.appinfo(["Evil.app", "-o", "site"])
         #expect(result.status == 65, "\(result)")
         #expect(result.stderr.contains("'../secret'") && result.stderr.contains("Info.plist"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: fixture.path("site")))
@@ -280,15 +280,15 @@ struct AppInfoCommandTests {
     }
 
     @Test("asset-catalog-only app: exit 1 naming Assets.car and the keys looked at")
-    func assetCatalog() throws {
+    func assetCatalog() async throws {
         let fixture = try AppBundleFixture()
-        try fixture.infoPlist("Car.app/Info.plist", """
+        try await fixture.infoPlist("Car.app/Info.plist", """
             <key>CFBundleIdentifier</key><string>com.example.car</string>
             <key>CFBundleIcons</key><dict><key>CFBundlePrimaryIcon</key><dict>
               <key>CFBundleIconName</key><string>AppIcon</string></dict></dict>
             """)
         try fixture.write("Car.app/Assets.car", Data("not really a catalog".utf8))
-        let result = try fixture.appinfo(["Car.app", "-o", "site"])
+        let result = try await fixture.appinfo(["Car.app", "-o", "site"])
         #expect(result.status == 1, "\(result)")
         for word in ["Assets.car", "CFBundleIconName", "CFBundleIconFiles", "CFBundleIconFile"] {
             #expect(result.stderr.contains(word), "\(result.stderr)")
@@ -296,63 +296,63 @@ struct AppInfoCommandTests {
     }
 
     @Test("errors: missing Info.plist 66, malformed Info.plist 65, malformed icon and icns 65 naming the file, no icon 1")
-    func errors() throws {
+    func errors() async throws {
         let fixture = try AppBundleFixture()
         try fixture.makeFolder("Empty.app")
-        let missing = try fixture.appinfo(["Empty.app", "-o", "a"])
+        let missing = try await fixture.appinfo(["Empty.app", "-o", "a"])
         #expect(missing.status == 66, "\(missing)")
         #expect(missing.stderr.contains("Empty.app") && missing.stderr.contains("Info.plist"))
-        #expect(try fixture.appinfo(["Nowhere.app", "-o", "a"]).status == 66)
+        #expect(try await fixture.appinfo(["Nowhere.app", "-o", "a"]).status == 66)
 
         try fixture.write("Bad.app/Info.plist", Data("<?xml version=\"1.0\"?><plist><dict><key>x</key>".utf8))
-        let malformed = try fixture.appinfo(["Bad.app", "-o", "a"])
+        let malformed = try await fixture.appinfo(["Bad.app", "-o", "a"])
         #expect(malformed.status == 65, "\(malformed)")
         #expect(malformed.stderr.contains("Bad.app/Info.plist"), "\(malformed.stderr)")
 
-        try fixture.iOSApp("BadIcon.app")
+        try await fixture.iOSApp("BadIcon.app")
         try fixture.write("BadIcon.app/AppIcon60x60@3x.png", Data("\u{89}PNG\r\n\u{1A}\nthis is not a png at all, not even a header".utf8))
-        let badIcon = try fixture.appinfo(["BadIcon.app", "-o", "a"])
+        let badIcon = try await fixture.appinfo(["BadIcon.app", "-o", "a"])
         #expect(badIcon.status == 65, "\(badIcon)")
         #expect(badIcon.stderr.contains("BadIcon.app/AppIcon60x60@3x.png"), "\(badIcon.stderr)")
 
         // A header that is fine over image data that is not: found only when decoding.
-        try fixture.iOSApp("BadData.app")
+        try await fixture.iOSApp("BadData.app")
         var truncated = try fixture.bytes("BadData.app/AppIcon60x60@3x.png")
         truncated = truncated.prefix(60) + Data(repeating: 0x55, count: 200)
         try fixture.write("BadData.app/AppIcon60x60@3x.png", truncated)
-        let badData = try fixture.appinfo(["BadData.app", "-o", "a", "--sizes", "1024"])
+        let badData = try await fixture.appinfo(["BadData.app", "-o", "a", "--sizes", "1024"])
         #expect(badData.status == 65, "\(badData)")
         #expect(badData.stderr.contains("BadData.app/AppIcon60x60@3x.png"), "\(badData.stderr)")
         // Only the chosen images are decoded: sizes the @2x serves never touch the broken @3x data.
-        let unchosen = try fixture.appinfo(["BadData.app", "-o", "b", "--sizes", "29,58"])
+        let unchosen = try await fixture.appinfo(["BadData.app", "-o", "b", "--sizes", "29,58"])
         #expect(unchosen.status == 0, "\(unchosen)")
         try FileManager.default.removeItem(atPath: fixture.path("b"))
 
-        try fixture.infoPlist("BadIcns.app/Contents/Info.plist", "<key>CFBundleIdentifier</key><string>a.b</string><key>CFBundleIconFile</key><string>AppIcon.icns</string>")
+        try await fixture.infoPlist("BadIcns.app/Contents/Info.plist", "<key>CFBundleIdentifier</key><string>a.b</string><key>CFBundleIconFile</key><string>AppIcon.icns</string>")
         try fixture.write("BadIcns.app/Contents/Resources/AppIcon.icns", Data("icns\u{0}\u{0}\u{0}\u{FF}garbage".utf8))
-        let badIcns = try fixture.appinfo(["BadIcns.app", "-o", "a"])
+        let badIcns = try await fixture.appinfo(["BadIcns.app", "-o", "a"])
         #expect(badIcns.status == 65, "\(badIcns)")
         #expect(badIcns.stderr.contains("BadIcns.app/Contents/Resources/AppIcon.icns"), "\(badIcns.stderr)")
 
-        try fixture.infoPlist("NoIcon.app/Info.plist", "<key>CFBundleIdentifier</key><string>a.b</string>")
-        let noIcon = try fixture.appinfo(["NoIcon.app", "-o", "a"])
+        try await fixture.infoPlist("NoIcon.app/Info.plist", "<key>CFBundleIdentifier</key><string>a.b</string>")
+        let noIcon = try await fixture.appinfo(["NoIcon.app", "-o", "a"])
         #expect(noIcon.status == 1, "\(noIcon)")
         #expect(noIcon.stderr.contains("names no icon"), "\(noIcon.stderr)")
 
-        try fixture.infoPlist("NoId.app/Info.plist", "<key>CFBundleIconFiles</key><array><string>x</string></array>")
-        #expect(try fixture.appinfo(["NoId.app", "-o", "a"]).status == 65)
+        try await fixture.infoPlist("NoId.app/Info.plist", "<key>CFBundleIconFiles</key><array><string>x</string></array>")
+        #expect(try await fixture.appinfo(["NoId.app", "-o", "a"]).status == 65)
         #expect(!FileManager.default.fileExists(atPath: fixture.path("a")), "no failure wrote anything")
     }
 
     @Test("DIR: the files written are replaced whole, other files kept, no temporary file left; a failed run changes nothing")
-    func outputFolder() throws {
+    func outputFolder() async throws {
         let fixture = try AppBundleFixture()
-        try fixture.iOSApp()
+        try await fixture.iOSApp()
         try fixture.write("site/index.html", Data("<p>keep</p>".utf8))
         try fixture.write("site/img/icon-58.png", Data("old".utf8))
         try fixture.write("site/img/banner.png", Data("banner".utf8))
         try fixture.write("site/appInfo.json", Data("{}".utf8))
-        let result = try fixture.appinfo(["Editor.app", "-o", "site", "--sizes", "58,58"])
+        let result = try await fixture.appinfo(["Editor.app", "-o", "site", "--sizes", "58,58"])
         #expect(result.status == 0, "\(result)")
         #expect(try fixture.listing("site") == ["appInfo.json", "img", "img/banner.png", "img/icon-58.png", "index.html"])
         #expect(try fixture.bytes("site/index.html") == Data("<p>keep</p>".utf8))
@@ -364,49 +364,49 @@ struct AppInfoCommandTests {
         // The bundle breaks: the run fails before writing, and the folder is as it was.
         let before = try fixture.listing("site").map { ($0, try? fixture.bytes("site/" + $0)) }
         try fixture.write("Editor.app/AppIcon60x60@2x.png", Data("junk".utf8))
-        let failed = try fixture.appinfo(["Editor.app", "-o", "site"])
+        let failed = try await fixture.appinfo(["Editor.app", "-o", "site"])
         #expect(failed.status == 65)
         let after = try fixture.listing("site").map { ($0, try? fixture.bytes("site/" + $0)) }
         #expect(before.map(\.0) == after.map(\.0) && before.map(\.1) == after.map(\.1))
 
         // -o naming a file, or img being a file: 74 in words.
-        try fixture.iOSApp("Again.app")
+        try await fixture.iOSApp("Again.app")
         try fixture.write("file.txt", Data("x".utf8))
-        let notFolder = try fixture.appinfo(["Again.app", "-o", "file.txt"])
+        let notFolder = try await fixture.appinfo(["Again.app", "-o", "file.txt"])
         #expect(notFolder.status == 74, "\(notFolder)")
         #expect(notFolder.stderr.contains("not a folder"))
     }
 
     @Test("options: --sizes must be whole numbers 1…2048 (64); --base-url https (http with --allow-http), with or without '/'")
-    func options() throws {
+    func options() async throws {
         let fixture = try AppBundleFixture()
-        try fixture.iOSApp()
+        try await fixture.iOSApp()
         for bad in ["0", "2049", "a", "29,,58", "-5", "29;58", ""] {
-            let result = try fixture.appinfo(["Editor.app", "-o", "site", "--sizes", bad])
+            let result = try await fixture.appinfo(["Editor.app", "-o", "site", "--sizes", bad])
             #expect(result.status == 64, "--sizes \(bad): \(result)")
         }
-        let http = try fixture.appinfo(["Editor.app", "-o", "site", "--base-url", "http://example.org/a/"])
+        let http = try await fixture.appinfo(["Editor.app", "-o", "site", "--base-url", "http://example.org/a/"])
         #expect(http.status == 64)
         #expect(http.stderr.contains("--allow-http"))
-        #expect(try fixture.appinfo(["Editor.app", "-o", "site", "--base-url", "https://example.org/a?x=1"]).status == 64)
-        #expect(try fixture.appinfo(["Editor.app", "-o", "site", "--base-url", "ftp://example.org/"]).status == 64)
+        #expect(try await fixture.appinfo(["Editor.app", "-o", "site", "--base-url", "https://example.org/a?x=1"]).status == 64)
+        #expect(try await fixture.appinfo(["Editor.app", "-o", "site", "--base-url", "ftp://example.org/"]).status == 64)
         #expect(!FileManager.default.fileExists(atPath: fixture.path("site")), "usage errors write nothing")
 
         // 2048 passes the option check (the missing bundle is what fails, 66, not 64).
-        #expect(try fixture.appinfo(["Nowhere.app", "-o", "site", "--sizes", "2048,1"]).status == 66)
-        let allowed = try fixture.appinfo(["Editor.app", "-o", "site", "--sizes", "40", "--base-url", "http://127.0.0.1:8080", "--allow-http"])
+        #expect(try await fixture.appinfo(["Nowhere.app", "-o", "site", "--sizes", "2048,1"]).status == 66)
+        let allowed = try await fixture.appinfo(["Editor.app", "-o", "site", "--sizes", "40", "--base-url", "http://127.0.0.1:8080", "--allow-http"])
         #expect(allowed.status == 0, "\(allowed)")
         let words = shellWords(allowed.stdout)
         #expect(value(of: "--app-info-url", in: words) == "http://127.0.0.1:8080/appInfo.json")
         #expect(words.last == "--allow-http", "the printed line must pass set's own check")
         #expect(try fixture.image("site/img/icon-40.png").width == 40)
-        let full = try fixture.appinfo(["Editor.app", "-o", "site", "--sizes", "29", "--base-url", "https://example.org/b/appInfo.json"])
+        let full = try await fixture.appinfo(["Editor.app", "-o", "site", "--sizes", "29", "--base-url", "https://example.org/b/appInfo.json"])
         #expect(value(of: "--app-info-url", in: shellWords(full.stdout.trimmingCharacters(in: .newlines))) == "https://example.org/b/appInfo.json")
     }
 
     @Test("help shows an example")
-    func help() throws {
-        let help = try xds("appinfo", "--help")
+    func help() async throws {
+        let help = try await xds("appinfo", "--help")
         #expect(help.status == 0)
         #expect(help.stdout.contains("xds appinfo Build/Editor.app -o site --base-url"))
     }

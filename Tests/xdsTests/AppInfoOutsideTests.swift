@@ -6,16 +6,16 @@ import Testing
 @Suite("appinfo writes nothing outside DIR")
 struct AppInfoOutsideTests {
     @Test("links at appInfo.json and img/icon-N.png are replaced; the files they point at are untouched")
-    func linksWhereFilesGoAreReplaced() throws {
+    func linksWhereFilesGoAreReplaced() async throws {
         let fixture = try AppBundleFixture()
-        try fixture.iOSApp()
+        try await fixture.iOSApp()
         try fixture.write("victim.txt", Data("victim\n".utf8))
         try fixture.write("victim.png", Data("png victim\n".utf8))
         try fixture.makeFolder("S/img")
         let fm = FileManager.default
         try fm.createSymbolicLink(atPath: fixture.path("S/appInfo.json"), withDestinationPath: "../victim.txt")
         try fm.createSymbolicLink(atPath: fixture.path("S/img/icon-29.png"), withDestinationPath: "../../victim.png")
-        let r = try fixture.appinfo(["Editor.app", "-o", "S", "--sizes", "29,58"])
+        let r = try await fixture.appinfo(["Editor.app", "-o", "S", "--sizes", "29,58"])
         #expect(r.status == 0, "\(r)")
         #expect(try fixture.bytes("victim.txt") == Data("victim\n".utf8))
         #expect(try fixture.bytes("victim.png") == Data("png victim\n".utf8))
@@ -29,13 +29,13 @@ struct AppInfoOutsideTests {
     }
 
     @Test("a symbolic link named img is refused (74): nothing is written through it")
-    func linkedImageFolderIsRefused() throws {
+    func linkedImageFolderIsRefused() async throws {
         let fixture = try AppBundleFixture()
-        try fixture.iOSApp()
+        try await fixture.iOSApp()
         try fixture.makeFolder("elsewhere")
         try fixture.makeFolder("S")
         try FileManager.default.createSymbolicLink(atPath: fixture.path("S/img"), withDestinationPath: "../elsewhere")
-        let r = try fixture.appinfo(["Editor.app", "-o", "S", "--sizes", "29"])
+        let r = try await fixture.appinfo(["Editor.app", "-o", "S", "--sizes", "29"])
         #expect(r.status == 74, "\(r)")
         #expect(r.stderr.contains("img: is a symbolic link"), "\(r)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.path("elsewhere")).isEmpty)
@@ -43,16 +43,16 @@ struct AppInfoOutsideTests {
     }
 
     @Test("a macOS bundle whose Contents/Resources is a link outside it: refused, nothing read from there")
-    func linkedResourcesAreNotFollowed() throws {
+    func linkedResourcesAreNotFollowed() async throws {
         let fixture = try AppBundleFixture()
-        try fixture.png("outside/AppIcon.png", size: 64, seed: 3)
-        try fixture.infoPlist("Mac.app/Contents/Info.plist", """
+        try await fixture.png("outside/AppIcon.png", size: 64, seed: 3)
+        try await fixture.infoPlist("Mac.app/Contents/Info.plist", """
             <key>CFBundleIdentifier</key><string>com.example.mac</string>
             <key>CFBundleName</key><string>Mac</string>
             <key>CFBundleIconFile</key><string>AppIcon.png</string>
             """)
         try FileManager.default.createSymbolicLink(atPath: fixture.path("Mac.app/Contents/Resources"), withDestinationPath: "../../outside")
-        let r = try fixture.appinfo(["Mac.app", "-o", "S", "--sizes", "29"])
+        let r = try await fixture.appinfo(["Mac.app", "-o", "S", "--sizes", "29"])
         #expect(r.status != 0, "\(r)")
         #expect(r.stderr.contains("Resources: is a symbolic link, which is not followed inside a bundle"), "\(r)")
         #expect(!FileManager.default.fileExists(atPath: fixture.path("S/img/icon-29.png")))

@@ -4,9 +4,9 @@ import XDocSource
 import XDSTestSupport
 
 /// Builds an archive with scripts/make_test_archive.py from a spec (see the script's doc).
-private func makeArchive(_ spec: [String: Any]) throws {
+private func makeArchive(_ spec: [String: Any]) async throws {
     let json = try JSONSerialization.data(withJSONObject: spec)
-    let made = try run("/usr/bin/env", ["python3", packageRoot + "/scripts/make_test_archive.py"], input: json)
+    let made = try await run("/usr/bin/env", ["python3", packageRoot + "/scripts/make_test_archive.py"], input: json)
     #expect(made.status == 0, "make_test_archive.py: \(made)")
 }
 
@@ -21,17 +21,17 @@ private func makeFolder(_ folder: TemporaryFolder, _ name: String) throws -> Str
 }
 
 /// The SHA-256 of a file, to show it is unchanged.
-private func digest(_ path: String) throws -> String {
-    try run("/usr/bin/sha256sum", [path]).stdout
+private func digest(_ path: String) async throws -> String {
+    try await run("/usr/bin/sha256sum", [path]).stdout
 }
 
 /// `xds show ARCHIVE`, `show -r` and `remove -r` over archives, through the built binary.
 @Suite("xds show and remove with archives")
 struct ArchiveCLITests {
     /// A Finder-style zip: a tagged member in __MACOSX, one beside, one untagged.
-    private func finderZip(in folder: TemporaryFolder, name: String = "finder.zip") throws -> String {
+    private func finderZip(in folder: TemporaryFolder, name: String = "finder.zip") async throws -> String {
         let zip = folder.path + "/" + name
-        try makeArchive(["out": zip, "entries": [
+        try await makeArchive(["out": zip, "entries": [
             ["name": "docs/report.txt", "data": "hello"],
             ["name": "__MACOSX/docs/._report.txt", "appledouble": ["value": ["identifier": "com.example.app", "name": "Example", "path": "docs/report.txt", "rating": 5]]],
             ["name": "notes.md", "data": "x"],
@@ -41,10 +41,10 @@ struct ArchiveCLITests {
         return zip
     }
 
-    @Test func showsZipMembersHumanAndJSON() throws {
+    @Test func showsZipMembersHumanAndJSON() async throws {
         let folder = TemporaryFolder()
-        let zip = try finderZip(in: folder)
-        let human = try xds("show", "finder.zip", in: folder.path)
+        let zip = try await finderZip(in: folder)
+        let human = try await xds("show", "finder.zip", in: folder.path)
         #expect(human.status == 0, "\(human)")
         #expect(human.stderr == "")
         #expect(human.stdout == """
@@ -62,7 +62,7 @@ struct ArchiveCLITests {
               store:      zip (._notes.md)
 
             """)
-        let json = try xds("show", "--json", zip)
+        let json = try await xds("show", "--json", zip)
         #expect(json.status == 0)
         let lines = try json.jsonLines()
         #expect(lines.count == 2)
@@ -77,49 +77,49 @@ struct ArchiveCLITests {
         #expect(json.stdout.hasPrefix("{\"file\":\"\(zip)!/docs/report.txt\",\"archive\":\"\(zip)\",\"member\":\"docs/report.txt\",\"identifier\":"))
     }
 
-    @Test func ownAttributeFirstThenMembersAndStatuses() throws {
+    @Test func ownAttributeFirstThenMembersAndStatuses() async throws {
         let folder = TemporaryFolder()
-        let zip = try finderZip(in: folder)
-        #expect(try xds("set", zip, "--id", "com.example.zipper", "--name", "Zipper").status == 0)
-        let shown = try xds("show", "--json", zip)
+        let zip = try await finderZip(in: folder)
+        #expect(try await xds("set", zip, "--id", "com.example.zipper", "--name", "Zipper").status == 0)
+        let shown = try await xds("show", "--json", zip)
         let lines = try shown.jsonLines()
         #expect(lines.map { $0["file"] as? String } == [zip, zip + "!/docs/report.txt", zip + "!/notes.md"])
         #expect(lines[0]["store"] as? String == "xattr" && lines[0]["archive"] == nil)
 
         // Neither the archive nor a member: 1, one line naming the file.
         let empty = folder.path + "/empty.zip"
-        try makeArchive(["out": empty, "entries": [["name": "a.txt", "data": "a"]]])
-        let none = try xds("show", empty)
+        try await makeArchive(["out": empty, "entries": [["name": "a.txt", "data": "a"]]])
+        let none = try await xds("show", empty)
         #expect(none.status == 1 && none.stdout == "")
         #expect(none.stderr == "xds: \(empty): no x-document-source attribute, and no member of the archive carries one\n")
 
         // Missing 66, not an archive 65, damaged 65 (members before the damage still shown).
-        let missing = try xds("show", folder.path + "/missing.tgz")
+        let missing = try await xds("show", folder.path + "/missing.tgz")
         #expect(missing.status == 66 && missing.stderr.contains("no such file or folder"))
         folder.file("fake.tar.gz", "not gzip")
-        let fake = try xds("show", "fake.tar.gz", in: folder.path)
+        let fake = try await xds("show", "fake.tar.gz", in: folder.path)
         #expect(fake.status == 65)
         #expect(fake.stderr == "xds: fake.tar.gz: not a readable archive (tar): not gzip data, as its name says, nor a plain tar\n")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: zip))
         // Cut inside the central directory: the zip is refused in words, never listed as whole.
         let mark = try #require(bytes.range(of: Data("._notes.md".utf8), options: .backwards))
         try bytes.prefix(mark.upperBound).write(to: URL(fileURLWithPath: folder.path + "/cut.zip"))
-        let cut = try xds("show", "cut.zip", in: folder.path)
+        let cut = try await xds("show", "cut.zip", in: folder.path)
         #expect(cut.status == 65, "\(cut)")
         #expect(cut.stdout == "")
         #expect(cut.stderr == "xds: cut.zip: not a readable archive (zip): no end-of-central-directory record (not a zip, or cut short)\n")
 
         // A folder named like an archive is a folder; with several files the worst status wins.
         try makeFolder(folder, "dir.zip")
-        let several = try xds("show", "dir.zip", "finder.zip", "fake.tar.gz", in: folder.path)
+        let several = try await xds("show", "dir.zip", "finder.zip", "fake.tar.gz", in: folder.path)
         #expect(several.status == 65)
         #expect(several.errorLines.first == "xds: dir.zip: no x-document-source attribute")
     }
 
-    @Test func problemsAreReportedAndTheScanGoesOn() throws {
+    @Test func problemsAreReportedAndTheScanGoesOn() async throws {
         let folder = TemporaryFolder()
         let zip = folder.path + "/hostile.zip"
-        try makeArchive(["out": zip, "entries": [
+        try await makeArchive(["out": zip, "entries": [
             ["name": "__MACOSX/._bomb", "bomb": 64 << 20],
             ["name": "__MACOSX/._secret", "appledouble": ["value": value("com.example.s", "S")], "encrypted": true, "method": "stored"],
             ["name": "bad/._x", "appledouble": ["value_hex": "00112233"]],
@@ -129,7 +129,7 @@ struct ArchiveCLITests {
              "appledouble": ["value": value("com.example.odd", "Odd")]],
         ]])
         let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        let human = try xds("show", "hostile.zip", in: folder.path)
+        let human = try await xds("show", "hostile.zip", in: folder.path)
         #expect(human.status == 65)
         #expect(human.errorLines == [
             "xds: hostile.zip: __MACOSX/._bomb is more than 1048576 bytes: skipped",
@@ -138,65 +138,66 @@ struct ArchiveCLITests {
         ])
         let headings = human.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map(String.init)
         #expect(headings == ["hostile.zip!/../up", "hostile.zip!//etc/abs", "hostile.zip!/odd\\x{ff}\\n\\u{1b}"])
-        let json = try xds("show", "--json", "hostile.zip", in: folder.path)
+        let json = try await xds("show", "--json", "hostile.zip", in: folder.path)
         #expect(json.stdout.contains("\"member\":\"odd\\udcff\\n\\u001b\""))
         // Nothing was written anywhere.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before)
     }
 
     /// A tree with a zip, a GNU tar.gz (real attributes archived) and one plain tagged file.
-    private func tree(in folder: TemporaryFolder) throws -> String {
+    private func tree(in folder: TemporaryFolder) async throws -> String {
         let root = try makeFolder(folder, "tree")
         try makeFolder(folder, "tree/sub")
         try makeFolder(folder, "src")
-        _ = try finderZip(in: folder, name: "tree/finder.zip")
-        try folder.setAttribute(folder.file("src/a.txt"), DocumentSource(identifier: "com.example.a", name: "A").binaryPropertyList())
-        let tar = try run("/bin/sh", ["-c", "tar --xattrs --xattrs-include='user.*' -czf tree/sub/src.tar.gz src"], in: folder.path)
+        _ = try await finderZip(in: folder, name: "tree/finder.zip")
+        try await folder.setAttribute(folder.file("src/a.txt"), DocumentSource(identifier: "com.example.a", name: "A").binaryPropertyList())
+        let tar = try await run("/bin/sh", ["-c", "tar --xattrs --xattrs-include='user.*' -czf tree/sub/src.tar.gz src"], in: folder.path)
         #expect(tar.status == 0, "\(tar)")
         folder.file("tree/plain.txt")
         return root
     }
 
-    @Test func showRecursiveListsArchiveMembers() throws {
+    @Test func showRecursiveListsArchiveMembers() async throws {
         let folder = TemporaryFolder()
-        let root = try tree(in: folder)
-        let shown = try xds("show", "-r", "--json", root)
+        let root = try await tree(in: folder)
+        let shown = try await xds("show", "-r", "--json", root)
         #expect(shown.status == 0, "\(shown)")
         let files = try shown.jsonLines().compactMap { $0["file"] as? String }.sorted()
         #expect(files == [root + "/finder.zip!/docs/report.txt", root + "/finder.zip!/notes.md", root + "/sub/src.tar.gz!/src/a.txt"])
         let tarLine = try #require(try shown.jsonLines().first { $0["archive"] as? String == root + "/sub/src.tar.gz" })
         #expect(tarLine["store"] as? String == "tar" && tarLine["member"] as? String == "src/a.txt")
-        let human = try xds("show", "-r", "tree", in: folder.path)
+        let human = try await xds("show", "-r", "tree", in: folder.path)
         #expect(human.status == 0)
         #expect(human.stdout.contains("tree/sub/src.tar.gz!/src/a.txt\n  identifier: com.example.a\n  name:       A\n  store:      tar (src/a.txt)\n"))
     }
 
-    @Test func removeRecursiveLeavesArchivesAndSaysSo() throws {
+    @Test func removeRecursiveLeavesArchivesAndSaysSo() async throws {
         let folder = TemporaryFolder()
-        let root = try tree(in: folder)
+        let root = try await tree(in: folder)
         let tagged = folder.file("tree/tagged.txt")
-        try folder.setAttribute(tagged, DocumentSource(identifier: "com.example.t", name: "T").binaryPropertyList())
-        let zipBefore = try digest(root + "/finder.zip"), tarBefore = try digest(root + "/sub/src.tar.gz")
-        let dry = try xds("remove", "-r", "-n", root)
+        try await folder.setAttribute(tagged, DocumentSource(identifier: "com.example.t", name: "T").binaryPropertyList())
+        let zipBefore = try await digest(root + "/finder.zip"), tarBefore = try await digest(root + "/sub/src.tar.gz")
+        let dry = try await xds("remove", "-r", "-n", root)
         #expect(dry.status == 0 && dry.stdout == tagged + "\n")
-        let removed = try xds("remove", "-r", root)
+        let removed = try await xds("remove", "-r", root)
         #expect(removed.status == 0, "\(removed)")
         #expect(Set(removed.errorLines) == [
             "xds: \(root)/finder.zip: 2 members carry x-document-source; xds does not rewrite archives",
             "xds: \(root)/sub/src.tar.gz: 1 member carries x-document-source; xds does not rewrite archives",
         ])
-        #expect(try folder.attribute(tagged) == nil)
-        #expect(try digest(root + "/finder.zip") == zipBefore && digest(root + "/sub/src.tar.gz") == tarBefore)
+        #expect(try await folder.attribute(tagged) == nil)
+        let zipAfter = try await digest(root + "/finder.zip"), tarAfter = try await digest(root + "/sub/src.tar.gz")
+        #expect(zipAfter == zipBefore && tarAfter == tarBefore)
         // show still lists the members.
-        #expect(try xds("show", root + "/finder.zip").status == 0)
+        #expect(try await xds("show", root + "/finder.zip").status == 0)
     }
 
     /// 200 000 entries (20 000 tagged): listed in bounded memory and time.
-    @Test func manyEntriesInBoundedMemory() throws {
+    @Test func manyEntriesInBoundedMemory() async throws {
         let folder = TemporaryFolder()
         let zip = folder.path + "/many.zip"
-        try makeArchive(["out": zip, "many": ["count": 180_000, "prefix": "d/f", "tagged_every": 9]])
-        let timed = try run("/usr/bin/time", ["-f", "%M", xdsPath, "show", "--json", zip])
+        try await makeArchive(["out": zip, "many": ["count": 180_000, "prefix": "d/f", "tagged_every": 9]])
+        let timed = try await run("/usr/bin/time", ["-f", "%M", xdsPath, "show", "--json", zip])
         #expect(timed.status == 0)
         #expect(timed.stdout.split(separator: "\n").count == 20_000)
         let peakKiB = Int(timed.errorLines.last ?? "") ?? .max
@@ -206,14 +207,14 @@ struct ArchiveCLITests {
 
 @Suite("xds show --no-follow with a link to an archive")
 struct ArchiveNoFollowTests {
-    @Test func linkToAnArchiveIsNotScannedWithNoFollow() throws {
+    @Test func linkToAnArchiveIsNotScannedWithNoFollow() async throws {
         let folder = TemporaryFolder()
         let zip = folder.path + "/a.zip"
-        try makeArchive(["out": zip, "entries": [["name": "._x", "appledouble": ["value": value("com.example.x", "X")]]]])
+        try await makeArchive(["out": zip, "entries": [["name": "._x", "appledouble": ["value": value("com.example.x", "X")]]]])
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/link.zip", withDestinationPath: zip)
-        let followed = try xds("show", "link.zip", in: folder.path)
+        let followed = try await xds("show", "link.zip", in: folder.path)
         #expect(followed.status == 0 && followed.stdout.hasPrefix("link.zip!/x\n"))
-        let notFollowed = try xds("show", "--no-follow", "link.zip", in: folder.path)
+        let notFollowed = try await xds("show", "--no-follow", "link.zip", in: folder.path)
         #expect(notFollowed.status == 1 && notFollowed.stdout == "")
     }
 }

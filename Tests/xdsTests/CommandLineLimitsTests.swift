@@ -10,12 +10,12 @@ import XDSTestSupport
 @Suite("Command-line limits", .timeLimit(.minutes(3)))
 struct CommandLineLimitsTests {
     /// A folder `d` with `count` files, each tagged.
-    func taggedFolder(_ count: Int) throws -> (folder: TemporaryFolder, names: [String]) {
+    func taggedFolder(_ count: Int) async throws -> (folder: TemporaryFolder, names: [String]) {
         let folder = TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.path + "/d", withIntermediateDirectories: true)
         let names = (0..<count).map { "d/f\($0)" }
         for name in names { folder.file(name) }
-        let set = try xds(["set"] + names + ["--id", "com.example.app", "--name", "N"], in: folder.path)
+        let set = try await xds(["set"] + names + ["--id", "com.example.app", "--name", "N"], in: folder.path)
         try #require(set.status == 0, "\(set)")
         return (folder, names)
     }
@@ -23,8 +23,8 @@ struct CommandLineLimitsTests {
     // MARK: -j
 
     @Test("-j above 256 is a usage error (64) naming the limit, on the short and the long route; nothing removed")
-    func jobsCap() throws {
-        let (folder, names) = try taggedFolder(FileArguments.splitThreshold + 2)
+    func jobsCap() async throws {
+        let (folder, names) = try await taggedFolder(FileArguments.splitThreshold + 2)
         let message = "Error: --jobs must be at most 256 (got 257)."
         let lines: [[String]] = [
             ["show", "-r", "-j", "257", "d"], ["show", "-r", "--jobs=257", "d"], ["show", "-rj", "257", "d"],
@@ -33,14 +33,15 @@ struct CommandLineLimitsTests {
             ["show", "-r", "-j", "257"] + names, ["remove", "-r", "--jobs", "257"] + names,
         ]
         for line in lines {
-            let result = try xds(line, in: folder.path)
+            let result = try await xds(line, in: folder.path)
             #expect(result.status == 64, "\(line.prefix(5)): \(result.stderr.prefix(300))")
             #expect(result.stderr.split(separator: "\n").first.map(String.init) == message, "\(line.prefix(5))")
             #expect(result.stdout.isEmpty)
         }
-        #expect(try folder.attribute(names[0]) != nil && folder.attribute(names[names.count - 1]) != nil)
+        let first = try await folder.attribute(names[0]), last = try await folder.attribute(names[names.count - 1])
+        #expect(first != nil && last != nil)
         // The limit itself is accepted.
-        let most = try xds("show", "-r", "--json", "-j", "256", "d", in: folder.path)
+        let most = try await xds("show", "-r", "--json", "-j", "256", "d", in: folder.path)
         #expect(most.status == 0, "\(most.stderr)")
         #expect(most.stdout.split(separator: "\n").count == names.count)
     }
@@ -55,12 +56,12 @@ struct CommandLineLimitsTests {
     /// there (not one of the packages `make setup-test` installs).
     @Test("threads that cannot start: the walk goes on with those started and stops asking",
           .enabled(if: prlimitAvailable, "needs prlimit (util-linux)"))
-    func threadsRefused() throws {
-        let (folder, names) = try taggedFolder(40)
+    func threadsRefused() async throws {
+        let (folder, names) = try await taggedFolder(40)
         let trace = folder.path + "/mmap.trace"
         let tracer = Self.straceAvailable
             ? ["/usr/bin/strace", "-f", "-qq", "-e", "trace=mmap", "-e", "status=failed", "-o", trace] : []
-        let limited = try run("/usr/bin/prlimit", ["--stack=\(256 << 20)", "--as=\(1536 << 20)"] + tracer
+        let limited = try await run("/usr/bin/prlimit", ["--stack=\(256 << 20)", "--as=\(1536 << 20)"] + tracer
                               + [xdsPath, "show", "-r", "--json", "-j", "256", "d"], in: folder.path)
         #expect(limited.status == 0, "\(limited.stderr)")
         #expect(Swift.Set(limited.stdout.split(separator: "\n")).count == names.count)
@@ -73,7 +74,7 @@ struct CommandLineLimitsTests {
             #expect(refusals < 10, "\(refusals) thread stacks refused: refused threads were retried")
         }
         // So little room that even the first thread is refused: the walk runs on the main thread.
-        let none = try run("/usr/bin/prlimit", ["--stack=\(1 << 30)", "--as=\(1024 << 20)",
+        let none = try await run("/usr/bin/prlimit", ["--stack=\(1 << 30)", "--as=\(1024 << 20)",
                                                 xdsPath, "show", "-r", "--json", "-j", "8", "d"], in: folder.path)
         #expect(none.status == 0, "\(none.stderr)")
         #expect(Swift.Set(none.stdout.split(separator: "\n")).count == names.count)
@@ -81,15 +82,19 @@ struct CommandLineLimitsTests {
 
     // MARK: No /proc
 
-    static let canHideProc: Bool = {
+    static var canHideProc: Bool {
+        get async { await canHideProcProbe.value }
+    }
+
+    private static let canHideProcProbe = Task<Bool, Never> {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
-        return (try? run("/usr/bin/unshare", ["--mount", "sh", "-c", "mount -t tmpfs none /proc"]).status) == 0
-    }()
+        return (try? await run("/usr/bin/unshare", ["--mount", "sh", "-c", "mount -t tmpfs none /proc"]).status) == 0
+    }
 
     /// Runs xds with `arguments` in a private mount namespace whose /proc is an empty tmpfs
     /// (status 99 if /proc could not be hidden).
-    func withoutProc(_ arguments: [String], in folder: String) throws -> Run {
-        try run("/usr/bin/unshare", ["--mount", "sh", "-c",
+    func withoutProc(_ arguments: [String], in folder: String) async throws -> Run {
+        try await run("/usr/bin/unshare", ["--mount", "sh", "-c",
                                      "mount -t tmpfs none /proc && [ ! -e /proc/self ] || exit 99; exec \"$@\"",
                                      "sh", xdsPath] + arguments, in: folder)
     }
@@ -97,22 +102,22 @@ struct CommandLineLimitsTests {
     /// Swift's runtime finds argv through /proc/self/maps on Linux; without /proc every command
     /// saw no arguments and died (132) with no message. xds takes them from main's own argv.
     @Test("without /proc: --version, show FILE, show -r and a usage error behave as with it",
-          .enabled(if: canHideProc, "needs root and unshare --mount"))
-    func noProc() throws {
-        let (folder, names) = try taggedFolder(3)
+          .enabled("needs root and unshare --mount") { await canHideProc })
+    func noProc() async throws {
+        let (folder, names) = try await taggedFolder(3)
         let lines: [[String]] = [
             ["--version"], ["show", names[0]], ["show", "-r", "--json", "-j", "1", "d"], ["show", "--bogus", "d"], [],
             ["icon", "missing", "--app-info", "a.json"],
         ]
         for line in lines {
-            let plain = try xds(line, in: folder.path)
-            let hidden = try withoutProc(line, in: folder.path)
+            let plain = try await xds(line, in: folder.path)
+            let hidden = try await withoutProc(line, in: folder.path)
             #expect(hidden.status != 99, "/proc was not hidden")
             #expect(hidden.status == plain.status, "\(line): \(hidden)")
             #expect(hidden.stdout == plain.stdout, "\(line)")
             #expect(hidden.stderr == plain.stderr, "\(line)")
         }
-        #expect(try xds("show", names[0], in: folder.path).stdout.contains("com.example.app"))
+        #expect(try await xds("show", names[0], in: folder.path).stdout.contains("com.example.app"))
         // The same constructor ran in this test process (glibc passes argc and argv to it).
         #expect(xds_process_arguments_from_startup() == 1)
     }
@@ -137,34 +142,36 @@ struct CommandLineLimitsTests {
         #expect(FileArguments.split(arguments, commands: XDS.fileCommands) == expected)
     }
 
-    @Test("show -rj 2 and remove -rj 2 with more than 128 files mean what -r -j 2 means", .timeLimit(.minutes(5)))
-    func groupedLongLines() throws {
-        let (folder, names) = try taggedFolder(FileArguments.splitThreshold + 12)
-        let expected = try xds(["show", "-r", "--json", "-j", "1"] + names, in: folder.path)
+    @Test("show -rj 2 and remove -rj 2 with more than 128 files mean what -r -j 2 means")
+    func groupedLongLines() async throws {
+        let (folder, names) = try await taggedFolder(FileArguments.splitThreshold + 12)
+        let expected = try await xds(["show", "-r", "--json", "-j", "1"] + names, in: folder.path)
         try #require(expected.status == 0 && expected.stdout.split(separator: "\n").count == names.count, "\(expected.stderr)")
         for options in [["-rj", "2"], ["-jr", "2"], ["-j", "2", "-r"]] {
-            let grouped = try xds(["show", "--json"] + options + names, in: folder.path)
+            let grouped = try await xds(["show", "--json"] + options + names, in: folder.path)
             #expect(grouped.status == 0, "\(options): \(grouped.stderr.prefix(300))")
             #expect(grouped.stdout.split(separator: "\n").sorted() == expected.stdout.split(separator: "\n").sorted(), "\(options)")
         }
         // An error reads the same on both routes (ArgumentParser's own words).
-        let shortLine = try xds(["show", "-rj2"] + names.prefix(3), in: folder.path)
-        let longLine = try xds(["show", "-rj2"] + names, in: folder.path)
+        let shortLine = try await xds(["show", "-rj2"] + names.prefix(3), in: folder.path)
+        let longLine = try await xds(["show", "-rj2"] + names, in: folder.path)
         #expect(shortLine.status == 64 && longLine.status == 64)
         #expect(shortLine.stderr == longLine.stderr, "\(longLine.stderr.prefix(300))")
 
-        let dry = try xds(["remove", "-nrj", "2"] + names, in: folder.path)
+        let dry = try await xds(["remove", "-nrj", "2"] + names, in: folder.path)
         #expect(dry.status == 0, "\(dry.stderr.prefix(300))")
-        #expect(try folder.attribute(names[0]) != nil)
-        let removed = try xds(["remove", "-rj", "2"] + names, in: folder.path)
+        #expect(try await folder.attribute(names[0]) != nil)
+        let removed = try await xds(["remove", "-rj", "2"] + names, in: folder.path)
         #expect(removed.status == 0, "\(removed.stderr.prefix(300))")
-        #expect(try names.filter { try folder.attribute($0) != nil }.isEmpty)
+        var left: [String] = []
+        for name in names where try await folder.attribute(name) != nil { left.append(name) }
+        #expect(left.isEmpty)
     }
 
     // MARK: icon FILE --app-info
 
     @Test("icon FILE --app-info with FILE missing: 66, one line, nothing written; an existing FILE still works")
-    func iconMissingFile() throws {
+    func iconMissingFile() async throws {
         let folder = TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.path + "/img", withIntermediateDirectories: true)
         try Data(Repository.bytes("img/icon-58.png")).write(to: URL(fileURLWithPath: folder.path + "/img/icon-58.png"))
@@ -175,12 +182,12 @@ struct CommandLineLimitsTests {
         // The fast path (plain arguments) and ArgumentParser's (`--app-info=`, `--size=`).
         for spelling in [["--app-info", "appInfo.json", "--size", "58"], ["--app-info=appInfo.json", "--size=58"]] {
             for (file, reason) in [("missing.txt", "no such file or folder"), ("here.txt/x", "a component of the path is not a folder")] {
-                let result = try run(xdsPath, ["icon", file] + spelling + ["-o", "out.png"], in: folder.path, environment: environment)
+                let result = try await run(xdsPath, ["icon", file] + spelling + ["-o", "out.png"], in: folder.path, environment: environment)
                 #expect(result.status == 66, "\(spelling) \(file): \(result)")
                 #expect(result.stderr == "xds: \(file): \(reason)\n", "\(spelling)")
                 #expect(!FileManager.default.fileExists(atPath: folder.path + "/out.png"))
             }
-            let present = try run(xdsPath, ["icon", "here.txt"] + spelling + ["-o", "out.png"], in: folder.path, environment: environment)
+            let present = try await run(xdsPath, ["icon", "here.txt"] + spelling + ["-o", "out.png"], in: folder.path, environment: environment)
             #expect(present.status == 0, "\(spelling): \(present)")
             #expect(FileManager.default.fileExists(atPath: folder.path + "/out.png"))
             try FileManager.default.removeItem(atPath: folder.path + "/out.png")

@@ -10,7 +10,7 @@ struct ConcurrentSetCLITests {
     /// once) × 50 rounds, with a barrier between rounds: after every round each key holds that
     /// round's value, so no run lost another's key. A `show` loop runs all the while and never
     /// exits with anything but 0 (never 65: no half-written value).
-    @Test func eightConcurrentSetsPerRoundKeepEveryKey() throws {
+    @Test func eightConcurrentSetsPerRoundKeepEveryKey() async throws {
         let folder = TemporaryFolder()
         folder.file("shared.txt")
         let rounds = 50
@@ -38,7 +38,7 @@ struct ConcurrentSetCLITests {
             wait "$reader"
             """#
         let started = Date()
-        let result = try run("/bin/sh", ["-c", script, "sh", xdsPath, String(rounds)], in: folder.path)
+        let result = try await run("/bin/sh", ["-c", script, "sh", xdsPath, String(rounds)], in: folder.path)
         let seconds = Date().timeIntervalSince(started)
         #expect(result.status == 0, "\(result)")
         let errors = try String(contentsOfFile: folder.path + "/set.err", encoding: .utf8)
@@ -63,9 +63,9 @@ struct ConcurrentSetCLITests {
     /// A working folder whose absolute path is longer than PATH_MAX (made one level at a time
     /// with relative chdir): `show` still finds the sidecar beside a file named relatively,
     /// and `remove` says the sidecar still holds a value after clearing the native attribute.
-    @Test func sidecarInAFolderDeeperThanPATH_MAX() throws {
+    @Test func sidecarInAFolderDeeperThanPATH_MAX() async throws {
         let folder = TemporaryFolder()
-        let sidecar = appleDoubleBytes(attributes: [("x-document-source", try plistlib(#"{"identifier": "a.b", "name": "Deep"}"#))])
+        let sidecar = await appleDoubleBytes(attributes: [("x-document-source", try plistlib(#"{"identifier": "a.b", "name": "Deep"}"#))])
         try Data(sidecar).write(to: URL(fileURLWithPath: folder.path + "/sidecar.bin"))
         // Python's os.chdir goes one relative level at a time; sh's cd and mkdir -p give up
         // at PATH_MAX.
@@ -84,7 +84,7 @@ struct ConcurrentSetCLITests {
             os.chdir(base)
             subprocess.run(["rm", "-rf", level], check=True)
             """#
-        let result = try python(script, [xdsPath], in: folder.path)
+        let result = try await python(script, [xdsPath], in: folder.path)
         #expect(result.status == 0, "\(result)")
         let shown = #"{"file":"a.txt","identifier":"a.b","name":"Deep","store":"appledouble","other":{}}"#
         // set updates the value in the sidecar, where it is (SPEC §2): no native copy.
@@ -100,36 +100,36 @@ struct ConcurrentSetCLITests {
 
     /// `remove` names the sidecar it leaves behind, with status 0 when it removed something
     /// and 1 when the sidecar was all there was.
-    @Test func removeSaysASidecarStillHoldsAValue() throws {
+    @Test func removeSaysASidecarStillHoldsAValue() async throws {
         let folder = TemporaryFolder()
         folder.file("Report.pdf")
         let sidecar = folder.path + "/._Report.pdf"
-        try Data(appleDoubleBytes(attributes: [("x-document-source", try plistlib(#"{"identifier": "a.b", "name": "N"}"#))]))
+        try await Data(appleDoubleBytes(attributes: [("x-document-source", try plistlib(#"{"identifier": "a.b", "name": "N"}"#))]))
             .write(to: URL(fileURLWithPath: sidecar))
         // A native value beside it (set would update the sidecar itself: SPEC §2).
-        try folder.setAttribute(folder.path + "/Report.pdf", try plistlib(#"{"identifier": "a.b", "name": "N", "path": "x"}"#))
+        try await folder.setAttribute(folder.path + "/Report.pdf", try plistlib(#"{"identifier": "a.b", "name": "N", "path": "x"}"#))
         let resolved = URL(fileURLWithPath: sidecar).resolvingSymlinksInPath().path
-        let first = try xds("remove", "Report.pdf", in: folder.path)
+        let first = try await xds("remove", "Report.pdf", in: folder.path)
         #expect(first.status == 0, "\(first)")
         #expect(first.stderr == "xds: Report.pdf: removed from xattr, but the AppleDouble sidecar \(resolved) still holds a value (xds show will find it; xds remove --sidecar removes it too)\n")
-        let second = try xds("remove", "Report.pdf", in: folder.path)
+        let second = try await xds("remove", "Report.pdf", in: folder.path)
         #expect(second.status == 1, "\(second)")
         #expect(second.stderr == "xds: Report.pdf: the attribute is only in the AppleDouble sidecar \(resolved); xds remove --sidecar removes it\n")
-        #expect(try xds("show", "--json", "Report.pdf", in: folder.path).stdout.contains(#""store":"appledouble""#))
+        #expect(try await xds("show", "--json", "Report.pdf", in: folder.path).stdout.contains(#""store":"appledouble""#))
     }
 
     /// A FIFO can carry no user attribute on Linux: `show` and `remove` agree that it has
     /// none (1, same words), neither blocks on it, and `set` refuses it in words (74).
-    @Test func showAndRemoveOfAFIFOAgree() throws {
+    @Test func showAndRemoveOfAFIFOAgree() async throws {
         let folder = TemporaryFolder()
         #expect(mkfifo(folder.path + "/pipe", 0o600) == 0)
-        let show = try xds("show", "pipe", in: folder.path)
-        let remove = try xds("remove", "pipe", in: folder.path)
+        let show = try await xds("show", "pipe", in: folder.path)
+        let remove = try await xds("remove", "pipe", in: folder.path)
         #expect(show.status == 1, "\(show)")
         #expect(remove.status == 1, "\(remove)")
         #expect(show.stderr == "xds: pipe: no x-document-source attribute\n")
         #expect(remove.stderr == show.stderr)
-        let set = try xds("set", "pipe", "--id", "a.b", "--name", "N", in: folder.path)
+        let set = try await xds("set", "pipe", "--id", "a.b", "--name", "N", in: folder.path)
         #expect(set.status == 74, "\(set)")
         #expect(set.stderr == "xds: pipe: Linux allows user extended attributes only on regular files and folders\n")
     }

@@ -5,7 +5,7 @@ import Testing
 /// `show -r` and `remove -r` over trees as deep as `find` walks (deeper than PATH_MAX too)
 /// with few descriptors: run under `ulimit -n 64`, where a walk that keeps a descriptor per
 /// level runs out (EMFILE) before level 64.
-@Suite("Deep trees under a low descriptor limit", .timeLimit(.minutes(5)))
+@Suite("Deep trees under a low descriptor limit", .timeLimit(.minutes(3)))
 struct DeepTreeCLITests {
     /// The tagged files of a tree made by ``makeDeepTree(_:depth:)``, relative to its folder.
     struct DeepTree {
@@ -19,10 +19,10 @@ struct DeepTreeCLITests {
     /// 250 levels two side folders `a` and `z` (one listed before the chain's `d`, one after
     /// it, whatever the listing order) each holding a tagged file: the walk must come back up
     /// to the folders it left to reach them.
-    func makeDeepTree(_ folder: TemporaryFolder, depth: Int) throws -> DeepTree {
-        let value = try plistlib(#"{"identifier": "com.example.deep", "name": "Deep", "path": "p/deep"}"#)
+    func makeDeepTree(_ folder: TemporaryFolder, depth: Int) async throws -> DeepTree {
+        let value = try await plistlib(#"{"identifier": "com.example.deep", "name": "Deep", "path": "p/deep"}"#)
         let sidecar = appleDoubleBytes(attributes: [("x-document-source", value)])
-        let made = try python("""
+        let made = try await python("""
             import os, sys
             depth = int(sys.argv[1])
             value = bytes.fromhex(sys.argv[2])
@@ -64,8 +64,8 @@ struct DeepTreeCLITests {
 
     /// The files below `deep` that still hold a value in any store (attribute or sidecar),
     /// found by Python with a descriptor or two at a time (independent of xds).
-    func stillTagged(_ folder: TemporaryFolder) throws -> [String] {
-        let checked = try python("""
+    func stillTagged(_ folder: TemporaryFolder) async throws -> [String] {
+        let checked = try await python("""
             import os
             fd = os.open("deep", os.O_RDONLY | os.O_DIRECTORY)
             prefix = "deep"
@@ -99,8 +99,8 @@ struct DeepTreeCLITests {
     }
 
     /// `xds` under `ulimit -n 64`.
-    func lowLimitXDS(_ arguments: [String], in folder: String) throws -> Run {
-        try run("/bin/sh", ["-c", "ulimit -n 64 && exec \"$0\" \"$@\"", xdsPath] + arguments, in: folder)
+    func lowLimitXDS(_ arguments: [String], in folder: String) async throws -> Run {
+        try await run("/bin/sh", ["-c", "ulimit -n 64 && exec \"$0\" \"$@\"", xdsPath] + arguments, in: folder)
     }
 
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
@@ -109,18 +109,18 @@ struct DeepTreeCLITests {
 
     @Test("show -r finds every tagged file 1 500 and 5 000 levels deep under ulimit -n 64, -j 1 and the default -j",
           arguments: [1500, 5000])
-    func showFindsTheLeaf(depth: Int) throws {
+    func showFindsTheLeaf(depth: Int) async throws {
         let folder = TemporaryFolder()
-        let tree = try makeDeepTree(folder, depth: depth)
+        let tree = try await makeDeepTree(folder, depth: depth)
         #expect(tree.tagged.count == 2 * (depth / 250) + 2)
         if depth == 5000 { #expect(tree.leaf.utf8.count > Int(PATH_MAX)) }
         for jobs in Self.jobs {
-            let shown = try lowLimitXDS(["show", "-r", "--json"] + jobs + ["deep"], in: folder.path)
+            let shown = try await lowLimitXDS(["show", "-r", "--json"] + jobs + ["deep"], in: folder.path)
             #expect(shown.status == 0, "\(jobs): \(shown.stderr.prefix(500))")
             let files = try shown.jsonLines().compactMap { $0["file"] as? String }
             #expect(files.sorted() == tree.tagged.sorted(), "\(jobs)")
             // The human form, the same files.
-            let human = try lowLimitXDS(["show", "-r"] + jobs + ["deep"], in: folder.path)
+            let human = try await lowLimitXDS(["show", "-r"] + jobs + ["deep"], in: folder.path)
             #expect(human.status == 0, "\(jobs): \(human.stderr.prefix(500))")
             #expect(human.stdout.contains(tree.leaf + "\n"), "\(jobs)")
         }
@@ -128,19 +128,19 @@ struct DeepTreeCLITests {
 
     @Test("remove -r clears every tagged file 1 500 and 5 000 levels deep under ulimit -n 64, -j 1 and the default -j",
           arguments: [1500, 5000])
-    func removeClearsTheLeaf(depth: Int) throws {
+    func removeClearsTheLeaf(depth: Int) async throws {
         for jobs in Self.jobs {
             let folder = TemporaryFolder()
-            let tree = try makeDeepTree(folder, depth: depth)
-            #expect(try stillTagged(folder) == tree.tagged.sorted())
-            let dry = try lowLimitXDS(["remove", "-r", "-n"] + jobs + ["deep"], in: folder.path)
+            let tree = try await makeDeepTree(folder, depth: depth)
+            #expect(try await stillTagged(folder) == tree.tagged.sorted())
+            let dry = try await lowLimitXDS(["remove", "-r", "-n"] + jobs + ["deep"], in: folder.path)
             #expect(dry.status == 0, "\(jobs): \(dry.stderr.prefix(500))")
             #expect(dry.stdout.split(separator: "\n").map(String.init).sorted() == tree.tagged.sorted(), "\(jobs)")
-            let removed = try lowLimitXDS(["remove", "-r"] + jobs + ["deep"], in: folder.path)
+            let removed = try await lowLimitXDS(["remove", "-r"] + jobs + ["deep"], in: folder.path)
             #expect(removed.status == 0, "\(jobs): \(removed.stderr.prefix(500))")
             #expect(removed.stderr.isEmpty, "\(jobs)")
-            #expect(try stillTagged(folder) == [], "\(jobs)")
-            let after = try lowLimitXDS(["show", "-r"] + jobs + ["deep"], in: folder.path)
+            #expect(try await stillTagged(folder) == [], "\(jobs)")
+            let after = try await lowLimitXDS(["show", "-r"] + jobs + ["deep"], in: folder.path)
             #expect(after.status == 1 && after.stdout.isEmpty, "\(jobs): \(after)")
         }
     }

@@ -5,7 +5,7 @@ import Testing
 struct DemoTests {
     /// scripts/demo.sh (what `make demo` runs after building) works end to end, ends with
     /// `xds icon` on the project's own appInfo.json, and keeps the PNGs it names.
-    @Test func demoScriptRuns() throws {
+    @Test func demoScriptRuns() async throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("xds-demo-\(UUID().uuidString)")
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("xds-demo-home-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -13,7 +13,7 @@ struct DemoTests {
             try? FileManager.default.removeItem(at: out)
             try? FileManager.default.removeItem(at: home)
         }
-        let result = try run("/bin/sh", [packageRoot + "/scripts/demo.sh", xdsPath, out.path],
+        let result = try await run("/bin/sh", [packageRoot + "/scripts/demo.sh", xdsPath, out.path],
                              environment: ["HOME": home.path, "XDG_CACHE_HOME": ""])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("identifier: com.appliedphasor.working-copy"))

@@ -7,7 +7,7 @@ import XDSTestSupport
 /// first on PATH, and every command's output (standard output and error together, as on a
 /// terminal) and exit status compared with what the doc shows. The syntax, for doc writers:
 /// docs/doc-examples.md.
-@Suite("the examples in README.md and docs/ (run)")
+@Suite("the examples in README.md and docs/ (run)", .timeLimit(.minutes(3)))
 struct DocExampleTests {
     static let consoleBlocks = DocBlock.all("console", root: Repository.root)
 
@@ -20,12 +20,12 @@ struct DocExampleTests {
         #expect(DocExampleTests.consoleBlocks.filter { $0.file == "docs/publishing.md" }.count >= 3)
     }
 
-    @Test("a console block prints what the doc shows", .timeLimit(.minutes(5)), arguments: DocExampleTests.consoleBlocks)
-    func consoleBlock(_ block: DocBlock) throws {
+    @Test("a console block prints what the doc shows", arguments: DocExampleTests.consoleBlocks)
+    func consoleBlock(_ block: DocBlock) async throws {
         let commands = try block.commands()
         let scratch = TemporaryFolder()
         let work = try DocFixtures.make(in: scratch)
-        let results = try DocExampleTests.run(commands, in: work, scratch: scratch)
+        let results = try await DocExampleTests.run(commands, in: work, scratch: scratch)
         #expect(results.count == commands.count,
                 "\(block.testDescription): bash stopped after \(results.count) of \(commands.count) commands (an `exit`?)")
         for (command, result) in zip(commands, results) {
@@ -52,7 +52,7 @@ struct DocExampleTests {
     /// Runs the commands one after another in one bash (so `cd` and variables carry on, as in a
     /// terminal), standard error merged into standard output, and splits what it printed by
     /// command.
-    static func run(_ commands: [DocBlock.Command], in work: String, scratch: TemporaryFolder) throws -> [Printed] {
+    static func run(_ commands: [DocBlock.Command], in work: String, scratch: TemporaryFolder) async throws -> [Printed] {
         let bin = scratch.folder("bin")
         try FileManager.default.createSymbolicLink(atPath: bin + "/xds", withDestinationPath: xdsPath)
         var script = "exec 2>&1\n"
@@ -60,9 +60,9 @@ struct DocExampleTests {
             script += command.text + "\nprintf '\\n\(separator) %d\\n' \"$?\"\n"
         }
         let home = scratch.folder("home")
-        let web = try DocWeb.shared.get()
+        let web = try await DocWeb.shared.value
         let proxy = "http://127.0.0.1:\(web.port)"
-        let result = try ProcessRunner.run("/bin/bash", ["--noprofile", "--norc", "-c", script], in: work, environment: [
+        let result = try await ProcessRunner.run("/bin/bash", ["--noprofile", "--norc", "-c", script], in: work, environment: [
             "PATH": bin + ":/usr/local/bin:/usr/bin:/bin",
             "HOME": home, "XDG_CACHE_HOME": home + "/.cache",
             "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8", "TZ": "UTC", "TERM": "dumb",
@@ -94,9 +94,9 @@ final class DocWeb: @unchecked Sendable {
     private let server: ProcessRunner.Running
     private let folder: TemporaryFolder
 
-    static let shared: Result<DocWeb, any Error> = Result { try DocWeb() }
+    static let shared = Task<DocWeb, any Error> { try await DocWeb() }
 
-    private init() throws {
+    private init() async throws {
         folder = TemporaryFolder()
         for host in ["workingcopy.app", "example.com"] {
             let site = folder.folder("root/" + host)
@@ -107,11 +107,11 @@ final class DocWeb: @unchecked Sendable {
         server = try ProcessRunner.start("/usr/bin/env", ["python3", Repository.url("Tests/Support/doc_example_web.py").path,
                                                           "--root", folder.path + "/root", "--work", folder.path + "/certificates"],
                                          holdInput: true, standardOutput: .pipe)
-        let ready = server.readLine() ?? ""
+        let ready = await server.readLine() ?? ""
         guard let data = ready.data(using: .utf8),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let port = object["port"] as? Int else {
-            throw NotStarted(line: ready, run: try? server.wait())
+            throw await NotStarted(line: ready, run: try? server.wait())
         }
         self.port = port
         certificateAuthority = folder.path + "/certificates/ca.pem"
@@ -237,15 +237,15 @@ struct DocExampleRunnerTests {
         }
     }
 
-    @Test("one bash runs a block: output split by command, stderr merged, status, cd carried on", .timeLimit(.minutes(5)))
-    func running() throws {
+    @Test("one bash runs a block: output split by command, stderr merged, status, cd carried on")
+    func running() async throws {
         let scratch = TemporaryFolder()
         let work = scratch.folder("work")
         scratch.folder("work/sub")
         let commands = ["printf 'a\\nb'", "echo out; echo err >&2; (exit 3)", "cd sub && pwd -P | sed 's,.*/,,'", "xds show x 2>/dev/null",
                         "readlink -f \"$(command -v xds)\""]
             .enumerated().map { DocBlock.Command(text: $1, line: $0) }
-        let printed = try DocExampleTests.run(commands, in: work, scratch: scratch)
+        let printed = try await DocExampleTests.run(commands, in: work, scratch: scratch)
         let built = URL(fileURLWithPath: xdsPath).resolvingSymlinksInPath().path
         #expect(printed.map(\.lines) == [["a", "b"], ["out", "err"], ["sub"], [], [built]])
         #expect(printed.map(\.status) == [0, 3, 0, 66, 0])

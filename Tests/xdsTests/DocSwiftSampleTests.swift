@@ -6,7 +6,7 @@ import XDSTestSupport
 /// test run built them (`swiftc -typecheck`, the modules and C module maps of the build folder):
 /// a renamed API, a wrong label or an undefined name in a sample fails here, with the compiler's
 /// message pointing at the Markdown file's own line (docs/doc-examples.md).
-@Suite("the Swift samples in README.md and docs/ (compiled)")
+@Suite("the Swift samples in README.md and docs/ (compiled)", .timeLimit(.minutes(3)))
 struct DocSwiftSampleTests {
     static let swiftBlocks = DocBlock.all("swift", root: Repository.root)
 
@@ -15,8 +15,8 @@ struct DocSwiftSampleTests {
         #expect(DocSwiftSampleTests.swiftBlocks.contains { $0.file == "docs/library.md" })
     }
 
-    @Test("a Swift sample compiles", .timeLimit(.minutes(5)), arguments: DocSwiftSampleTests.swiftBlocks)
-    func sampleCompiles(_ block: DocBlock) throws {
+    @Test("a Swift sample compiles", arguments: DocSwiftSampleTests.swiftBlocks)
+    func sampleCompiles(_ block: DocBlock) async throws {
         let build = try BuildFolder.locate()
         let scratch = TemporaryFolder()
         var flags = ["-I", build.modules] + build.moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=" + $0] }
@@ -26,7 +26,7 @@ struct DocSwiftSampleTests {
                                             "\(block.testDescription): no declarations of \(package) for the check (OtherPackages)")
             let folder = scratch.folder("needs-" + package)
             let source = scratch.file(package + ".swift", declarations)
-            let made = try ProcessRunner.runOnPath(["swiftc", "-parse-as-library", "-emit-module", "-module-name", package,
+            let made = try await ProcessRunner.runOnPath(["swiftc", "-parse-as-library", "-emit-module", "-module-name", package,
                                                     "-emit-module-path", folder + "/" + package + ".swiftmodule", source],
                                                    timeLimit: 120)
             try #require(made.status == 0, "declarations of \(package): \(made.stderr)")
@@ -36,7 +36,7 @@ struct DocSwiftSampleTests {
         let markdown = Repository.url(block.file).path
         let sample = scratch.file("main.swift", "#sourceLocation(file: \"\(markdown)\", line: \(block.line + 1))\n"
                                     + block.body.joined(separator: "\n") + "\n")
-        let result = try ProcessRunner.runOnPath(["swiftc", "-typecheck", "-swift-version", "6"] + flags + [sample],
+        let result = try await ProcessRunner.runOnPath(["swiftc", "-typecheck", "-swift-version", "6"] + flags + [sample],
                                                  timeLimit: 240)
         #expect(result.status == 0, "\(block.testDescription): the sample does not compile:\n\(result.stderr)\(result.stdout)")
     }

@@ -11,8 +11,8 @@ final class IconCacheHostileServerTests: @unchecked Sendable {
     let work: URL
     let home: URL
 
-    init() throws {
-        server = try TestHTTPServer.start(sharing: "IconCacheHostileServerTests")
+    init() async throws {
+        server = try await TestHTTPServer.start(sharing: "IconCacheHostileServerTests")
         work = try ScratchFolder.make(prefix: "xds-hostile-work")
         home = try ScratchFolder.make(prefix: "xds-hostile-home")
         try server.write("app/img/icon-58.png", Repository.bytes("img/icon-58.png"))
@@ -35,8 +35,8 @@ final class IconCacheHostileServerTests: @unchecked Sendable {
     var cache: String { home.appendingPathComponent("cache").path }
 
     /// Runs `xds icon …` in the work folder, trusting the test CA, with a private home and cache.
-    func icon(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-        try run(xdsPath, ["icon"] + arguments, in: work.path,
+    func icon(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
+        try await run(xdsPath, ["icon"] + arguments, in: work.path,
                 environment: ["SSL_CERT_FILE": server.caCertificatePath, "HOME": home.path, "XDG_CACHE_HOME": cache,
                               "HTTPS_PROXY": "", "https_proxy": "", "NO_PROXY": ""].merging(environment) { $1 })
     }
@@ -59,24 +59,24 @@ final class IconCacheHostileServerTests: @unchecked Sendable {
     func count(_ path: String) throws -> Int { try server.requests().filter { $0.path == path }.count }
 
     /// A file in the work folder whose attribute points at `appInfoURL` (none: no appInfoURL).
-    func tag(_ name: String, appInfoURL: String?) throws {
+    func tag(_ name: String, appInfoURL: String?) async throws {
         FileManager.default.createFile(atPath: work.appendingPathComponent(name).path, contents: Data("x".utf8))
-        let set = try xds(["set", name, "--id", "com.example.app", "--name", "Example"]
+        let set = try await xds(["set", name, "--id", "com.example.app", "--name", "Example"]
                           + (appInfoURL.map { ["--app-info-url", $0] } ?? []), in: work.path)
         try #require(set.status == 0, "\(set)")
     }
 
     @Test("Age: 9223372036854775807, then a run a second later: no crash, no temporary file (URL typed and from an attribute)")
-    func hugeAgeThenALaterRun() throws {
+    func hugeAgeThenALaterRun() async throws {
         let age = "9223372036854775807"
         try script(["/age/appInfo.json": (200, ["Age": age, "Cache-Control": "max-age=600"], Self.list(58))],
                    fileHeaders: ["/app/img/icon-58.png": ["Age": age, "Cache-Control": "max-age=600"]])
-        try tag("doc.txt", appInfoURL: https("/age/appInfo.json"))
-        let first = try icon(["--app-info", https("/age/appInfo.json"), "--size", "58", "-o", "out.png"])
+        try await tag("doc.txt", appInfoURL: https("/age/appInfo.json"))
+        let first = try await icon(["--app-info", https("/age/appInfo.json"), "--size", "58", "-o", "out.png"])
         #expect(first.status == 0, "\(first)")
-        Thread.sleep(forTimeInterval: 1.2)  // the crash needed the clock to have moved on
+        try await Task.sleep(for: .milliseconds(1200))  // the crash needed the clock to have moved on
         for arguments in [["--app-info", https("/age/appInfo.json")], ["doc.txt"]] {
-            let later = try icon(arguments + ["--size", "58", "-o", "out.png"])
+            let later = try await icon(arguments + ["--size", "58", "-o", "out.png"])
             #expect(later.status == 0, "\(arguments): \(later)")
             #expect(later.stderr.isEmpty, "\(later.stderr)")
         }
@@ -86,16 +86,16 @@ final class IconCacheHostileServerTests: @unchecked Sendable {
     }
 
     @Test("Age: 7200, 0 with max-age=3600 is stale: the next run asks again")
-    func ageListFromItsFirstMember() throws {
+    func ageListFromItsFirstMember() async throws {
         try script(["/agelist/appInfo.json": (200, ["Age": "7200, 0", "Cache-Control": "max-age=3600"], Self.list(58))],
                    fileHeaders: ["/app/img/icon-58.png": ["Cache-Control": "max-age=600"]])
-        for _ in 0..<2 { #expect(try icon(["--app-info", https("/agelist/appInfo.json"), "--size", "58", "-o", "a.png"]).status == 0) }
+        for _ in 0..<2 { #expect(try await icon(["--app-info", https("/agelist/appInfo.json"), "--size", "58", "-o", "a.png"]).status == 0) }
         #expect(try count("/agelist/appInfo.json") == 2)
         #expect(try count("/app/img/icon-58.png") == 1)
     }
 
     @Test("Expires that is not a valid HTTP date (or not GMT) means already stale")
-    func invalidExpiresIsStale() throws {
+    func invalidExpiresIsStale() async throws {
         let values = ["Mon 18 Aug 2050 08:00:00 GMT", "Thu, 18-Aug-2050 08:00:00 GMT", "Thu, 18 Aug 2050 8:00:00 GMT",
                       "Thu, 18 Aug 2050 08:00:00 AEST"]
         var routes: [String: (status: Int, headers: [String: String], body: String)] = [:]
@@ -103,47 +103,47 @@ final class IconCacheHostileServerTests: @unchecked Sendable {
         routes["/valid/appInfo.json"] = (200, ["Expires": "Thu, 18 Aug 2050 08:00:00 GMT"], Self.list(58))
         try script(routes, fileHeaders: ["/app/img/icon-58.png": ["Cache-Control": "max-age=600"]])
         for path in routes.keys {
-            for _ in 0..<2 { #expect(try icon(["--app-info", https(path), "--size", "58", "-o", "a.png"]).status == 0) }
+            for _ in 0..<2 { #expect(try await icon(["--app-info", https(path), "--size", "58", "-o", "a.png"]).status == 0) }
             #expect(try count(path) == (path.hasPrefix("/valid") ? 1 : 2), "\(path)")
         }
     }
 
     @Test("a 302 is asked again on the next run; its target's entry stays fresh; a changed target is followed")
-    func temporaryRedirectChangesTarget() throws {
+    func temporaryRedirectChangesTarget() async throws {
         let fresh = ["Cache-Control": "max-age=3600"]
         try script(["/t/appInfo.json": (302, ["Location": "/b/appInfo.json"], "")],
                    fileHeaders: ["/b/appInfo.json": fresh, "/c/appInfo.json": fresh,
                                  "/app/img/icon-58.png": fresh, "/app/img/icon-87.png": fresh])
-        #expect(try icon(["--app-info", https("/t/appInfo.json"), "--size", "58", "-o", "a.png"]).status == 0)
-        #expect(try icon(["--app-info", https("/t/appInfo.json"), "--size", "58", "-o", "a.png"]).status == 0)
+        #expect(try await icon(["--app-info", https("/t/appInfo.json"), "--size", "58", "-o", "a.png"]).status == 0)
+        #expect(try await icon(["--app-info", https("/t/appInfo.json"), "--size", "58", "-o", "a.png"]).status == 0)
         #expect(try count("/t/appInfo.json") == 2, "the temporary redirect is asked again")
         #expect(try count("/b/appInfo.json") == 1, "its fresh target is not")
         try script(["/t/appInfo.json": (302, ["Location": "/c/appInfo.json"], "")],
                    fileHeaders: ["/b/appInfo.json": fresh, "/c/appInfo.json": fresh,
                                  "/app/img/icon-58.png": fresh, "/app/img/icon-87.png": fresh])
-        let changed = try icon(["--app-info", https("/t/appInfo.json"), "--size", "58", "-o", "c.png"])
+        let changed = try await icon(["--app-info", https("/t/appInfo.json"), "--size", "58", "-o", "c.png"])
         #expect(changed.status == 0, "\(changed)")
         #expect(try count("/c/appInfo.json") == 1 && count("/app/img/icon-87.png") == 1, "the new target and its icon")
-        let mask = try xds(["mask", packageRoot + "/img/icon-87.png", "--size", "58", "-o", work.appendingPathComponent("m.png").path])
+        let mask = try await xds(["mask", packageRoot + "/img/icon-87.png", "--size", "58", "-o", work.appendingPathComponent("m.png").path])
         try #require(mask.status == 0)
         #expect(try Data(contentsOf: work.appendingPathComponent("c.png")) == Data(contentsOf: work.appendingPathComponent("m.png")))
     }
 
     @Test("Vary: * is never reused without asking")
-    func varyStar() throws {
+    func varyStar() async throws {
         try script(["/vary/appInfo.json": (200, ["Cache-Control": "max-age=600", "Vary": "*"], Self.list(58))],
                    fileHeaders: ["/app/img/icon-58.png": ["Cache-Control": "max-age=600"]])
-        for _ in 0..<2 { #expect(try icon(["--app-info", https("/vary/appInfo.json"), "--size", "58", "-o", "a.png"]).status == 0) }
+        for _ in 0..<2 { #expect(try await icon(["--app-info", https("/vary/appInfo.json"), "--size", "58", "-o", "a.png"]).status == 0) }
         #expect(try count("/vary/appInfo.json") == 2)
         #expect(try count("/app/img/icon-58.png") == 1)
     }
 
     @Test("no hop-by-hop or Proxy-* header is stored in a cache entry")
-    func noHopByHopHeadersStored() throws {
+    func noHopByHopHeadersStored() async throws {
         try script(["/hop/appInfo.json": (200, ["Connection": "keep-alive, X-Hop-Secret", "Keep-Alive": "timeout=5",
                                                 "X-Hop-Secret": "1", "Proxy-Authenticate": "Basic realm=x",
                                                 "X-Kept": "yes", "Cache-Control": "max-age=600"], Self.list(58))])
-        let result = try icon(["--app-info", https("/hop/appInfo.json"), "--size", "58", "-o", "a.png"])
+        let result = try await icon(["--app-info", https("/hop/appInfo.json"), "--size", "58", "-o", "a.png"])
         #expect(result.status == 0, "\(result)")
         let folder = cache + "/xds"
         let entries = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".entry") }
@@ -155,13 +155,13 @@ final class IconCacheHostileServerTests: @unchecked Sendable {
     }
 
     @Test("a redirect to file:, data:, ftp: or a URL without a host is a failed fetch (69), one line")
-    func redirectToRefusedScheme() throws {
+    func redirectToRefusedScheme() async throws {
         let targets = ["file:///etc/passwd", "data:application/json,%5B%5D", "ftp://127.0.0.1/appInfo.json", "https:///x"]
         var routes: [String: (status: Int, headers: [String: String], body: String)] = [:]
         for (index, target) in targets.enumerated() { routes["/r\(index)"] = (302, ["Location": target], "") }
         try script(routes)
         for index in targets.indices {
-            let result = try icon(["--app-info", https("/r\(index)"), "--size", "58", "-o", "a.png"])
+            let result = try await icon(["--app-info", https("/r\(index)"), "--size", "58", "-o", "a.png"])
             #expect(result.status == 69, "\(targets[index]): \(result)")
             #expect(result.errorLines.count == 1 && result.stderr.contains("redirect"), "\(result.stderr)")
             #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("a.png").path))
@@ -170,33 +170,33 @@ final class IconCacheHostileServerTests: @unchecked Sendable {
     }
 
     @Test("FILE without an appInfoURL (or without the attribute): 1, one line naming --app-info, nothing written, ./appInfo.json ignored")
-    func fileWithoutAppInfoURL() throws {
+    func fileWithoutAppInfoURL() async throws {
         let local = #"[{"width": 58, "height": 58, "src": "\#(https("/app/img/icon-58.png"))"}]"#
         try Data(local.utf8).write(to: work.appendingPathComponent("appInfo.json"))
-        try tag("bare.txt", appInfoURL: nil)
+        try await tag("bare.txt", appInfoURL: nil)
         FileManager.default.createFile(atPath: work.appendingPathComponent("plain.txt").path, contents: Data("x".utf8))
         for file in ["bare.txt", "plain.txt"] {
-            let result = try icon([file, "--size", "58", "-o", "out.png"])
+            let result = try await icon([file, "--size", "58", "-o", "out.png"])
             #expect(result.status == 1, "\(result)")
             #expect(result.errorLines.count == 1 && result.stderr.hasPrefix("xds: \(file): "), "\(result.stderr)")
             #expect(result.stderr.contains("--app-info"), "\(result.stderr)")
             #expect(result.stdout.isEmpty)
             #expect(try leftovers("out.png").isEmpty && leftovers(".out.png").isEmpty, "nothing written")
         }
-        let bare = try icon(["bare.txt", "-o", "out.png"])
+        let bare = try await icon(["bare.txt", "-o", "out.png"])
         #expect(bare.stderr == "xds: bare.txt: the x-document-source attribute has no appInfoURL; give the icon list with --app-info\n")
         #expect(try server.requests().isEmpty)
         // With no FILE, the current folder's list is used.
-        #expect(try icon(["--size", "58", "-o", "out.png"]).status == 0)
+        #expect(try await icon(["--size", "58", "-o", "out.png"]).status == 0)
     }
 
     @Test("a relative HOME (and XDG_CACHE_HOME) is named as not an absolute path")
-    func relativeHome() throws {
-        let offline = try icon(["--app-info", https("/b/appInfo.json"), "--offline", "-o", "a.png"],
+    func relativeHome() async throws {
+        let offline = try await icon(["--app-info", https("/b/appInfo.json"), "--offline", "-o", "a.png"],
                                environment: ["HOME": "relhome", "XDG_CACHE_HOME": ""])
         #expect(offline.status == 69, "\(offline)")
         #expect(offline.stderr.contains("HOME is not an absolute path and XDG_CACHE_HOME is not set"), "\(offline.stderr)")
-        let online = try icon(["--app-info", https("/b/appInfo.json"), "--size", "58", "-o", "a.png"],
+        let online = try await icon(["--app-info", https("/b/appInfo.json"), "--size", "58", "-o", "a.png"],
                               environment: ["HOME": "relhome", "XDG_CACHE_HOME": "relcache"])
         #expect(online.status == 0, "\(online)")
         #expect(online.stderr.contains("neither XDG_CACHE_HOME nor HOME is an absolute path"), "\(online.stderr)")
@@ -205,8 +205,8 @@ final class IconCacheHostileServerTests: @unchecked Sendable {
     }
 
     @Test("a cache entry a folder stands in for is named in the warning, not the cache folder")
-    func entryReplacedByAFolder() throws {
-        let first = try icon(["--app-info", https("/b/appInfo.json"), "--size", "58", "-o", "a.png"])
+    func entryReplacedByAFolder() async throws {
+        let first = try await icon(["--app-info", https("/b/appInfo.json"), "--size", "58", "-o", "a.png"])
         try #require(first.status == 0, "\(first)")
         let folder = cache + "/xds"
         let entries = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".entry") }
@@ -214,7 +214,7 @@ final class IconCacheHostileServerTests: @unchecked Sendable {
             try FileManager.default.removeItem(atPath: folder + "/" + entry)
             try FileManager.default.createDirectory(atPath: folder + "/" + entry + "/x", withIntermediateDirectories: true)
         }
-        let again = try icon(["--app-info", https("/b/appInfo.json"), "--size", "58", "-o", "a.png"])
+        let again = try await icon(["--app-info", https("/b/appInfo.json"), "--size", "58", "-o", "a.png"])
         #expect(again.status == 0, "\(again)")
         #expect(again.errorLines.count == 1, "one warning: \(again.stderr)")
         #expect(entries.contains { again.stderr.contains(folder + "/" + $0 + ":") }, "\(again.stderr)")

@@ -5,7 +5,7 @@ import Testing
 /// Interrupted writers leave no temporary files (SPEC §5): SIGINT, SIGTERM, SIGHUP never;
 /// SIGKILL not where Linux has unnamed temporary files (O_TMPFILE); what a killed writer of
 /// another kind left is swept by the next writer in the folder.
-@Suite("interrupted writes leave nothing behind", .serialized)
+@Suite("interrupted writes leave nothing behind", .serialized, .timeLimit(.minutes(3)))
 struct InterruptedWriteTests {
     /// Starts `xds ARGS` many times in `folder`, each killed with one of `signals` after a
     /// random delay (seeded), and prints the leftover `.xds-*` files and the statuses seen.
@@ -29,27 +29,26 @@ struct InterruptedWriteTests {
         print(len(left), killed, ' '.join(left))
         """#
 
-    @Test("set --sidecar with a 16 MiB resource fork, killed at random points 10 × each of SIGTERM, SIGINT, SIGHUP, SIGKILL, then 20 × SIGKILL: no temporary file left, the sidecar intact",
-          .timeLimit(.minutes(10)))
-    func sidecarKillLoop() throws {
+    @Test("set --sidecar with a 16 MiB resource fork, killed at random points 10 × each of SIGTERM, SIGINT, SIGHUP, SIGKILL, then 20 × SIGKILL: no temporary file left, the sidecar intact")
+    func sidecarKillLoop() async throws {
         let folder = TemporaryFolder()
         folder.file("big.txt")
-        let value = try plistlib(#"{"identifier": "com.example.a", "name": "A"}"#)
+        let value = try await plistlib(#"{"identifier": "com.example.a", "name": "A"}"#)
         let fork = (0..<(16 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         let sidecar = RemoveTreeCompleteTests.sidecar([("x-document-source", value), ("org.keep", [1, 2])], fork: fork)
         try Data(sidecar).write(to: URL(fileURLWithPath: folder.path + "/._big.txt"))
-        let loop = try python(Self.killLoop, [xdsPath, "10", "16", "TERM,INT,HUP,KILL", "set", "big.txt", "--sidecar"], in: folder.path)
+        let loop = try await python(Self.killLoop, [xdsPath, "10", "16", "TERM,INT,HUP,KILL", "set", "big.txt", "--sidecar"], in: folder.path)
         #expect(loop.status == 0, "\(loop)")
         let fields = loop.stdout.split(separator: " ", omittingEmptySubsequences: false)
         #expect(fields.first == "0", "leftover temporary files: \(loop.stdout)")
-        let more = try python(Self.killLoop, [xdsPath, "20", "17", "KILL", "set", "big.txt", "--sidecar"], in: folder.path)
+        let more = try await python(Self.killLoop, [xdsPath, "20", "17", "KILL", "set", "big.txt", "--sidecar"], in: folder.path)
         #expect(more.stdout.hasPrefix("0 "), "leftover temporary files after SIGKILL: \(more.stdout)")
         // Some runs were really killed mid-way (not all finished before the signal).
         #expect((Int(fields.dropFirst().first ?? "0") ?? 0) > 0, "\(loop.stdout)")
         // The sidecar is whole: it reads, its fork and other attribute are kept.
-        let show = try xds("show", "--json", "big.txt", in: folder.path)
+        let show = try await xds("show", "--json", "big.txt", in: folder.path)
         #expect(show.status == 0 && show.stdout.contains(#""store":"appledouble""#), "\(show)")
-        let check = try python(#"""
+        let check = try await python(#"""
             import struct, sys
             b = open('._big.txt', 'rb').read()
             n, = struct.unpack('>H', b[24:26])
@@ -60,10 +59,10 @@ struct InterruptedWriteTests {
         #expect(check.stdout == "\(16 << 20) True\n", "\(check)")
     }
 
-    @Test("mask -o killed with SIGKILL while its output is pending: nothing left in the folder", .timeLimit(.minutes(2)))
-    func outputSigkill() throws {
+    @Test("mask -o killed with SIGKILL while its output is pending: nothing left in the folder")
+    func outputSigkill() async throws {
         let folder = TemporaryFolder()
-        let r = try unblockedShell("""
+        let r = try await unblockedShell("""
             RESET='import os, signal, sys
             signal.pthread_sigmask(signal.SIG_SETMASK, [])
             os.execv(sys.argv[1], sys.argv[1:])'
@@ -77,11 +76,11 @@ struct InterruptedWriteTests {
     }
 
     @Test("the next writer sweeps temporary files of writers that are gone (old enough, pid not running); others are kept")
-    func sweep() throws {
+    func sweep() async throws {
         let folder = TemporaryFolder()
         folder.file("a.txt")
         // A pid that is not running: a process that has ended.
-        let ended = try sh("sh -c 'echo $$'")
+        let ended = try await sh("sh -c 'echo $$'")
         let dead = try #require(Int(ended.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
         let live = Int(getpid())
         let names = [
@@ -98,7 +97,7 @@ struct InterruptedWriteTests {
                 try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: folder.path + "/" + name)
             }
         }
-        let set = try xds("set", "a.txt", "--sidecar", "--id", "a.b", "--name", "N", in: folder.path)
+        let set = try await xds("set", "a.txt", "--sidecar", "--id", "a.b", "--name", "N", in: folder.path)
         #expect(set.status == 0, "\(set)")
         for (name, swept) in names {
             #expect(FileManager.default.fileExists(atPath: folder.path + "/" + name) == !swept, "\(name)")
@@ -109,8 +108,8 @@ struct InterruptedWriteTests {
 /// Runs a shell script with no signal blocked and SIGCHLD, SIGINT at their defaults: the test
 /// runner's threads block signals, which children inherit, and a shell whose SIGCHLD is
 /// blocked can wait for `wait` forever.
-func unblockedShell(_ script: String, in folder: String? = nil) throws -> Run {
-    try run("/usr/bin/env", ["python3", "-c", """
+func unblockedShell(_ script: String, in folder: String? = nil) async throws -> Run {
+    try await run("/usr/bin/env", ["python3", "-c", """
         import os, signal, sys
         signal.pthread_sigmask(signal.SIG_SETMASK, [])
         for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD):

@@ -9,20 +9,24 @@ import XDSTestSupport
 /// under a lock and published with release/acquire.
 @Suite("C library loading from several threads (ThreadSanitizer)", .timeLimit(.minutes(3)))
 struct LibraryLoaderRaceTests {
-    static let canSanitize: Bool = {
+    static var canSanitize: Bool {
+        get async { await canSanitizeProbe.value }
+    }
+
+    private static let canSanitizeProbe = Task<Bool, Never> {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/cc"),
               let folder = try? ScratchFolder.make(prefix: "xds-tsan-probe") else { return false }
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = folder.appendingPathComponent("probe.c")
         guard (try? Data("int main(void) { return 0; }\n".utf8).write(to: source)) != nil,
-              let built = try? run("/usr/bin/cc", ["-fsanitize=thread", "-o", folder.appendingPathComponent("probe").path, source.path]),
+              let built = try? await run("/usr/bin/cc", ["-fsanitize=thread", "-o", folder.appendingPathComponent("probe").path, source.path]),
               built.status == 0 else { return false }
-        return (try? run(folder.appendingPathComponent("probe").path, []))?.status == 0
-    }()
+        return (try? await run(folder.appendingPathComponent("probe").path, []))?.status == 0
+    }
 
     @Test("four threads' first calls into libcurl, libarchive, libplist, zlib and libdeflate: no data race, each loaded once",
-          .enabled(if: canSanitize, "needs cc with ThreadSanitizer"))
-    func noRaceOnFirstLoad() throws {
+          .enabled("needs cc with ThreadSanitizer") { await canSanitize })
+    func noRaceOnFirstLoad() async throws {
         let folder = try ScratchFolder.make(prefix: "xds-loader-race")
         defer { try? FileManager.default.removeItem(at: folder) }
         let sources = Repository.url("Sources").path
@@ -32,12 +36,12 @@ struct LibraryLoaderRaceTests {
             return "\(sources)/\(module)/c\(name).c"
         }
         let program = folder.appendingPathComponent("race").path
-        let built = try run("/usr/bin/cc", ["-g", "-O1", "-fsanitize=thread", "-o", program]
+        let built = try await run("/usr/bin/cc", ["-g", "-O1", "-fsanitize=thread", "-o", program]
                             + modules.map { "-I\(sources)/\($0)/include" }
                             + [Fixtures.url("loader-race/race.c").path, "\(sources)/CLibraryLoader/clibraryloader.c"] + files
                             + ["-ldl", "-lpthread"])
         try #require(built.status == 0, "\(built)")
-        let raced = try run(program, [], environment: ["TSAN_OPTIONS": "halt_on_error=0 exitcode=66"])
+        let raced = try await run(program, [], environment: ["TSAN_OPTIONS": "halt_on_error=0 exitcode=66"])
         #expect(!raced.stderr.contains("ThreadSanitizer"), "\(raced.stderr)")
         #expect(raced.status == 0, "\(raced)")
         let lines = raced.stdout.split(separator: "\n")

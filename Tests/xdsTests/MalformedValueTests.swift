@@ -69,22 +69,22 @@ let malformedValues: [String: [UInt8]] = {
 
 @Suite("Malformed values")
 struct MalformedValueTests {
-    @Test func builderMakesValidPlists() throws {
+    @Test func builderMakesValidPlists() async throws {
         let folder = TemporaryFolder()
         let file = folder.file("a.txt")
-        try folder.setAttribute(file, bplist(smallDict))
-        let json = try xds("show", "--json", "a.txt", in: folder.path)
+        try await folder.setAttribute(file, bplist(smallDict))
+        let json = try await xds("show", "--json", "a.txt", in: folder.path)
         #expect(json.status == 0, "\(json)")
         #expect(json.stdout.contains(#""other":{"a":"b"}"#))
         // plistlib agrees that the deep value's problem is the depth, not the encoding.
-        try folder.setAttribute(file, deepPlist(depth: 20))
-        #expect(try xds("show", "a.txt", in: folder.path).status == 0)
+        try await folder.setAttribute(file, deepPlist(depth: 20))
+        #expect(try await xds("show", "a.txt", in: folder.path).status == 0)
     }
 
     @Test(arguments: malformedValues.keys.filter { !$0.hasPrefix("(") }.sorted())
-    func showRefusesAndSetLeavesBytesUntouched(name: String) throws {
+    func showRefusesAndSetLeavesBytesUntouched(name: String) async throws {
         var value = try #require(malformedValues[name])
-        let folder = TemporaryFolder(bigValues: value.count > 3000)
+        let folder = value.count > 3000 ? await TemporaryFolder.withBigValues() : TemporaryFolder()
         if value.count > 3000 && !folder.takesBigValues {
             // ext4 keeps about 4 KB per value, and tmpfs before Linux 6.6 has no user attributes:
             // nest 600 deep instead, still past the decoder's depth limit.
@@ -92,23 +92,23 @@ struct MalformedValueTests {
         }
         let file = folder.file("a.txt")
         if value.isEmpty {
-            #expect(try sh("setfattr -n user.x-document-source -v '' a.txt", in: folder.path).status == 0)
+            #expect(try await sh("setfattr -n user.x-document-source -v '' a.txt", in: folder.path).status == 0)
         } else {
-            try folder.setAttribute(file, value)
+            try await folder.setAttribute(file, value)
         }
-        #expect(try folder.attribute(file).map([UInt8].init) == value)
+        #expect(try await folder.attribute(file).map([UInt8].init) == value)
 
-        let show = try xds("show", "a.txt", in: folder.path)
+        let show = try await xds("show", "a.txt", in: folder.path)
         #expect(show.status == 65, "\(show)")
         #expect(show.stdout.isEmpty)
         #expect(show.errorLines.count == 1)
         #expect(show.errorLines.first?.hasPrefix("xds: a.txt: malformed x-document-source value: ") == true)
 
-        let json = try xds("show", "--json", "a.txt", in: folder.path)
+        let json = try await xds("show", "--json", "a.txt", in: folder.path)
         #expect(json.status == 65 && json.stdout.isEmpty)
 
-        let set = try xds("set", "a.txt", "--id", "a.b", "--name", "N", in: folder.path)
+        let set = try await xds("set", "a.txt", "--id", "a.b", "--name", "N", in: folder.path)
         #expect(set.status == 65, "\(set)")
-        #expect(try folder.attribute(file).map([UInt8].init) == value)
+        #expect(try await folder.attribute(file).map([UInt8].init) == value)
     }
 }

@@ -42,12 +42,12 @@ struct MaskCommandTests {
         (["--size", "60", "--scale", "3"], 180),
         ([], 29),
     ])
-    func writesSquarePNG(flags: [String], side: Int) throws {
+    func writesSquarePNG(flags: [String], side: Int) async throws {
         let folder = try MaskHarness.makeFolder()
         defer { MaskHarness.cleanUp(folder) }
         let input = try Self.opaqueInput(in: folder)
         let out = folder + "/out.png"
-        let r = try xds(["mask", input] + flags + ["-o", out])
+        let r = try await xds(["mask", input] + flags + ["-o", out])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.isEmpty)
         let png = try #require(MaskHarness.read(out))
@@ -55,17 +55,17 @@ struct MaskCommandTests {
         // Default shape is continuous: corners are cut away, the centre is the opaque input.
         #expect(Self.alpha(image, 0, 0) == 0)
         #expect(Self.alpha(image, side / 2, side / 2) == 255)
-        let check = try run("/usr/bin/env", ["pngcheck", "-q", out])
+        let check = try await run("/usr/bin/env", ["pngcheck", "-q", out])
         #expect(check.status == 0, "pngcheck: \(check.stdout)")
     }
 
     @Test("29 pt at 2x and 58 pt at 1x are both 58 px, with a 2 px and a 1 px stroke")
-    func scaleVersusSize() throws {
+    func scaleVersusSize() async throws {
         let folder = try MaskHarness.makeFolder()
         defer { MaskHarness.cleanUp(folder) }
         let input = try Self.opaqueInput(in: folder)
-        let a = try xds(["mask", input, "--size", "29", "--scale", "2", "-o", folder + "/a.png"])
-        let b = try xds(["mask", input, "--size", "58", "-o", folder + "/b.png"])
+        let a = try await xds(["mask", input, "--size", "29", "--scale", "2", "-o", folder + "/a.png"])
+        let b = try await xds(["mask", input, "--size", "58", "-o", folder + "/b.png"])
         #expect(a.status == 0 && b.status == 0)
         let scaled = try Self.decodeRGBA(try #require(MaskHarness.read(folder + "/a.png")), side: 58)
         let plain = try Self.decodeRGBA(try #require(MaskHarness.read(folder + "/b.png")), side: 58)
@@ -77,7 +77,7 @@ struct MaskCommandTests {
     }
 
     @Test("--shape none --no-stroke keeps an opaque input's corners opaque and its edge colour")
-    func shapeAndStrokeFlags() throws {
+    func shapeAndStrokeFlags() async throws {
         let folder = try MaskHarness.makeFolder()
         defer { MaskHarness.cleanUp(folder) }
         let input = folder + "/flat.png"
@@ -89,7 +89,7 @@ struct MaskCommandTests {
         var images: [String: RGBAImage] = [:]
         for (name, flags) in runs {
             let out = "\(folder)/\(name).png"
-            let r = try xds(["mask", input, "--size", "40"] + flags + ["-o", out])
+            let r = try await xds(["mask", input, "--size", "40"] + flags + ["-o", out])
             #expect(r.status == 0, "\(r.stderr)")
             images[name] = try Self.decodeRGBA(try #require(MaskHarness.read(out)), side: 40)
         }
@@ -103,15 +103,15 @@ struct MaskCommandTests {
     }
 
     @Test("without -o (or with -o -) the PNG goes to standard output")
-    func standardOutput() throws {
+    func standardOutput() async throws {
         let folder = try MaskHarness.makeFolder()
         defer { MaskHarness.cleanUp(folder) }
         let input = try Self.opaqueInput(in: folder)
-        let piped = try xds(["mask", input, "--size", "29", "--scale", "2"])
+        let piped = try await xds(["mask", input, "--size", "29", "--scale", "2"])
         #expect(piped.status == 0, "\(piped.stderr)")
-        let dash = try xds(["mask", input, "--size", "29", "--scale", "2", "-o", "-"])
+        let dash = try await xds(["mask", input, "--size", "29", "--scale", "2", "-o", "-"])
         #expect(dash.status == 0)
-        _ = try xds(["mask", input, "--size", "29", "--scale", "2", "-o", folder + "/f.png"])
+        _ = try await xds(["mask", input, "--size", "29", "--scale", "2", "-o", folder + "/f.png"])
         let file = try #require(MaskHarness.read(folder + "/f.png"))
         _ = try Self.decodeRGBA(piped.output, side: 58)
         let same = piped.output == file && dash.output == file
@@ -119,7 +119,7 @@ struct MaskCommandTests {
     }
 
     @Test("reads a PNG from a pipe (/dev/stdin), larger than the first 64 KiB read")
-    func inputFromPipe() throws {
+    func inputFromPipe() async throws {
         let folder = try MaskHarness.makeFolder()
         defer { MaskHarness.cleanUp(folder) }
         // Noise does not compress: a 200×200 stored PNG is ~160 KB, so the buffer must grow.
@@ -129,20 +129,20 @@ struct MaskCommandTests {
             seed = seed &* 1_664_525 &+ 1_013_904_223
             return (UInt8(truncatingIfNeeded: seed >> 24), UInt8(truncatingIfNeeded: seed >> 16), 90, 255)
         }
-        let direct = try xds(["mask", input, "--size", "40", "-o", folder + "/a.png"])
-        let piped = try run("/bin/sh", ["-c", "cat '\(input)' | '\(xdsPath)' mask /dev/stdin --size 40 -o '\(folder)/b.png'"])
+        let direct = try await xds(["mask", input, "--size", "40", "-o", folder + "/a.png"])
+        let piped = try await run("/bin/sh", ["-c", "cat '\(input)' | '\(xdsPath)' mask /dev/stdin --size 40 -o '\(folder)/b.png'"])
         #expect(direct.status == 0 && piped.status == 0, "\(piped.stdout)")
         let same = MaskHarness.read(folder + "/a.png") == MaskHarness.read(folder + "/b.png")
         #expect(same, "the piped input gives the same PNG")
     }
 
     @Test("refuses to write PNG data to a terminal (exit 64, suggests -o)")
-    func refusesTerminal() throws {
+    func refusesTerminal() async throws {
         let folder = try MaskHarness.makeFolder()
         defer { MaskHarness.cleanUp(folder) }
         let input = try Self.opaqueInput(in: folder)
         // Standard output on a pseudo-terminal; the message goes to standard error.
-        let r = try run(xdsPath, ["mask", input], terminal: true)
+        let r = try await run(xdsPath, ["mask", input], terminal: true)
         #expect(r.status == 64)
         let text = r.stderr
         #expect(text.contains("terminal") && text.contains("-o"))
@@ -154,31 +154,31 @@ struct MaskCommandTests {
         (["--size", "-3"], "--size"), (["--size", "9000"], "--size"), (["--size", "3000", "--scale", "3"], "--size"),
         (["--size", "abc"], "--size"), (["--shape", "squircle"], "--shape"), (["--bogus"], "--bogus"),
     ])
-    func badFlags(flags: [String], named: String) throws {
+    func badFlags(flags: [String], named: String) async throws {
         let folder = try MaskHarness.makeFolder()
         defer { MaskHarness.cleanUp(folder) }
         let input = try Self.opaqueInput(in: folder)
-        let r = try xds(["mask", input] + flags + ["-o", folder + "/out.png"])
+        let r = try await xds(["mask", input] + flags + ["-o", folder + "/out.png"])
         #expect(r.status == 64)
         #expect(r.stderr.contains(named), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/out.png"))
     }
 
     @Test("a missing input exits 66; a folder as input too")
-    func missingInput() throws {
+    func missingInput() async throws {
         let folder = try MaskHarness.makeFolder()
         defer { MaskHarness.cleanUp(folder) }
-        let missing = try xds(["mask", folder + "/nope.png", "-o", folder + "/out.png"])
+        let missing = try await xds(["mask", folder + "/nope.png", "-o", folder + "/out.png"])
         #expect(missing.status == 66)
         #expect(missing.stderr == "xds: \(folder)/nope.png: no such file\n")
-        let dir = try xds(["mask", folder, "-o", folder + "/out.png"])
+        let dir = try await xds(["mask", folder, "-o", folder + "/out.png"])
         #expect(dir.status == 66)
         #expect(!FileManager.default.fileExists(atPath: folder + "/out.png"))
     }
 
     @Test("a corrupt PNG exits 65, names the file, writes nothing and leaves an old -o untouched",
           arguments: ["truncated", "bad-crc", "not-png", "empty"])
-    func corruptInput(kind: String) throws {
+    func corruptInput(kind: String) async throws {
         let folder = try MaskHarness.makeFolder()
         defer { MaskHarness.cleanUp(folder) }
         let good = try #require(MaskHarness.read(try Self.opaqueInput(in: folder)))
@@ -191,14 +191,14 @@ struct MaskCommandTests {
         }
         let input = folder + "/bad.png"
         try Data(bad).write(to: URL(fileURLWithPath: input))
-        let fresh = try xds(["mask", input, "-o", folder + "/new.png"])
+        let fresh = try await xds(["mask", input, "-o", folder + "/new.png"])
         #expect(fresh.status == 65)
         #expect(fresh.stderr.hasPrefix("xds: \(input): ") && fresh.stderr.split(separator: "\n").count == 1,
                 "\(fresh.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/new.png"))
         let old = folder + "/old.png"
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: old))
-        let again = try xds(["mask", input, "-o", old])
+        let again = try await xds(["mask", input, "-o", old])
         #expect(again.status == 65)
         #expect(MaskHarness.read(old) == Array("keep me".utf8))
         let left = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
@@ -206,12 +206,12 @@ struct MaskCommandTests {
     }
 
     @Test("an unwritable output exits 74 and leaves no temporary file")
-    func unwritableOutput() throws {
+    func unwritableOutput() async throws {
         let folder = try MaskHarness.makeFolder()
         defer { MaskHarness.cleanUp(folder) }
         let input = try Self.opaqueInput(in: folder)
         for out in [folder + "/no-such-folder/out.png", input + "/out.png", folder] {
-            let r = try xds(["mask", input, "-o", out])
+            let r = try await xds(["mask", input, "-o", out])
             #expect(r.status == 74, "\(out): \(r.stderr)")
             #expect(r.stderr.hasPrefix("xds: \(out): "), "\(r.stderr)")
         }
@@ -219,32 +219,32 @@ struct MaskCommandTests {
     }
 
     @Test("an existing -o is replaced whole and keeps its permissions; a new one gets 0666 less umask")
-    func replacesOutput() throws {
+    func replacesOutput() async throws {
         let folder = try MaskHarness.makeFolder()
         defer { MaskHarness.cleanUp(folder) }
         let input = try Self.opaqueInput(in: folder)
         let out = folder + "/out.png"
         try Data(repeating: 7, count: 100_000).write(to: URL(fileURLWithPath: out))
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: out)
-        let r = try xds(["mask", input, "-o", out])
+        let r = try await xds(["mask", input, "-o", out])
         #expect(r.status == 0)
         _ = try Self.decodeRGBA(try #require(MaskHarness.read(out)), side: 29)
         #expect(try Self.mode(out) == 0o640, "the old file's mode, not mkstemp's 0600")
         let fresh = folder + "/fresh.png"
-        #expect(try xds(["mask", input, "-o", fresh]).status == 0)
+        #expect(try await xds(["mask", input, "-o", fresh]).status == 0)
         #expect(try Self.mode(fresh) == 0o666 & ~Self.umask())
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["fresh.png", "in.png", "out.png"])
     }
 
     @Test("-o through a symbolic link replaces the link's target and keeps the link")
-    func outputThroughLink() throws {
+    func outputThroughLink() async throws {
         let folder = try MaskHarness.makeFolder()
         defer { MaskHarness.cleanUp(folder) }
         let input = try Self.opaqueInput(in: folder)
         try FileManager.default.createDirectory(atPath: folder + "/real", withIntermediateDirectories: false)
         try Data("old".utf8).write(to: URL(fileURLWithPath: folder + "/real/icon.png"))
         try FileManager.default.createSymbolicLink(atPath: folder + "/link.png", withDestinationPath: "real/icon.png")
-        let r = try xds(["mask", input, "-o", folder + "/link.png"])
+        let r = try await xds(["mask", input, "-o", folder + "/link.png"])
         #expect(r.status == 0, "\(r.stderr)")
         let link = try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/link.png")
         #expect(link == "real/icon.png")

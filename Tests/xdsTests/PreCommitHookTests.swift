@@ -25,26 +25,26 @@ struct PreCommitHookTests {
             ]
         }
 
-        func sh(_ command: String, in subfolder: String) throws -> Run {
-            try run("/bin/sh", ["-c", command], in: folder.path + "/" + subfolder, environment: environment)
+        func sh(_ command: String, in subfolder: String) async throws -> Run {
+            try await run("/bin/sh", ["-c", command], in: folder.path + "/" + subfolder, environment: environment)
         }
 
         /// The hooks repository (the manifest committed) and an empty project repository.
-        init() throws {
+        init() async throws {
             folder.folder("home")
             folder.folder("hooks")
             folder.folder("project")
             try FileManager.default.copyItem(atPath: packageRoot + "/.pre-commit-hooks.yaml",
                                              toPath: folder.path + "/hooks/.pre-commit-hooks.yaml")
-            let hooks = try sh("git init -q && git add -A && git commit -q -m hooks", in: "hooks")
+            let hooks = try await sh("git init -q && git add -A && git commit -q -m hooks", in: "hooks")
             #expect(hooks.status == 0, "\(hooks)")
-            let project = try sh("git init -q && echo '# project' > README.md && git add -A && git commit -q -m start", in: "project")
+            let project = try await sh("git init -q && echo '# project' > README.md && git add -A && git commit -q -m start", in: "project")
             #expect(project.status == 0, "\(project)")
         }
 
         /// `pre-commit try-repo ../hooks xds-check` on what is staged.
-        func tryRepo() throws -> Run {
-            try sh("pre-commit try-repo ../hooks xds-check", in: "project")
+        func tryRepo() async throws -> Run {
+            try await sh("pre-commit try-repo ../hooks xds-check", in: "project")
         }
     }
 
@@ -60,19 +60,19 @@ struct PreCommitHookTests {
     }
 
     @Test("a clean repository passes", .enabled(if: preCommitInstalled))
-    func cleanPasses() throws {
-        let scratch = try Scratch()
+    func cleanPasses() async throws {
+        let scratch = try await Scratch()
         scratch.folder.file("project/a.png", "png")
-        #expect(try scratch.sh("git add a.png", in: "project").status == 0)
-        let result = try scratch.tryRepo()
+        #expect(try await scratch.sh("git add a.png", in: "project").status == 0)
+        let result = try await scratch.tryRepo()
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("Passed"), "\(result)")
     }
 
     @Test("a staged a.png:Zone.Identifier, ._a.png or zip holding __MACOSX/ fails, the file named",
           .enabled(if: preCommitInstalled), arguments: ["zone", "sidecar", "zip"])
-    func stagedMetadataFails(_ what: String) throws {
-        let scratch = try Scratch()
+    func stagedMetadataFails(_ what: String) async throws {
+        let scratch = try await Scratch()
         let named: String
         switch what {
         case "zone":
@@ -87,12 +87,12 @@ struct PreCommitHookTests {
             scratch.folder.folder("zip/__MACOSX")
             scratch.folder.file("zip/a.png", "png")
             scratch.folder.write("zip/__MACOSX/._a.png", bytes: appleDoubleBytes(attributes: [("com.apple.FinderInfo", [1])]))
-            let zipped = try scratch.sh("zip -q -r ../project/release.zip a.png __MACOSX", in: "zip")
+            let zipped = try await scratch.sh("zip -q -r ../project/release.zip a.png __MACOSX", in: "zip")
             #expect(zipped.status == 0, "\(zipped)")
             named = "release.zip!/__MACOSX: macosx-folder"
         }
-        #expect(try scratch.sh("git add -A", in: "project").status == 0)
-        let result = try scratch.tryRepo()
+        #expect(try await scratch.sh("git add -A", in: "project").status == 0)
+        let result = try await scratch.tryRepo()
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout.contains("Failed"), "\(result)")
         #expect(result.stdout.contains(named), "\(result)")

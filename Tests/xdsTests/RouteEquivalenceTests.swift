@@ -11,7 +11,7 @@ import XDSSystem
 /// command's own option model (ArgumentParser's dump-help JSON, so a new option is drawn too):
 /// flags and options under every name, values good and bad, `--name=value`, missing values,
 /// grouped short options (`-rj 2`), repeats, `--`, `-h`, `help`, unknown options.
-@Suite("fast paths and ArgumentParser agree (generated command lines)")
+@Suite("fast paths and ArgumentParser agree (generated command lines)", .timeLimit(.minutes(3)))
 struct RouteEquivalenceTests {
     static let commands = ["show", "mask", "icon"]
     static let seeds: [UInt64] = Array(1...8)
@@ -93,10 +93,10 @@ struct RouteEquivalenceTests {
     /// that the fast path declines (the options first, spelt as given, then `--` and the operands:
     /// the same command to ArgumentParser), give the same standard output, standard error, exit
     /// status and output files.
-    @Test("the binary answers a fast line and its ArgumentParser twin alike", .timeLimit(.minutes(5)),
+    @Test("the binary answers a fast line and its ArgumentParser twin alike",
           arguments: commands)
-    func sameOutput(command: String) throws {
-        let folder = try Fixture()
+    func sameOutput(command: String) async throws {
+        let folder = try await Fixture()
         defer { folder.remove() }
         let model = try OptionModel(command)
         var compared = 0
@@ -110,8 +110,8 @@ struct RouteEquivalenceTests {
             let twin = pieces.filter { !$0.isOperand }.flatMap(\.arguments) + ["--"]
                 + pieces.filter(\.isOperand).flatMap(\.arguments)
             #expect(XDS.Route(["xds", command] + twin) == .parser, "\(twin)")
-            let fast = try folder.run([command] + line)
-            let parser = try folder.run([command] + twin)
+            let fast = try await folder.run([command] + line)
+            let parser = try await folder.run([command] + twin)
             #expect(fast.status == parser.status && fast.stdout == parser.stdout && fast.stderr == parser.stderr
                     && fast.files == parser.files,
                     "\(line): \(fast.status) \(fast.stderr) / \(twin): \(parser.status) \(parser.stderr)")
@@ -214,7 +214,7 @@ struct OptionModel {
 struct Fixture {
     let path: String
 
-    init() throws {
+    init() async throws {
         path = try ScratchFolder.make(prefix: "xds-route-tests").path
         try Data("a\n".utf8).write(to: URL(fileURLWithPath: path + "/a.txt"))
         try Data("plain\n".utf8).write(to: URL(fileURLWithPath: path + "/plain.txt"))
@@ -223,7 +223,7 @@ struct Fixture {
         }
         try Data(#"[{"width": 58, "height": 58, "src": "in.png"}]"#.utf8)
             .write(to: URL(fileURLWithPath: path + "/appInfo.json"))
-        let set = try xds(["set", "a.txt", "--id", "a.b", "--name", "N"], in: path)
+        let set = try await xds(["set", "a.txt", "--id", "a.b", "--name", "N"], in: path)
         #expect(set.status == 0, "\(set)")
     }
 
@@ -237,8 +237,8 @@ struct Fixture {
         var files: [String: Data]
     }
 
-    func run(_ arguments: [String]) throws -> Outcome {
-        let result = try ProcessRunner.run(xdsPath, arguments, in: path,
+    func run(_ arguments: [String]) async throws -> Outcome {
+        let result = try await ProcessRunner.run(xdsPath, arguments, in: path,
                                            environment: ["HOME": path, "XDG_CACHE_HOME": path + "/xdg-cache"],
                                            timeLimit: 60)
         var files: [String: Data] = [:]

@@ -16,8 +16,8 @@ final class ShowIconTests: @unchecked Sendable {
     /// `xds show doc.txt` without any image.
     let plain: Data
 
-    init() throws {
-        server = try TestHTTPServer.start(sharing: "ShowIconTests")
+    init() async throws {
+        server = try await TestHTTPServer.start(sharing: "ShowIconTests")
         work = try ScratchFolder.make(prefix: "xds-show-icon-work")
         home = try ScratchFolder.make(prefix: "xds-show-icon-home")
         for side in [29, 58, 87, 1024] {
@@ -27,15 +27,15 @@ final class ShowIconTests: @unchecked Sendable {
         try server.setRoutes(["headers": ["/app/appInfo.json": ["Cache-Control": "max-age=3600"],
                                           "/app/img/icon-87.png": ["Cache-Control": "max-age=3600"]]])
         FileManager.default.createFile(atPath: work.appendingPathComponent("doc.txt").path, contents: Data("x".utf8))
-        let set = try xds(["set", "doc.txt", "--id", "com.example.app", "--name", "Example",
+        let set = try await xds(["set", "doc.txt", "--id", "com.example.app", "--name", "Example",
                            "--app-info-url", server.url("/app/appInfo.json", on: .https)], in: work.path)
         try #require(set.status == 0, "\(set)")
         // Fills the cache the way a user's earlier `xds icon` run would.
-        let icon = try run(xdsPath, ["icon", "doc.txt", "--size", "32", "--scale", "2", "-o", "expected.png"],
+        let icon = try await run(xdsPath, ["icon", "doc.txt", "--size", "32", "--scale", "2", "-o", "expected.png"],
                            in: work.path, environment: Self.environment([:], server: server, home: home))
         try #require(icon.status == 0, "\(icon)")
         png = try Data(contentsOf: work.appendingPathComponent("expected.png"))
-        let show = try xds(["show", "doc.txt"], in: work.path)
+        let show = try await xds(["show", "doc.txt"], in: work.path)
         try #require(show.status == 0, "\(show)")
         plain = show.stdoutBytes
     }
@@ -61,8 +61,8 @@ final class ShowIconTests: @unchecked Sendable {
     }
 
     /// `xds show ARGS` with standard output on a pseudo-terminal; the bytes it wrote there.
-    func showInTerminal(_ arguments: [String], _ extra: [String: String]) throws -> Run {
-        try run(xdsPath, ["show"] + arguments, in: work.path, environment: environment(extra), terminal: true)
+    func showInTerminal(_ arguments: [String], _ extra: [String: String]) async throws -> Run {
+        try await run(xdsPath, ["show"] + arguments, in: work.path, environment: environment(extra), terminal: true)
     }
 
     var kittySequence: Data {
@@ -85,58 +85,58 @@ final class ShowIconTests: @unchecked Sendable {
     }
 
     @Test("kitty (TERM=xterm-kitty, or KITTY_WINDOW_ID): the PNG in 4096-byte chunks, then the fields")
-    func kitty() throws {
+    func kitty() async throws {
         #expect(png.count > 3072, "the icon needs more than one chunk for this test to check chunking")
         for extra in [["TERM": "xterm-kitty"], ["TERM": "xterm-256color", "KITTY_WINDOW_ID": "1"]] {
-            let shown = try showInTerminal(["--icon", "doc.txt"], extra)
+            let shown = try await showInTerminal(["--icon", "doc.txt"], extra)
             #expect(shown.status == 0, "\(shown)")
             #expect(shown.stdoutBytes == kittySequence + plain, "\(extra)")
         }
     }
 
     @Test("iTerm2 (TERM_PROGRAM=iTerm.app): one OSC 1337 inline image, then the fields")
-    func iTerm2() throws {
-        let shown = try showInTerminal(["--icon", "doc.txt"], ["TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app"])
+    func iTerm2() async throws {
+        let shown = try await showInTerminal(["--icon", "doc.txt"], ["TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app"])
         #expect(shown.status == 0, "\(shown)")
         #expect(shown.stdoutBytes == iTermSequence + plain)
     }
 
     @Test("No escape bytes: another terminal, tmux, a dumb terminal, no --icon, or output not a terminal")
-    func nothingElsewhere() throws {
+    func nothingElsewhere() async throws {
         for (arguments, extra) in [(["--icon", "doc.txt"], ["TERM": "xterm-256color"]),
                                    (["--icon", "doc.txt"], ["TERM": "xterm-kitty", "TMUX": "/tmp/tmux-0/default,1,0"]),
                                    (["--icon", "doc.txt"], ["TERM": "screen-256color", "KITTY_WINDOW_ID": "1"]),
                                    (["--icon", "doc.txt"], ["TERM": "dumb", "TERM_PROGRAM": "iTerm.app"]),
                                    (["doc.txt"], ["TERM": "xterm-kitty"])] {
-            let shown = try showInTerminal(arguments, extra)
+            let shown = try await showInTerminal(arguments, extra)
             #expect(shown.status == 0, "\(shown)")
             #expect(shown.stdoutBytes == plain, "\(arguments) \(extra)")
         }
         // Standard output a file (not a terminal), in kitty.
-        let piped = try run(xdsPath, ["show", "--icon", "doc.txt"], in: work.path,
+        let piped = try await run(xdsPath, ["show", "--icon", "doc.txt"], in: work.path,
                             environment: environment(["TERM": "xterm-kitty", "KITTY_WINDOW_ID": "1"]))
         #expect(piped.status == 0, "\(piped)")
         #expect(piped.stdoutBytes == plain)
     }
 
     @Test("Not cached: no image and no request without --fetch; --fetch gets it; status unchanged")
-    func notCached() throws {
+    func notCached() async throws {
         let empty = home.appendingPathComponent("empty-cache").path
         let before = try server.requests().count
-        let offline = try showInTerminal(["--icon", "doc.txt"], ["TERM": "xterm-kitty", "XDG_CACHE_HOME": empty])
+        let offline = try await showInTerminal(["--icon", "doc.txt"], ["TERM": "xterm-kitty", "XDG_CACHE_HOME": empty])
         #expect(offline.status == 0, "\(offline)")
         #expect(offline.stdoutBytes == plain)
         #expect(try server.requests().count == before, "--icon alone makes no request")
-        let fetched = try showInTerminal(["--icon", "--fetch", "doc.txt"], ["TERM": "xterm-kitty", "XDG_CACHE_HOME": empty])
+        let fetched = try await showInTerminal(["--icon", "--fetch", "doc.txt"], ["TERM": "xterm-kitty", "XDG_CACHE_HOME": empty])
         #expect(fetched.status == 0, "\(fetched)")
         #expect(fetched.stdoutBytes == kittySequence + plain)
     }
 
     @Test("--icon with --json, or --fetch without --icon, is a usage error (64)")
-    func usage() throws {
-        let json = try xds(["show", "--icon", "--json", "doc.txt"], in: work.path)
+    func usage() async throws {
+        let json = try await xds(["show", "--icon", "--json", "doc.txt"], in: work.path)
         #expect(json.status == 64, "\(json)")
-        let fetch = try xds(["show", "--fetch", "doc.txt"], in: work.path)
+        let fetch = try await xds(["show", "--fetch", "doc.txt"], in: work.path)
         #expect(fetch.status == 64, "\(fetch)")
     }
 }

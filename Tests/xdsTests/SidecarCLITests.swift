@@ -10,7 +10,7 @@ struct SidecarCLITests {
 
     /// A sidecar as macOS writes it, with `com.apple.quarantine` and Finder info, built by
     /// Python's struct module (independently of the library).
-    func macSidecar(in folder: TemporaryFolder, _ name: String) throws -> [UInt8] {
+    func macSidecar(in folder: TemporaryFolder, _ name: String) async throws -> [UInt8] {
         let script = #"""
             import struct, sys
             attrs = [(b'com.apple.quarantine', b'0081;5f;Safari;'), (b'org.example.tag', b'xyz')]
@@ -31,28 +31,28 @@ struct SidecarCLITests {
             open(sys.argv[1], 'wb').write(out)
             """#
         let path = folder.path + "/" + name
-        let made = try python(script, [path])
+        let made = try await python(script, [path])
         #expect(made.status == 0, "\(made)")
         return try #require(bytes(path))
     }
 
-    @Test func setShowRemoveThroughTheSidecar() throws {
+    @Test func setShowRemoveThroughTheSidecar() async throws {
         let folder = TemporaryFolder()
         folder.file("Report.pdf")
-        let original = try macSidecar(in: folder, "._Report.pdf")
-        let set = try xds("set", "Report.pdf", "--sidecar", "--id", "com.example.editor", "--name", "Editor", in: folder.path)
+        let original = try await macSidecar(in: folder, "._Report.pdf")
+        let set = try await xds("set", "Report.pdf", "--sidecar", "--id", "com.example.editor", "--name", "Editor", in: folder.path)
         #expect(set.status == 0 && set.stderr.isEmpty, "\(set)")
-        #expect(try folder.attribute(folder.path + "/Report.pdf") == nil)
-        let show = try xds("show", "--json", "Report.pdf", in: folder.path)
+        #expect(try await folder.attribute(folder.path + "/Report.pdf") == nil)
+        let show = try await xds("show", "--json", "Report.pdf", in: folder.path)
         #expect(show.status == 0 && show.stdout.contains(#""store":"appledouble""#), "\(show)")
         // Merge: a second run adds a key and keeps the others.
-        let merged = try xds("set", "Report.pdf", "--sidecar", "--path", "docs/Report.pdf", in: folder.path)
+        let merged = try await xds("set", "Report.pdf", "--sidecar", "--path", "docs/Report.pdf", in: folder.path)
         #expect(merged.status == 0, "\(merged)")
-        let value = try #require(try xds("show", "--json", "Report.pdf", in: folder.path).jsonLines().first)
+        let value = try #require(try await xds("show", "--json", "Report.pdf", in: folder.path).jsonLines().first)
         #expect(value["name"] as? String == "Editor" && value["path"] as? String == "docs/Report.pdf")
 
         // Python reads the other attributes, the Finder info and the fork back unchanged.
-        let check = try python(#"""
+        let check = try await python(#"""
             import struct, sys
             b = open(sys.argv[1], 'rb').read()
             n, = struct.unpack('>H', b[24:26])
@@ -69,28 +69,28 @@ struct SidecarCLITests {
         #expect(check.stdout == finderInfo + " b'0081;5f;Safari;' b'xyz' True True ['com.apple.quarantine', 'org.example.tag', 'x-document-source']\n", "\(check)")
 
         // remove without --sidecar: says where the value is and how to remove it.
-        let plain = try xds("remove", "Report.pdf", in: folder.path)
+        let plain = try await xds("remove", "Report.pdf", in: folder.path)
         #expect(plain.status == 1)
         #expect(plain.stderr.contains("the attribute is only in the AppleDouble sidecar") && plain.stderr.contains("xds remove --sidecar removes it"), "\(plain)")
-        let removed = try xds("remove", "--sidecar", "Report.pdf", in: folder.path)
+        let removed = try await xds("remove", "--sidecar", "Report.pdf", in: folder.path)
         #expect(removed.status == 0 && removed.stderr.isEmpty, "\(removed)")
         #expect(bytes(folder.path + "/._Report.pdf") == original)  // back to the very bytes macOS wrote
-        #expect(try xds("show", "Report.pdf", in: folder.path).status == 1)
-        #expect(try xds("remove", "--sidecar", "Report.pdf", in: folder.path).status == 1)
+        #expect(try await xds("show", "Report.pdf", in: folder.path).status == 1)
+        #expect(try await xds("remove", "--sidecar", "Report.pdf", in: folder.path).status == 1)
     }
 
-    @Test func helpMentionsSidecar() throws {
-        #expect(try xds("set", "--help").stdout.contains("--sidecar"))
-        let help = try xds("remove", "--help").stdout
+    @Test func helpMentionsSidecar() async throws {
+        #expect(try await xds("set", "--help").stdout.contains("--sidecar"))
+        let help = try await xds("remove", "--help").stdout
         #expect(help.contains("--sidecar") && help.contains("removed from the sidecar too"))
     }
 
     /// Twelve ways a sidecar can be broken; each makes `set --sidecar` and `remove --sidecar`
     /// exit 65 and leaves the file byte-identical.
-    @Test func corruptSidecarsAreLeftAlone() throws {
+    @Test func corruptSidecarsAreLeftAlone() async throws {
         let folder = TemporaryFolder()
         folder.file("a.txt")
-        let good = try macSidecar(in: folder, "good")
+        let good = try await macSidecar(in: folder, "good")
         func put32(_ b: [UInt8], _ at: Int, _ v: UInt32) -> [UInt8] {
             var o = b
             for i in 0..<4 { o[at + i] = UInt8(truncatingIfNeeded: v >> (24 - 8 * UInt32(i))) }
@@ -115,11 +115,11 @@ struct SidecarCLITests {
             #expect(data != good, "\(name)")
             let sidecar = folder.path + "/._a.txt"
             try Data(data).write(to: URL(fileURLWithPath: sidecar))
-            let set = try xds("set", "a.txt", "--sidecar", "--id", "x.y", "--name", "Z", in: folder.path)
+            let set = try await xds("set", "a.txt", "--sidecar", "--id", "x.y", "--name", "Z", in: folder.path)
             #expect(set.status == 65, "\(name): \(set)")
             #expect(set.stderr.hasPrefix("xds: a.txt: malformed AppleDouble sidecar ") && !set.stderr.contains("--replace"), "\(name): \(set)")
-            #expect(try xds("set", "a.txt", "--sidecar", "--replace", "--id", "x.y", "--name", "Z", in: folder.path).status == 65)
-            #expect(try xds("remove", "a.txt", "--sidecar", in: folder.path).status == 65, "\(name)")
+            #expect(try await xds("set", "a.txt", "--sidecar", "--replace", "--id", "x.y", "--name", "Z", in: folder.path).status == 65)
+            #expect(try await xds("remove", "a.txt", "--sidecar", in: folder.path).status == 65, "\(name)")
             #expect(bytes(sidecar) == data, "\(name)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["._a.txt", "a.txt", "good"])
@@ -127,10 +127,10 @@ struct SidecarCLITests {
 
     /// 4 processes × 20 rounds, each setting its own key in the sidecar: the lock on the file
     /// keeps every key, and the other attributes survive every rewrite.
-    @Test func concurrentSidecarWritersKeepEveryKey() throws {
+    @Test func concurrentSidecarWritersKeepEveryKey() async throws {
         let folder = TemporaryFolder()
         folder.file("shared.txt")
-        _ = try macSidecar(in: folder, "._shared.txt")
+        _ = try await macSidecar(in: folder, "._shared.txt")
         let script = #"""
             XDS="$1"; F=shared.txt
             "$XDS" set "$F" --sidecar --id com.example.base --name Base || exit 9
@@ -146,10 +146,10 @@ struct SidecarCLITests {
             done
             wait
             """#
-        let result = try run("/bin/sh", ["-c", script, "sh", xdsPath], in: folder.path)
+        let result = try await run("/bin/sh", ["-c", script, "sh", xdsPath], in: folder.path)
         #expect(result.status == 0, "\(result)")
         #expect(try String(contentsOfFile: folder.path + "/err", encoding: .utf8).isEmpty)
-        let value = try #require(try xds("show", "--json", "shared.txt", in: folder.path).jsonLines().first)
+        let value = try #require(try await xds("show", "--json", "shared.txt", in: folder.path).jsonLines().first)
         #expect(value["identifier"] as? String == "com.example.r19")
         #expect(value["name"] as? String == "v19")
         #expect(value["path"] as? String == "v19")
@@ -164,39 +164,42 @@ struct SidecarCLITests {
     /// hint, `set --sidecar` works. Where mounting is not allowed (not root) this is skipped.
     @Test(.enabled(if: getuid() == 0 && ((try? String(contentsOfFile: "/proc/filesystems", encoding: .utf8))?.contains("ramfs") ?? false),
                    "mounting ramfs needs root"))
-    func filesystemWithoutAttributes() throws {
+    func filesystemWithoutAttributes() async throws {
         let folder = TemporaryFolder()
         let mountPoint = folder.path + "/mnt"
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
-        let mounted = try sh("mount -t ramfs -o size=4m ramfs '\(mountPoint)'")
+        let mounted = try await sh("mount -t ramfs -o size=4m ramfs '\(mountPoint)'")
         try #require(mounted.status == 0, "\(mounted)")
-        defer { _ = try? sh("umount '\(mountPoint)'") }
-        folder.file("mnt/doc.txt")
-        let plain = try xds("set", "doc.txt", "--id", "x.y", "--name", "Z", in: mountPoint)
-        #expect(plain.status == 74)
-        #expect(plain.stderr == "xds: doc.txt: the filesystem does not support extended attributes; --sidecar writes the value to an AppleDouble file ._NAME next to it instead\n", "\(plain)")
-        let side = try xds("set", "doc.txt", "--sidecar", "--id", "x.y", "--name", "Z", in: mountPoint)
-        #expect(side.status == 0, "\(side)")
-        let show = try xds("show", "--json", "doc.txt", in: mountPoint)
-        #expect(show.status == 0 && show.stdout.contains(#""name":"Z""#), "\(show)")
-        // A second set merges with the sidecar's value (its read found the sidecar).
-        #expect(try xds("set", "doc.txt", "--sidecar", "--path", "p", in: mountPoint).status == 0)
-        let remove = try xds("remove", "doc.txt", in: mountPoint)
-        #expect(remove.status == 74 && remove.stderr.contains("--sidecar removes the value"), "\(remove)")
-        #expect(try xds("remove", "doc.txt", "--sidecar", in: mountPoint).status == 0)
-        #expect(!FileManager.default.fileExists(atPath: mountPoint + "/._doc.txt"))
+        try await withCleanup { () async throws in
+            folder.file("mnt/doc.txt")
+            let plain = try await xds("set", "doc.txt", "--id", "x.y", "--name", "Z", in: mountPoint)
+            #expect(plain.status == 74)
+            #expect(plain.stderr == "xds: doc.txt: the filesystem does not support extended attributes; --sidecar writes the value to an AppleDouble file ._NAME next to it instead\n", "\(plain)")
+            let side = try await xds("set", "doc.txt", "--sidecar", "--id", "x.y", "--name", "Z", in: mountPoint)
+            #expect(side.status == 0, "\(side)")
+            let show = try await xds("show", "--json", "doc.txt", in: mountPoint)
+            #expect(show.status == 0 && show.stdout.contains(#""name":"Z""#), "\(show)")
+            // A second set merges with the sidecar's value (its read found the sidecar).
+            #expect(try await xds("set", "doc.txt", "--sidecar", "--path", "p", in: mountPoint).status == 0)
+            let remove = try await xds("remove", "doc.txt", in: mountPoint)
+            #expect(remove.status == 74 && remove.stderr.contains("--sidecar removes the value"), "\(remove)")
+            #expect(try await xds("remove", "doc.txt", "--sidecar", in: mountPoint).status == 0)
+            #expect(!FileManager.default.fileExists(atPath: mountPoint + "/._doc.txt"))
 
-        // remove -r clears sidecars in a tree on such a filesystem (no attribute to fail on).
-        try FileManager.default.createDirectory(atPath: mountPoint + "/sub", withIntermediateDirectories: false)
-        folder.file("mnt/sub/a.txt")
-        folder.file("mnt/sub/b.txt")
-        for name in ["sub/a.txt", "sub/b.txt"] {
-            #expect(try xds("set", name, "--sidecar", "--id", "x.y", "--name", "Z", in: mountPoint).status == 0)
+            // remove -r clears sidecars in a tree on such a filesystem (no attribute to fail on).
+            try FileManager.default.createDirectory(atPath: mountPoint + "/sub", withIntermediateDirectories: false)
+            folder.file("mnt/sub/a.txt")
+            folder.file("mnt/sub/b.txt")
+            for name in ["sub/a.txt", "sub/b.txt"] {
+                #expect(try await xds("set", name, "--sidecar", "--id", "x.y", "--name", "Z", in: mountPoint).status == 0)
+            }
+            #expect(try await xds("show", "-r", "--json", ".", in: mountPoint).stdout.split(separator: "\n").count == 2)
+            let tree = try await xds("remove", "-r", ".", in: mountPoint)
+            #expect(tree.status == 0 && tree.stderr.isEmpty, "\(tree)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: mountPoint + "/sub").sorted() == ["a.txt", "b.txt"])
+            #expect(try await xds("show", "-r", ".", in: mountPoint).status == 1)
+        } cleanup: {
+            _ = try? await sh("umount '\(mountPoint)'")
         }
-        #expect(try xds("show", "-r", "--json", ".", in: mountPoint).stdout.split(separator: "\n").count == 2)
-        let tree = try xds("remove", "-r", ".", in: mountPoint)
-        #expect(tree.status == 0 && tree.stderr.isEmpty, "\(tree)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: mountPoint + "/sub").sorted() == ["a.txt", "b.txt"])
-        #expect(try xds("show", "-r", ".", in: mountPoint).status == 1)
     }
 }

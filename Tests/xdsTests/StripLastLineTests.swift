@@ -12,16 +12,16 @@ struct StripLastLineTests {
 
     /// `tree/` with `plain.txt` (no mark) and `one.tar` (GNU tar's pax records: a member with a
     /// quarantine and an x-document-source value); with `two`, also `sub/two.tar`, the same.
-    func tree(two: Bool) throws -> TemporaryFolder {
+    func tree(two: Bool) async throws -> TemporaryFolder {
         let folder = TemporaryFolder()
         folder.folder("src")
         folder.folder("tree/sub")
         folder.file("tree/plain.txt")
         let member = folder.file("src/a.bin")
-        try folder.setAttribute(member, Self.quarantine, name: "user.com.apple.quarantine")
-        try folder.setAttribute(member, DocumentSource(identifier: "com.example.a", name: "A").binaryPropertyList())
+        try await folder.setAttribute(member, Self.quarantine, name: "user.com.apple.quarantine")
+        try await folder.setAttribute(member, DocumentSource(identifier: "com.example.a", name: "A").binaryPropertyList())
         for name in two ? ["tree/one.tar", "tree/sub/two.tar"] : ["tree/one.tar"] {
-            let tar = try run("/bin/tar", ["--xattrs", "--xattrs-include=user.*", "-cf", name, "src"], in: folder.path)
+            let tar = try await run("/bin/tar", ["--xattrs", "--xattrs-include=user.*", "-cf", name, "src"], in: folder.path)
             try #require(tar.status == 0, "\(tar)")
         }
         return folder
@@ -29,11 +29,11 @@ struct StripLastLineTests {
 
     @Test("strip -r (and -n): nothing on disk, archives with marks: one last line that counts them, status 1",
           arguments: [false, true])
-    func stripLastLine(two: Bool) throws {
-        let folder = try tree(two: two)
+    func stripLastLine(two: Bool) async throws {
+        let folder = try await tree(two: two)
         let hold = two ? "2 archives hold" : "1 archive holds"
         for dryRun in [false, true] {
-            let result = try xds(["strip", "-r", "-j", "1"] + (dryRun ? ["-n"] : []) + ["tree"], in: folder.path)
+            let result = try await xds(["strip", "-r", "-j", "1"] + (dryRun ? ["-n"] : []) + ["tree"], in: folder.path)
             #expect(result.status == 1, "\(result)")
             // -n lists what each archive's clean copy would drop (SPEC §6), as the copy reads it.
             let archives = two ? ["tree/one.tar", "tree/sub/two.tar"] : ["tree/one.tar"]
@@ -45,43 +45,46 @@ struct StripLastLineTests {
             #expect(lines.last == "xds: tree: nothing to remove on disk; \(hold) marks (xds strip ARCHIVE -o CLEAN)")
         }
         // A mark on disk too: removed, status 0, no last line.
-        try folder.setAttribute(folder.path + "/tree/plain.txt", Self.quarantine, name: "user.com.apple.quarantine")
-        let stripped = try xds("strip", "-r", "tree", in: folder.path)
+        try await folder.setAttribute(folder.path + "/tree/plain.txt", Self.quarantine, name: "user.com.apple.quarantine")
+        let stripped = try await xds("strip", "-r", "tree", in: folder.path)
         #expect(stripped.status == 0, "\(stripped)")
         #expect(!stripped.stderr.contains("xds: tree:"))
         // Kinds the archives do not hold: the old line, about those kinds.
-        let none = try xds("strip", "-r", "--only", "xdg", "tree", in: folder.path)
+        let none = try await xds("strip", "-r", "--only", "xdg", "tree", in: folder.path)
         #expect(none.status == 1)
         #expect(none.stderr == "xds: tree: no file or folder in it has a mark of the kinds asked\n")
     }
 
     @Test("strip -r: a store that refuses (chattr +i) is the last word, not \"no file or folder in it has a mark\"")
-    func refusedStoreIsNotNoMark() throws {
+    func refusedStoreIsNotNoMark() async throws {
         let folder = TemporaryFolder()
         folder.folder("t/d")
         let file = folder.file("t/d/f")
         folder.file("t/d/g")
-        try folder.setAttribute(file, Self.quarantine, name: "user.com.apple.quarantine")
-        let locked = try run("/usr/bin/chattr", ["+i", file])
+        try await folder.setAttribute(file, Self.quarantine, name: "user.com.apple.quarantine")
+        let locked = try await run("/usr/bin/chattr", ["+i", file])
         try #require(locked.status == 0, "chattr +i needs CAP_LINUX_IMMUTABLE and ext4: \(locked)")
-        defer { _ = try? run("/usr/bin/chattr", ["-i", file]) }
-        let result = try xds("strip", "-r", "t", in: folder.path)
-        #expect(result.status == 74, "\(result)")
-        #expect(result.stderr == "xds: t/d/f: operation not permitted: the file is immutable (chattr +i), so its attributes cannot change\n")
-        #expect(try folder.attribute(file, name: "user.com.apple.quarantine") != nil)
-        // With an archive that holds marks too: named, and still no "nothing to remove on disk".
-        let tar = try run("/bin/tar", ["--xattrs", "--xattrs-include=user.*", "-cf", "t/a.tar", "-C", "t/d", "f"], in: folder.path)
-        try #require(tar.status == 0, "\(tar)")
-        let both = try xds("strip", "-r", "-j", "1", "t", in: folder.path)
-        #expect(both.status == 74, "\(both)")
-        #expect(!both.stderr.contains("xds: t:") && both.stderr.contains("xds: t/a.tar: 1 member carries marks"), "\(both.stderr)")
+        try await withCleanup { () async throws in
+            let result = try await xds("strip", "-r", "t", in: folder.path)
+            #expect(result.status == 74, "\(result)")
+            #expect(result.stderr == "xds: t/d/f: operation not permitted: the file is immutable (chattr +i), so its attributes cannot change\n")
+            #expect(try await folder.attribute(file, name: "user.com.apple.quarantine") != nil)
+            // With an archive that holds marks too: named, and still no "nothing to remove on disk".
+            let tar = try await run("/bin/tar", ["--xattrs", "--xattrs-include=user.*", "-cf", "t/a.tar", "-C", "t/d", "f"], in: folder.path)
+            try #require(tar.status == 0, "\(tar)")
+            let both = try await xds("strip", "-r", "-j", "1", "t", in: folder.path)
+            #expect(both.status == 74, "\(both)")
+            #expect(!both.stderr.contains("xds: t:") && both.stderr.contains("xds: t/a.tar: 1 member carries marks"), "\(both.stderr)")
+        } cleanup: {
+            _ = try? await run("/usr/bin/chattr", ["-i", file])
+        }
     }
 
     @Test("remove -r: nothing on disk, archives with values: one last line that counts them, status 1")
-    func removeLastLine() throws {
-        let folder = try tree(two: true)
+    func removeLastLine() async throws {
+        let folder = try await tree(two: true)
         for dryRun in [false, true] {
-            let result = try xds(["remove", "-r", "-j", "1"] + (dryRun ? ["-n"] : []) + ["tree"], in: folder.path)
+            let result = try await xds(["remove", "-r", "-j", "1"] + (dryRun ? ["-n"] : []) + ["tree"], in: folder.path)
             #expect(result.status == 1, "\(result)")
             #expect(result.stderr.split(separator: "\n") == [
                 "xds: tree/one.tar: 1 member carries x-document-source; xds does not rewrite archives",
@@ -92,10 +95,10 @@ struct StripLastLineTests {
     }
 
     @Test("show -r and where -r: the archives' members are listed, no last line, status 0")
-    func showAndWhere() throws {
-        let folder = try tree(two: false)
+    func showAndWhere() async throws {
+        let folder = try await tree(two: false)
         for command in ["show", "where"] {
-            let result = try xds(command, "-r", "tree", in: folder.path)
+            let result = try await xds(command, "-r", "tree", in: folder.path)
             #expect(result.status == 0, "\(result)")
             #expect(result.stderr.isEmpty, "\(command): \(result.stderr)")
             #expect(result.stdout.hasPrefix("tree/one.tar!/src/a.bin\n"))

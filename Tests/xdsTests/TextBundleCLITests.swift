@@ -16,13 +16,13 @@ struct TextBundleCLITests {
 
     let info = #"{"version": 2, "type": "net.daringfireball.markdown", "transient": false, "creatorIdentifier": "net.shinyfrog.bear", "creatorURL": "https://bear.app", "sourceURL": "https://example.com/clip"}"#
 
-    @Test func showsTheAttributeAndTheBundleRecord() throws {
+    @Test func showsTheAttributeAndTheBundleRecord() async throws {
         let folder = TemporaryFolder()
         _ = try bundle(in: folder, info: info)
-        let set = try xds("set", "Note.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path)
+        let set = try await xds("set", "Note.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path)
         #expect(set.status == 0, "\(set)")
 
-        let human = try xds("show", "Note.textbundle", in: folder.path)
+        let human = try await xds("show", "Note.textbundle", in: folder.path)
         #expect(human.status == 0 && human.stderr.isEmpty, "\(human)")
         #expect(human.stdout == """
             Note.textbundle
@@ -39,7 +39,7 @@ struct TextBundleCLITests {
 
             """)
 
-        let json = try xds("show", "--json", "Note.textbundle", in: folder.path)
+        let json = try await xds("show", "--json", "Note.textbundle", in: folder.path)
         let line = try #require(try json.jsonLines().first)
         #expect(line["identifier"] as? String == "com.example.editor" && line["store"] as? String == "xattr")
         let record = try #require(line["textbundle"] as? [String: Any])
@@ -48,10 +48,10 @@ struct TextBundleCLITests {
         #expect(record["transient"] as? Bool == false && record["version"] as? Int == 2)
     }
 
-    @Test func aBundleWithoutTheAttributeStillShowsItsRecordWithStatus1() throws {
+    @Test func aBundleWithoutTheAttributeStillShowsItsRecordWithStatus1() async throws {
         let folder = TemporaryFolder()
         _ = try bundle(in: folder, info: info)
-        let json = try xds("show", "--json", "Note.textbundle", in: folder.path)
+        let json = try await xds("show", "--json", "Note.textbundle", in: folder.path)
         #expect(json.status == 1, "\(json)")
         #expect(json.stderr.contains("Note.textbundle: no x-document-source attribute"))
         let line = try #require(try json.jsonLines().first)
@@ -61,33 +61,33 @@ struct TextBundleCLITests {
 
     /// "oversized" stands for a valid object after 70 000 spaces (over the 64 KiB bound).
     @Test(arguments: ["{not json", "[1, 2]", "oversized"])
-    func aBadInfoFileIsAWarningNotAFailure(_ text: String) throws {
+    func aBadInfoFileIsAWarningNotAFailure(_ text: String) async throws {
         let folder = TemporaryFolder()
         _ = try bundle(in: folder, info: text == "oversized" ? String(repeating: " ", count: 70_000) + "{}" : text)
-        #expect(try xds("set", "Note.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path).status == 0)
-        let show = try xds("show", "--json", "Note.textbundle", in: folder.path)
+        #expect(try await xds("set", "Note.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path).status == 0)
+        let show = try await xds("show", "--json", "Note.textbundle", in: folder.path)
         #expect(show.status == 0, "\(show)")
         #expect(show.stderr.hasPrefix("xds: warning: Note.textbundle: info.json is"), "\(show)")
         let line = try #require(try show.jsonLines().first)
         #expect(line["textbundle"] == nil && line["name"] as? String == "Editor")
     }
 
-    @Test func wrongTypesAreListedAsWarningsOfTheRecord() throws {
+    @Test func wrongTypesAreListedAsWarningsOfTheRecord() async throws {
         let folder = TemporaryFolder()
         _ = try bundle(in: folder, info: #"{"creatorIdentifier": 7, "type": "public.plain-text"}"#)
-        #expect(try xds("set", "Note.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path).status == 0)
-        let human = try xds("show", "Note.textbundle", in: folder.path)
+        #expect(try await xds("set", "Note.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path).status == 0)
+        let human = try await xds("show", "Note.textbundle", in: folder.path)
         #expect(human.status == 0 && human.stdout.contains("    type: public.plain-text\n"), "\(human)")
         #expect(human.stdout.contains("    warning: info.json: creatorIdentifier is a number, not a string (ignored)\n"))
     }
 
-    @Test func recursiveShowIncludesTheRecordOfTaggedBundles() throws {
+    @Test func recursiveShowIncludesTheRecordOfTaggedBundles() async throws {
         let folder = TemporaryFolder()
         try FileManager.default.createDirectory(atPath: folder.path + "/notes", withIntermediateDirectories: true)
         _ = try bundle(in: folder, "notes/A.textbundle", info: info)
         _ = try bundle(in: folder, "notes/B.textbundle", info: #"{"creatorIdentifier": "com.example.other"}"#)
-        #expect(try xds("set", "notes/A.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path).status == 0)
-        let json = try xds("show", "-r", "--json", "notes", in: folder.path)
+        #expect(try await xds("set", "notes/A.textbundle", "--id", "com.example.editor", "--name", "Editor", in: folder.path).status == 0)
+        let json = try await xds("show", "-r", "--json", "notes", in: folder.path)
         #expect(json.status == 0, "\(json)")
         let lines = try json.jsonLines()
         // Only the tagged bundle is listed (-r lists what carries the attribute), with its record.
@@ -96,7 +96,7 @@ struct TextBundleCLITests {
         #expect((lines.first?["textbundle"] as? [String: Any])?["creatorIdentifier"] as? String == "net.shinyfrog.bear")
     }
 
-    @Test func aTextpackShowsItsMembersThenItsRecord() throws {
+    @Test func aTextpackShowsItsMembersThenItsRecord() async throws {
         let folder = TemporaryFolder()
         let spec = #"""
             {"out": "Note.textpack", "format": "zip", "entries": [
@@ -105,9 +105,9 @@ struct TextBundleCLITests {
              {"name": "__MACOSX/Note.textbundle/._text.md", "appledouble": {"value": {"identifier": "com.example.editor", "name": "Editor"}}}]}
             """#
         folder.file("spec.json", spec)
-        let made = try run("/usr/bin/env", ["python3", packageRoot + "/scripts/make_test_archive.py", "spec.json"], in: folder.path)
+        let made = try await run("/usr/bin/env", ["python3", packageRoot + "/scripts/make_test_archive.py", "spec.json"], in: folder.path)
         try #require(made.status == 0, "\(made)")
-        let json = try xds("show", "--json", "Note.textpack", in: folder.path)
+        let json = try await xds("show", "--json", "Note.textpack", in: folder.path)
         #expect(json.status == 0, "\(json)")
         let lines = try json.jsonLines()
         #expect(lines.count == 2)
@@ -117,8 +117,8 @@ struct TextBundleCLITests {
         #expect(record["creatorIdentifier"] as? String == "net.shinyfrog.bear" && record["transient"] as? Bool == true)
 
         // The pack's own attribute and its record are one entry.
-        #expect(try xds("set", "Note.textpack", "--id", "com.example.zip", "--name", "Zipper", in: folder.path).status == 0)
-        let again = try xds("show", "--json", "Note.textpack", in: folder.path).jsonLines()
+        #expect(try await xds("set", "Note.textpack", "--id", "com.example.zip", "--name", "Zipper", in: folder.path).status == 0)
+        let again = try await xds("show", "--json", "Note.textpack", in: folder.path).jsonLines()
         #expect(again.count == 2 && again.last?["name"] as? String == "Zipper" && again.last?["textbundle"] != nil)
     }
 }

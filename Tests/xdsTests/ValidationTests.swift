@@ -32,15 +32,15 @@ struct ValidationTests {
     ]
 
     @Test(arguments: invalid)
-    func invalidOptionsExit64AndLeaveTheValue(options: [String]) throws {
+    func invalidOptionsExit64AndLeaveTheValue(options: [String]) async throws {
         let folder = TemporaryFolder()
         folder.file("a.txt")
-        #expect(try xds("set", "a.txt", "--id", "com.example.app", "--name", "Old", in: folder.path).status == 0)
-        let before = try folder.attribute("a.txt")
-        let result = try xds(["set", "a.txt"] + options, in: folder.path)
+        #expect(try await xds("set", "a.txt", "--id", "com.example.app", "--name", "Old", in: folder.path).status == 0)
+        let before = try await folder.attribute("a.txt")
+        let result = try await xds(["set", "a.txt"] + options, in: folder.path)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("Error: "))
-        #expect(try folder.attribute("a.txt") == before)
+        #expect(try await folder.attribute("a.txt") == before)
     }
 
     @Test(arguments: [
@@ -50,31 +50,31 @@ struct ValidationTests {
         ["--id", "com.example.App-2"],
         ["--name", "Working Copy 文 😀"],
     ])
-    func validOptionsAreAccepted(options: [String]) throws {
+    func validOptionsAreAccepted(options: [String]) async throws {
         let folder = TemporaryFolder()
         folder.file("a.txt")
-        let result = try xds(["set", "a.txt", "--id", "com.example.app", "--name", "N"] + options, in: folder.path)
+        let result = try await xds(["set", "a.txt", "--id", "com.example.app", "--name", "N"] + options, in: folder.path)
         #expect(result.status == 0, "\(result)")
     }
 
-    @Test func messagesNameTheOptionAndProblem() throws {
+    @Test func messagesNameTheOptionAndProblem() async throws {
         let folder = TemporaryFolder()
         folder.file("a.txt")
-        let http = try xds("set", "a.txt", "--id", "a.b", "--name", "N", "--app-info-url", "http://x.org/a", in: folder.path)
+        let http = try await xds("set", "a.txt", "--id", "a.b", "--name", "N", "--app-info-url", "http://x.org/a", in: folder.path)
         #expect(http.stderr.hasPrefix("Error: --app-info-url 'http://x.org/a' uses http, which is allowed only with --allow-http; use https.\n"))
-        let ftp = try xds("set", "a.txt", "--id", "a.b", "--name", "N", "--app-info-url", "ftp://x.org/a", in: folder.path)
+        let ftp = try await xds("set", "a.txt", "--id", "a.b", "--name", "N", "--app-info-url", "ftp://x.org/a", in: folder.path)
         #expect(ftp.stderr.hasPrefix("Error: --app-info-url 'ftp://x.org/a' uses the scheme 'ftp'; only https is allowed (http with --allow-http).\n"))
-        let relative = try xds("set", "a.txt", "--id", "a.b", "--name", "N", "--app-info-url", "appInfo.json", in: folder.path)
+        let relative = try await xds("set", "a.txt", "--id", "a.b", "--name", "N", "--app-info-url", "appInfo.json", in: folder.path)
         #expect(relative.stderr.hasPrefix("Error: --app-info-url 'appInfo.json' is not an absolute URL"))
-        let id = try xds("set", "a.txt", "--id", "bad id", "--name", "N", in: folder.path)
+        let id = try await xds("set", "a.txt", "--id", "bad id", "--name", "N", in: folder.path)
         #expect(id.stderr.hasPrefix("Error: --id 'bad id' contains a space"))
-        let dash = try xds("set", "a.txt", "--id", "-", "--name", "N", in: folder.path)
+        let dash = try await xds("set", "a.txt", "--id", "-", "--name", "N", in: folder.path)
         #expect(dash.stderr.hasPrefix("Error: --id '-' has a part that starts or ends with '-' (reverse-DNS"))
-        let dot = try xds("set", "a.txt", "--id", ".", "--name", "N", in: folder.path)
+        let dot = try await xds("set", "a.txt", "--id", ".", "--name", "N", in: folder.path)
         #expect(dot.stderr.hasPrefix("Error: --id '.' has an empty part between dots"))
         // The invisible name is shown escaped, so the message says what was typed.
-        let invisible = try xds("set", "a.txt", "--id", "a.b", "--name", "\u{200B}\u{202E}", in: folder.path)
+        let invisible = try await xds("set", "a.txt", "--id", "a.b", "--name", "\u{200B}\u{202E}", in: folder.path)
         #expect(invisible.stderr.hasPrefix("Error: --name '\\u{200b}\\u{202e}' has no visible character.\n"))
-        #expect(try folder.attribute("a.txt") == nil)
+        #expect(try await folder.attribute("a.txt") == nil)
     }
 }

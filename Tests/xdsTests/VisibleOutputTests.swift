@@ -16,14 +16,14 @@ struct VisibleOutputTests {
         ("line\nbreak\ttab", "line\\nbreak\\ttab"),
         ("plain ü 文", "plain ü 文"),
     ])
-    func humanOutput(raw: String, shown: String) throws {
+    func humanOutput(raw: String, shown: String) async throws {
         let folder = TemporaryFolder()
         folder.file("a.txt")
         // Written by Python so the value holds exactly `raw`, whatever xds set would accept.
-        let bytes = try plistlib(#"{"identifier": "com.example.app", "name": sys.argv[1], "other": sys.argv[1]}"#
+        let bytes = try await plistlib(#"{"identifier": "com.example.app", "name": sys.argv[1], "other": sys.argv[1]}"#
             .replacingOccurrences(of: "sys.argv[1]", with: pythonLiteral(raw)))
-        try folder.setAttribute("a.txt", bytes)
-        let result = try xds("show", "a.txt", in: folder.path)
+        try await folder.setAttribute("a.txt", bytes)
+        let result = try await xds("show", "a.txt", in: folder.path)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("  name:       \(shown)\n"), "\(result.stdout)")
         #expect(result.stdout.contains("    other: \"\(shown)\"\n"), "\(result.stdout)")
@@ -33,28 +33,28 @@ struct VisibleOutputTests {
     }
 
     @Test("file names in show output and in error lines are escaped the same way")
-    func fileNames() throws {
+    func fileNames() async throws {
         let folder = TemporaryFolder()
         let name = "a\\u{1b}b\u{202E}"
         folder.file(name)
-        #expect(try xds("set", name, "--id", "com.example.app", "--name", "N", in: folder.path).status == 0)
-        let shown = try xds("show", name, in: folder.path)
+        #expect(try await xds("set", name, "--id", "com.example.app", "--name", "N", in: folder.path).status == 0)
+        let shown = try await xds("show", name, in: folder.path)
         #expect(shown.stdout.hasPrefix("a\\\\u{1b}b\\u{202e}\n"), "\(shown)")
-        let missing = try xds("show", "gone\\n\u{200B}", in: folder.path)
+        let missing = try await xds("show", "gone\\n\u{200B}", in: folder.path)
         #expect(missing.status == 66)
         #expect(missing.stderr == "xds: gone\\\\n\\u{200b}: no such file or folder\n")
     }
 
     @Test("input quoted in a library's error message is escaped once in the error line")
-    func libraryMessagesAreNotEscapedTwice() throws {
+    func libraryMessagesAreNotEscapedTwice() async throws {
         let folder = TemporaryFolder()
         folder.file("a.txt")
         // An XML value whose dictionary has the key ESC-b twice: the library quotes the key with
         // its escape, and the error line must show that escape as it is, not doubled.
         let xml = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>"#
             + "<key>&#27;b</key><true/><key>&#27;b</key><true/></dict></plist>"
-        try folder.setAttribute("a.txt", Array(xml.utf8))
-        let result = try xds("show", "a.txt", in: folder.path)
+        try await folder.setAttribute("a.txt", Array(xml.utf8))
+        let result = try await xds("show", "a.txt", in: folder.path)
         #expect(result.status == 65, "\(result)")
         #expect(result.stderr.contains("the key '\\u{1b}b' twice"), "\(result.stderr)")
         #expect(!result.stderr.contains("\\\\u{1b}"), "\(result.stderr)")

@@ -4,16 +4,16 @@ import XDSTestSupport
 
 /// `xds where --files-from FILE|-` and `--no-archives` (SPEC §6b): the names a program that
 /// shows files hands over, NUL-separated, and archives read as plain files.
-@Suite("xds where --files-from, --no-archives", .timeLimit(.minutes(3)))
+@Suite("xds where --files-from, --no-archives")
 struct WhereFilesFromTests {
     /// A folder with a downloaded file, a labelled file, a file without marks, and a zip
     /// with a mark of its own and a member with one.
-    static func fixture() throws -> URL {
-        let folder = try ScratchFolder.make(prefix: "xds-files-from")
+    static func fixture() async throws -> URL {
+        let folder = try await ScratchFolder.make(prefix: "xds-files-from")
         for name in ["dl.txt", "label d.txt", "plain.txt", "-dash.txt"] {
             FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data("x".utf8))
         }
-        let setup = try sh("""
+        let setup = try await sh("""
             setfattr -n user.xdg.origin.url -v 'https://alice:secret@h.example/f?token=t' dl.txt &&
             setfattr -n user.xdg.origin.url -v 'https://h.example/dash' ./-dash.txt &&
             \(xdsPath) set 'label d.txt' --id com.example.app --name Example >/dev/null &&
@@ -21,20 +21,20 @@ struct WhereFilesFromTests {
             (cd z && zip -q ../a.zip m.txt ._m.txt) && rm -r z &&
             setfattr -n user.xdg.origin.url -v 'https://h.example/a.zip' a.zip
             """, in: folder.path)
-        try #require(setup.status == 0, "\(setup)")
+        try await #require(setup.status == 0, "\(setup)")
         return folder
     }
 
-    func whereRun(_ arguments: [String], input: Data? = nil, in folder: URL) throws -> Run {
-        try run(xdsPath, ["where"] + arguments, in: folder.path, input: input)
+    func whereRun(_ arguments: [String], input: Data? = nil, in folder: URL) async throws -> Run {
+        try await run(xdsPath, ["where"] + arguments, in: folder.path, input: input)
     }
 
     @Test("Names from standard input after the FILE arguments, empty names skipped, the last NUL optional")
-    func standardInput() throws {
-        let folder = try Self.fixture()
+    func standardInput() async throws {
+        let folder = try await Self.fixture()
         defer { try? FileManager.default.removeItem(at: folder) }
         let list = Data("\0label d.txt\0\0-dash.txt\0plain.txt".utf8)
-        let listed = try whereRun(["--json", "dl.txt", "--files-from", "-"], input: list, in: folder)
+        let listed = try await whereRun(["--json", "dl.txt", "--files-from", "-"], input: list, in: folder)
         #expect(listed.status == 1, "plain.txt has no mark: \(listed)")
         let files = listed.stdout.split(separator: "\n").map { line in
             ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["file"] as? String
@@ -43,58 +43,58 @@ struct WhereFilesFromTests {
         #expect(!listed.stdout.contains("secret"))
         #expect(listed.stderr == "xds: plain.txt: no mark of where it came from\n")
         // The same as naming them.
-        let named = try whereRun(["--json", "dl.txt", "label d.txt", "--", "-dash.txt", "plain.txt"], in: folder)
+        let named = try await whereRun(["--json", "dl.txt", "label d.txt", "--", "-dash.txt", "plain.txt"], in: folder)
         #expect(named.stdoutBytes == listed.stdoutBytes && named.status == listed.status)
     }
 
     @Test("From a file; an empty list is 0; a missing list 66, an unreadable one 74")
-    func listFile() throws {
-        let folder = try Self.fixture()
+    func listFile() async throws {
+        let folder = try await Self.fixture()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data("dl.txt\0".utf8).write(to: folder.appendingPathComponent("list"))
-        let one = try whereRun(["--files-from", "list"], in: folder)
+        try await Data("dl.txt\0".utf8).write(to: folder.appendingPathComponent("list"))
+        let one = try await whereRun(["--files-from", "list"], in: folder)
         #expect(one.status == 0 && one.stdout.hasPrefix("dl.txt\n"), "\(one)")
-        let empty = try whereRun(["--files-from", "-"], input: Data("\0\0".utf8), in: folder)
+        let empty = try await whereRun(["--files-from", "-"], input: Data("\0\0".utf8), in: folder)
         #expect(empty.status == 0 && empty.stdout.isEmpty && empty.stderr.isEmpty, "\(empty)")
-        let missing = try whereRun(["--files-from", "nope"], in: folder)
+        let missing = try await whereRun(["--files-from", "nope"], in: folder)
         #expect(missing.status == 66 && missing.stdout.isEmpty, "\(missing)")
-        let unreadable = try whereRun(["--files-from", "."], in: folder)
+        let unreadable = try await whereRun(["--files-from", "."], in: folder)
         #expect(unreadable.status == 74, "\(unreadable)")
-        let none = try whereRun([], in: folder)
+        let none = try await whereRun([], in: folder)
         #expect(none.status == 64, "\(none)")
     }
 
     @Test("With -r, --summary (still needs -r) and -j")
-    func recursive() throws {
-        let folder = try Self.fixture()
+    func recursive() async throws {
+        let folder = try await Self.fixture()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let summary = try whereRun(["-r", "-j", "2", "--summary", "--no-archives", "--files-from", "-"],
+        let summary = try await whereRun(["-r", "-j", "2", "--summary", "--no-archives", "--files-from", "-"],
                                    input: Data(".\0".utf8), in: folder)
         #expect(summary.status == 0, "\(summary)")
         #expect(summary.stdout.hasPrefix("4  files\n"), "dl.txt, -dash.txt, label d.txt, a.zip: \(summary.stdout)")
-        let noR = try whereRun(["--summary", "--files-from", "-"], input: Data(".\0".utf8), in: folder)
+        let noR = try await whereRun(["--summary", "--files-from", "-"], input: Data(".\0".utf8), in: folder)
         #expect(noR.status == 64, "\(noR)")
-        let withMembers = try whereRun(["-r", "--summary", "--files-from", "-"], input: Data(".".utf8), in: folder)
+        let withMembers = try await whereRun(["-r", "--summary", "--files-from", "-"], input: Data(".".utf8), in: folder)
         #expect(withMembers.stdout.hasPrefix("5  files\n"), "the zip's member too: \(withMembers.stdout)")
     }
 
     @Test("--no-archives: an archive's own marks only, no member")
-    func noArchives() throws {
-        let folder = try Self.fixture()
+    func noArchives() async throws {
+        let folder = try await Self.fixture()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let members = try whereRun(["--json", "a.zip"], in: folder)
+        let members = try await whereRun(["--json", "a.zip"], in: folder)
         #expect(members.stdout.contains("a.zip!/m.txt"), "\(members)")
-        let plain = try whereRun(["--json", "--no-archives", "a.zip"], in: folder)
+        let plain = try await whereRun(["--json", "--no-archives", "a.zip"], in: folder)
         #expect(plain.status == 0, "\(plain)")
         #expect(plain.stdout == "{\"file\":\"a.zip\",\"marks\":[{\"kind\":\"xdg\",\"store\":\"xattr\",\"name\":\"user.xdg.origin.url\",\"url\":\"https://h.example/a.zip\"}]}\n")
-        let tree = try whereRun(["-r", "-j", "1", "--json", "--no-archives", "."], in: folder)
+        let tree = try await whereRun(["-r", "-j", "1", "--json", "--no-archives", "."], in: folder)
         #expect(!tree.stdout.contains("!/"), "\(tree)")
         #expect(tree.stdout.contains("\"./a.zip\""), "\(tree)")
     }
 
     @Test("Many names through the list (more than a command line's long-list threshold)")
-    func manyNames() throws {
-        let folder = try ScratchFolder.make(prefix: "xds-files-from-many")
+    func manyNames() async throws {
+        let folder = try await ScratchFolder.make(prefix: "xds-files-from-many")
         defer { try? FileManager.default.removeItem(at: folder) }
         var list = Data()
         for index in 0..<600 {
@@ -102,10 +102,10 @@ struct WhereFilesFromTests {
             FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: nil)
             list += Data((name + "\0").utf8)
         }
-        let mark = try sh("for i in 7 300 599; do setfattr -n user.xdg.origin.url -v https://h.example/$i f$i.txt; done",
+        let mark = try await sh("for i in 7 300 599; do setfattr -n user.xdg.origin.url -v https://h.example/$i f$i.txt; done",
                           in: folder.path)
-        try #require(mark.status == 0, "\(mark)")
-        let listed = try whereRun(["--json", "--no-archives", "--files-from", "-"], input: list, in: folder)
+        try await #require(mark.status == 0, "\(mark)")
+        let listed = try await whereRun(["--json", "--no-archives", "--files-from", "-"], input: list, in: folder)
         #expect(listed.status == 1)
         #expect(listed.stdout.split(separator: "\n").count == 3, "\(listed.stdout)")
         #expect(listed.stderr.split(separator: "\n").count == 597)

@@ -24,19 +24,19 @@ struct WhereTarStreamsTests {
     /// `report.pdf` with the three streams Samba keeps for a Mac or Windows download (each
     /// value with Samba's one trailing NUL) and `user.mime_type`, archived as `gnu.tar` and
     /// `bsd.tar` (and `bsd.tar.gz`).
-    static func streamArchives(_ folder: TemporaryFolder) throws -> [String] {
+    static func streamArchives(_ folder: TemporaryFolder) async throws -> [String] {
         let source = folder.folder("share")
         let file = folder.file("share/report.pdf", "%PDF-1.4 not really\n")
-        let whereFroms = try plistlib("['https://bob:hunter2@dl.example.com/r.pdf?sig=XYZ', 'https://example.com/page']")
-        try folder.setAttribute(file, zone + [0], name: "user.DosStream.Zone.Identifier:$DATA")
-        try folder.setAttribute(file, quarantine + [0], name: "user.DosStream.com.apple.quarantine:$DATA")
-        try folder.setAttribute(file, whereFroms + [0], name: whereFromsName)
-        try folder.setAttribute(file, Array("application/pdf".utf8), name: "user.mime_type")
+        let whereFroms = try await plistlib("['https://bob:hunter2@dl.example.com/r.pdf?sig=XYZ', 'https://example.com/page']")
+        try await folder.setAttribute(file, zone + [0], name: "user.DosStream.Zone.Identifier:$DATA")
+        try await folder.setAttribute(file, quarantine + [0], name: "user.DosStream.com.apple.quarantine:$DATA")
+        try await folder.setAttribute(file, whereFroms + [0], name: whereFromsName)
+        try await folder.setAttribute(file, Array("application/pdf".utf8), name: "user.mime_type")
         var made: [String] = []
         for (name, tool, arguments) in [("gnu.tar", gnuTar, ["--xattrs", "--xattrs-include=*", "--format=posix", "-cf"]),
                                         ("bsd.tar", bsdtar, ["--xattrs", "--format=pax", "-cf"]),
                                         ("bsd.tar.gz", bsdtar, ["--xattrs", "--format=pax", "-czf"])] {
-            let made_ = try run(tool, arguments + [folder.path + "/" + name, "-C", source, "report.pdf"])
+            let made_ = try await run(tool, arguments + [folder.path + "/" + name, "-C", source, "report.pdf"])
             #expect(made_.status == 0, "\(name): \(made_)")
             made.append(name)
         }
@@ -44,8 +44,8 @@ struct WhereTarStreamsTests {
     }
 
     /// The `.xattr.` pax keywords of report.pdf in `archive` (Python's tarfile), sorted.
-    static func xattrKeywords(_ archive: String, in folder: String) throws -> [String] {
-        let read = try python("""
+    static func xattrKeywords(_ archive: String, in folder: String) async throws -> [String] {
+        let read = try await python("""
             import sys, tarfile
             with tarfile.open(sys.argv[1]) as t:
                 for k in sorted(t.getmember('report.pdf').pax_headers):
@@ -70,15 +70,15 @@ struct WhereTarStreamsTests {
     }
 
     @Test("GNU tar and bsdtar: Samba streams are zone-identifier, quarantine and where-froms (tar) marks, NUL dropped, name as found; strip -o drops every spelling")
-    func sambaStreamsInTars() throws {
+    func sambaStreamsInTars() async throws {
         try #require(Self.bsdtarMissing == nil, "\(Self.bsdtarMissing ?? "")")
         let folder = TemporaryFolder()
-        for archive in try Self.streamArchives(folder) where !archive.hasSuffix(".gz") {
-            let keywords = try Self.xattrKeywords(archive, in: folder.path)
+        for archive in try await Self.streamArchives(folder) where !archive.hasSuffix(".gz") {
+            let keywords = try await Self.xattrKeywords(archive, in: folder.path)
             #expect(keywords.count == (archive == "gnu.tar" ? 4 : 8), "\(archive): \(keywords)")
         }
         for archive in ["gnu.tar", "bsd.tar", "bsd.tar.gz"] {
-            let json = try xds("where", "--json", archive, in: folder.path)
+            let json = try await xds("where", "--json", archive, in: folder.path)
             #expect(json.status == 0, "\(archive): \(json)")
             let marks = try Self.marks(json)
             #expect(marks.map { "\($0["kind"] ?? "") (\($0["store"] ?? ""))" }
@@ -91,44 +91,44 @@ struct WhereTarStreamsTests {
             #expect(marks.last?["zone"] as? Int == 3 && marks.last?["hostURL"] as? String == "https://***@dl.example.com/r.pdf?sig=XYZ")
             #expect(!json.stdout.contains("s3cret") && !json.stdout.contains("hunter2"))
 
-            let text = try xds("where", archive, in: folder.path)
+            let text = try await xds("where", archive, in: folder.path)
             #expect(text.status == 0 && text.stdout.contains("zone-identifier (tar)"), "\(archive): \(text)")
             #expect(text.stdout.contains("user.DosStream.com.apple.metadata\\u{f022}kMDItemWhereFroms:$DATA\n"),
                     "U+F022 printed visibly in text: \(text.stdout)")
 
-            let dryRun = try xds("strip", "-n", archive, in: folder.path)
+            let dryRun = try await xds("strip", "-n", archive, in: folder.path)
             #expect(dryRun.stdout == ["quarantine", "where-froms", "zone-identifier"].map { "\(archive)!/report.pdf: \($0) (tar)\n" }.joined(),
                     "strip -n lists what strip -o drops: \(dryRun)")
 
             let clean = "clean-" + archive
-            let strip = try xds("strip", archive, "-o", clean, in: folder.path)
+            let strip = try await xds("strip", archive, "-o", clean, in: folder.path)
             #expect(strip.status == 0 && strip.stderr.isEmpty, "\(archive): \(strip)")
-            #expect(try Self.xattrKeywords(clean, in: folder.path).allSatisfy { $0.hasSuffix(".user.mime_type") },
+            #expect(try await Self.xattrKeywords(clean, in: folder.path).allSatisfy { $0.hasSuffix(".user.mime_type") },
                     "only user.mime_type is left: \(archive)")
             let bytes = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/" + clean))
             #expect(bytes.range(of: Data("s3cret".utf8)) == nil || archive.hasSuffix(".gz"), "no credentials left: \(archive)")
-            let again = try xds("where", clean, in: folder.path)
+            let again = try await xds("where", clean, in: folder.path)
             #expect(again.status == 1, "the copy is clean: \(archive): \(again)")
         }
     }
 
     @Test("bsdtar's two spellings with different values are two marks, each named by its pax keyword; with the same value one")
-    func twoSpellings() throws {
+    func twoSpellings() async throws {
         try #require(Self.bsdtarMissing == nil, "\(Self.bsdtarMissing ?? "")")
         let folder = TemporaryFolder()
         let file = folder.file("report.pdf", "%PDF-1.4 not really\n")
-        try folder.setAttribute(file, Self.quarantine, name: "user.com.apple.quarantine")
-        try folder.setAttribute(file, Array("https://example.com/a".utf8), name: "user.xdg.origin.url")
-        let made = try run(Self.bsdtar, ["--xattrs", "--format=pax", "-cf", "two.tar", "report.pdf"], in: folder.path)
+        try await folder.setAttribute(file, Self.quarantine, name: "user.com.apple.quarantine")
+        try await folder.setAttribute(file, Array("https://example.com/a".utf8), name: "user.xdg.origin.url")
+        let made = try await run(Self.bsdtar, ["--xattrs", "--format=pax", "-cf", "two.tar", "report.pdf"], in: folder.path)
         #expect(made.status == 0, "\(made)")
-        let same = try Self.marks(try xds("where", "--json", "two.tar", in: folder.path))
+        let same = try await Self.marks(try xds("where", "--json", "two.tar", in: folder.path))
         #expect(same.map { $0["name"] as? String ?? "" } == ["user.com.apple.quarantine", "user.xdg.origin.url"], "\(same)")
 
         // The LIBARCHIVE.xattr value says Chrome; the SCHILY.xattr one still says Safari.
         let base64 = Array(Data(Self.quarantine).base64EncodedString().replacingOccurrences(of: "=", with: "").utf8)
         let other = Array(Data(Self.chrome).base64EncodedString().replacingOccurrences(of: "=", with: "").utf8)
         try Self.overwrite(folder.path + "/two.tar", base64, with: other)
-        let json = try xds("where", "--json", "two.tar", in: folder.path)
+        let json = try await xds("where", "--json", "two.tar", in: folder.path)
         #expect(json.status == 0 && json.stderr.isEmpty, "\(json)")
         let marks = try Self.marks(json)
         #expect(marks.map { "\($0["kind"] ?? "") \($0["name"] ?? "") \($0["agent"] ?? "")" } == [
@@ -136,33 +136,33 @@ struct WhereTarStreamsTests {
             "quarantine SCHILY.xattr.user.com.apple.quarantine Safari",
             "xdg user.xdg.origin.url ",
         ], "\(json.stdout)")
-        let text = try xds("where", "two.tar", in: folder.path)
+        let text = try await xds("where", "two.tar", in: folder.path)
         #expect(text.stdout.components(separatedBy: "quarantine (tar)").count == 3, "\(text)")
         // The same through a decoder (the records are read again from the decompressed stream).
-        let gzip = try run("/bin/gzip", ["-k", "-n", "two.tar"], in: folder.path)
+        let gzip = try await run("/bin/gzip", ["-k", "-n", "two.tar"], in: folder.path)
         #expect(gzip.status == 0, "\(gzip)")
-        let gzipped = try Self.marks(try xds("where", "--json", "two.tar.gz", in: folder.path))
+        let gzipped = try await Self.marks(try xds("where", "--json", "two.tar.gz", in: folder.path))
         #expect(gzipped.map { $0["name"] as? String ?? "" } == marks.map { $0["name"] as? String ?? "" }, "\(gzipped)")
-        let strip = try xds("strip", "two.tar", "-o", "clean.tar", in: folder.path)
+        let strip = try await xds("strip", "two.tar", "-o", "clean.tar", in: folder.path)
         #expect(strip.status == 0, "\(strip)")
-        #expect(try Self.xattrKeywords("clean.tar", in: folder.path).isEmpty)
+        #expect(try await Self.xattrKeywords("clean.tar", in: folder.path).isEmpty)
     }
 
     @Test("a LIBARCHIVE.xattr value that is not base64 is an undecodable mark (hex as stored, not valid base64), a warning and 65; the others still shown")
-    func invalidBase64() throws {
+    func invalidBase64() async throws {
         try #require(Self.bsdtarMissing == nil, "\(Self.bsdtarMissing ?? "")")
         let folder = TemporaryFolder()
         let file = folder.file("report.pdf", "%PDF-1.4 not really\n")
-        try folder.setAttribute(file, Self.quarantine, name: "user.com.apple.quarantine")
-        try folder.setAttribute(file, Array("https://example.com/a".utf8), name: "user.xdg.origin.url")
-        let made = try run(Self.bsdtar, ["--xattrs", "--format=pax", "-cf", "bad.tar", "report.pdf"], in: folder.path)
+        try await folder.setAttribute(file, Self.quarantine, name: "user.com.apple.quarantine")
+        try await folder.setAttribute(file, Array("https://example.com/a".utf8), name: "user.xdg.origin.url")
+        let made = try await run(Self.bsdtar, ["--xattrs", "--format=pax", "-cf", "bad.tar", "report.pdf"], in: folder.path)
         #expect(made.status == 0, "\(made)")
         let base64 = Array(Data(Self.quarantine).base64EncodedString().replacingOccurrences(of: "=", with: "").utf8)
         var broken = base64
         broken.replaceSubrange(4..<8, with: Array("*!?*".utf8))  // libarchive skips these and decodes the rest
         try Self.overwrite(folder.path + "/bad.tar", base64, with: broken)
 
-        let json = try xds("where", "--json", "bad.tar", in: folder.path)
+        let json = try await xds("where", "--json", "bad.tar", in: folder.path)
         #expect(json.status == 65, "\(json)")
         #expect(json.stderr.split(separator: "\n").count == 1 && json.stderr.contains("quarantine"), "one warning: \(json.stderr)")
         let marks = try Self.marks(json)
@@ -175,26 +175,26 @@ struct WhereTarStreamsTests {
         #expect(marks.first?["error"] as? String == "not valid base64")
         #expect(marks.dropFirst().first?["agent"] as? String == "Safari")
         #expect(marks.last?["url"] as? String == "https://example.com/a")
-        let xz = try run("/usr/bin/xz", ["-k", "bad.tar"], in: folder.path)
+        let xz = try await run("/usr/bin/xz", ["-k", "bad.tar"], in: folder.path)
         #expect(xz.status == 0, "\(xz)")
-        let compressed = try xds("where", "--json", "bad.tar.xz", in: folder.path)
+        let compressed = try await xds("where", "--json", "bad.tar.xz", in: folder.path)
         let compressedMarks = try Self.marks(compressed)
         #expect(compressed.status == 65 && compressedMarks.first?["error"] as? String == "not valid base64", "\(compressed)")
     }
 
     @Test("user.xdg.origin.email.from and .sender both present: emailFrom and emailSender, in text and JSON")
-    func emailSender() throws {
+    func emailSender() async throws {
         let folder = TemporaryFolder()
         let file = folder.file("mail.eml")
-        try folder.setAttribute(file, Array("joe@example.com".utf8), name: "user.xdg.origin.email.from")
-        try folder.setAttribute(file, Array("list@example.com".utf8), name: "user.xdg.origin.email.sender")
-        let json = try xds("where", "--json", "mail.eml", in: folder.path)
+        try await folder.setAttribute(file, Array("joe@example.com".utf8), name: "user.xdg.origin.email.from")
+        try await folder.setAttribute(file, Array("list@example.com".utf8), name: "user.xdg.origin.email.sender")
+        let json = try await xds("where", "--json", "mail.eml", in: folder.path)
         #expect(json.status == 0, "\(json)")
         let mark = try Self.marks(json).first
         #expect(mark?["emailFrom"] as? String == "joe@example.com", "\(json.stdout)")
         #expect(mark?["emailSender"] as? String == "list@example.com", "\(json.stdout)")
         #expect(mark?["name"] as? String == "user.xdg.origin.email.from, user.xdg.origin.email.sender")
-        let text = try xds("where", "mail.eml", in: folder.path)
+        let text = try await xds("where", "mail.eml", in: folder.path)
         #expect(text.stdout == """
             mail.eml
               xdg (xattr)
@@ -206,15 +206,15 @@ struct WhereTarStreamsTests {
     }
 
     @Test("U+F022 in a Samba stream name is printed \\u{f022} in text; JSON keeps the character")
-    func privateUseColon() throws {
+    func privateUseColon() async throws {
         let folder = TemporaryFolder()
         let file = folder.file("report.pdf")
-        let whereFroms = try plistlib("['https://example.com/r.pdf']")
-        try folder.setAttribute(file, whereFroms + [0], name: Self.whereFromsName)
-        let text = try xds("where", "report.pdf", in: folder.path)
+        let whereFroms = try await plistlib("['https://example.com/r.pdf']")
+        try await folder.setAttribute(file, whereFroms + [0], name: Self.whereFromsName)
+        let text = try await xds("where", "report.pdf", in: folder.path)
         #expect(text.status == 0, "\(text)")
         #expect(text.stdout.contains("attribute: user.DosStream.com.apple.metadata\\u{f022}kMDItemWhereFroms:$DATA\n"), "\(text.stdout)")
-        let json = try xds("where", "--json", "report.pdf", in: folder.path)
+        let json = try await xds("where", "--json", "report.pdf", in: folder.path)
         #expect(try Self.marks(json).first?["name"] as? String == Self.whereFromsName, "\(json.stdout)")
     }
 }
