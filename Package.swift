@@ -4,7 +4,9 @@ import PackageDescription
 let package = Package(
     name: "xds",
     // macOS 13: no module uses Synchronization (Mutex, Atomic need macOS 15); the one lock is
-    // XDSSystem's Lock (StartupLinkTests checks that Synchronization is not linked).
+    // XDSSystem's Lock (StartupLinkTests checks that Synchronization is not linked), and the one
+    // UTF-8 check is XDSSystem's String(validatingUTF8Bytes:), not String(validating:as:) (macOS
+    // 15). XDSSystemTests' PlatformLineTests finds standard-library calls above the line.
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "XDocSource", targets: ["XDocSource"]),
@@ -53,7 +55,7 @@ let package = Package(
         // The POSIX and text plumbing shared by the modules and xds (package access, but for
         // AtomicFile, which XDocSource names for library users): one EINTR policy, errno in
         // words, the bounded file read, temporary files and the atomic write, byte order, hex
-        // and path text, the escaper for text shown to people, the strict JSON reader and the
+        // and path text, the UTF-8 check, the escaper for text shown to people, the strict JSON reader and the
         // JSON string escaper, calendar arithmetic in integers.
         .target(name: "XDSSystem"),
 

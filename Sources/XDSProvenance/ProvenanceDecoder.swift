@@ -1,3 +1,5 @@
+internal import XDSSystem
+
 /// The decoders of every kind (SPEC §6): a mark's raw bytes to ``ProvenanceMark/Content``.
 ///
 /// Every value is data written by someone else. Each kind has a bound checked before its
@@ -44,7 +46,7 @@ public enum ProvenanceDecoder {
         var origin = XDGOrigin()
         for (field, value) in fields where origin[field] == nil {
             guard value.count <= maximumSize(of: .xdg) else { return tooLarge(.xdg, value, size: value.count, field: field) }
-            guard let text = String(validating: TextDecoding.droppingOneNUL(value[...]), as: UTF8.self) else {
+            guard let text = String(validatingUTF8Bytes: TextDecoding.droppingOneNUL(value[...])) else {
                 let reason = "the xdg \(field.rawValue) is not UTF-8 text"
                 // A URL field gets SPEC §6's credential rule on its bytes before they are kept.
                 if field.isURLField { return .undecodable(UndecodableValue(hidingCredentialsIn: value, reason: reason, isURL: true)) }
