@@ -1,7 +1,7 @@
 /// `com.apple.lastuseddate#PS`: 16 bytes, little-endian 64-bit seconds since 1970 then
-/// little-endian 64-bit nanoseconds (a `timespec`; PROVENANCE §1.4: inferred, the seconds
-/// match the quarantine time exactly). A 17-byte value ending in NUL (Netatalk) is read
-/// without it; any other length is undecodable.
+/// little-endian 64-bit nanoseconds (a `timespec`: inferred from exiftool's t/images/MacOS.macos,
+/// whose seconds match its quarantine time exactly; exiftool reads only the first 4 bytes). A
+/// 17-byte value ending in NUL (Netatalk) is read without it; any other length is undecodable.
 enum LastUsedDateDecoding {
     static func decode(_ raw: [UInt8]) -> ProvenanceMark.Content {
         let bytes = raw.count == 17 && raw.last == 0 ? raw.dropLast() : raw[...]

@@ -1,4 +1,5 @@
-/// `com.apple.quarantine`: `FLAGS;HEXTIME;AGENT;UUID` (PROVENANCE §1.1). FLAGS is 4 hex digits
+/// `com.apple.quarantine`: `FLAGS;HEXTIME;AGENT;UUID` (exiftool's
+/// lib/Image/ExifTool/MacOS.pm reads HEXTIME so). FLAGS is 4 hex digits
 /// (xnu parses `%04x;`); HEXTIME hex seconds since 1970; AGENT the app's name with bytes that
 /// are not safe escaped as `\xNN` (`Google\x20Chrome`); UUID the key of the Mac's
 /// quarantine-events database. Trailing fields may be missing; everything after the third `;`
