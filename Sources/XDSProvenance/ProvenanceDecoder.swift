@@ -131,8 +131,8 @@ public enum ProvenanceDecoder {
     static func tooLarge(_ kind: ProvenanceKind, _ bytes: [UInt8], size: Int?,
                          field: XDGOrigin.Field? = nil) -> ProvenanceMark.Content {
         let limit = maximumSize(of: kind)
-        let sizeText = size.map { "is \(TextDecoding.byteCount($0))" } ?? "is larger than the filesystem's limit"
-        let reason = "the \(kind) value \(sizeText), more than the \(TextDecoding.byteCount(limit)) accepted (damaged data)"
+        let sizeText = size.map { "is \(ByteCount.words($0))" } ?? "is larger than the filesystem's limit"
+        let reason = "the \(kind) value \(sizeText), more than the \(ByteCount.words(limit)) accepted (damaged data)"
         let isURL = kind == .xdg && (field ?? .url).isURLField
         guard isURL || kind == .whereFroms || kind == .zoneIdentifier else {
             return .undecodable(UndecodableValue(bytes: bytes, reason: reason))
