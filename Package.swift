@@ -4,7 +4,9 @@ import PackageDescription
 let package = Package(
     name: "xds",
     // macOS 13: no module uses Synchronization (Mutex, Atomic need macOS 15); the one lock is
-    // XDSSystem's Lock (StartupLinkTests checks that Synchronization is not linked).
+    // XDSSystem's Lock (StartupLinkTests checks that Synchronization is not linked), and the one
+    // UTF-8 check is XDSSystem's String(validatingUTF8Bytes:), not String(validating:as:) (macOS
+    // 15). XDSSystemTests' PlatformLineTests finds standard-library calls above the line.
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "XDocSource", targets: ["XDocSource"]),
@@ -24,12 +26,18 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
-        // C libraries, each reached from one Swift file per module that uses it (CPlist:
-        // XDocSource's PropertyList.swift; CXattr: XDSWalk's ExtendedAttributes.swift; CZlib:
-        // IconMask's PNG/Compression.swift and XDocSourceArchive's ZipReader.swift; CDeflate:
-        // IconMask's PNG/Compression.swift; CArchive: ArchiveReader.swift). One exception:
-        // CCurl is reached from XDocSourceHTTP's CurlTransport.swift (the calls) and
-        // CurlErrors.swift (the table of CURLcode constants turned into FetchError words).
+        // C libraries, each reached from one Swift file per module that uses it where the
+        // library is a tool of the module (CPlist: XDocSource's PropertyList.swift; CXattr:
+        // XDSWalk's ExtendedAttributes.swift; CZlib and CDeflate: IconMask's
+        // PNG/Compression.swift), so the rest of the module speaks Swift. Two exceptions, where
+        // the library is the module's subject and a Swift wrapper would only restate its API:
+        // CCurl in XDocSourceHTTP (CurlTransport.swift, the calls, and CurlErrors.swift, the
+        // CURLcode table turned into FetchError words); CArchive and CZlib in
+        // XDocSourceArchive, whose files each use another part of them: libarchive's reading
+        // (ArchiveReader.swift, its pax attributes in ArchiveReader+Pax.swift, the read callbacks
+        // in ArchiveSource.swift), its writing filters (TarStream.swift), its filter and format
+        // codes (TarCompression.swift, EmptyStreamCheck.swift); zlib's inflate and crc32
+        // (ZipReader.swift, EmptyStreamCheck.swift) and deflate (ZipCopier+AppleDouble.swift).
         //
         // None of the libraries is linked: their headers are needed to build (Debian
         // libplist-dev, zlib1g-dev, libdeflate-dev, libarchive-dev, libcurl4-openssl-dev), and
@@ -53,8 +61,9 @@ let package = Package(
         // The POSIX and text plumbing shared by the modules and xds (package access, but for
         // AtomicFile, which XDocSource names for library users): one EINTR policy, errno in
         // words, the bounded file read, temporary files and the atomic write, byte order, hex
-        // and path text, the escaper for text shown to people, the strict JSON reader and the
-        // JSON string escaper, calendar arithmetic in integers.
+        // and path text, the UTF-8 check, byte counts in words, the escaper for text shown to
+        // people, the strict JSON reader and the JSON string escaper, calendar arithmetic in
+        // integers and the ISO 8601 writer.
         .target(name: "XDSSystem"),
 
         // The tree walk: folders, the work pool, descriptors and long paths, entries read

@@ -13,10 +13,12 @@ public enum IconShape: String, CaseIterable, Sendable {
     /// How far from the corner, in multiples of the radius, a continuous corner begins.
     public static let continuousCornerExtent = 1.52866483
 
-    /// One continuous corner as drawn when leaving an edge, in multiples of the radius:
-    /// (distance from the corner along the edge being left, distance along the next edge).
-    /// Three cubics (control 1, control 2, end) with a short line before the second and third.
-    /// Source: PaintCode's "iOS 7 rounded rectangle" code (INTEROP §8).
+    /// One continuous corner as drawn when leaving an edge, in multiples of the radius: (distance
+    /// from the corner along the edge being left, distance along the next edge). Three cubics
+    /// (control 1, control 2, end) with a short line before the second and third. Source:
+    /// PaintCode's "iOS 7 rounded rectangle" code
+    /// (http://www.paintcodeapp.com/news/code-for-ios-7-rounded-rectangles, its
+    /// `UIBezierPath+IOS7RoundedRect`).
     static let continuousCorner: [(c1: (Double, Double), c2: (Double, Double), end: (Double, Double), lineTo: (Double, Double)?)] = [
         (c1: (1.08849323, 0), c2: (0.86840689, 0), end: (0.66993427, 0.06549600), lineTo: (0.63149399, 0.07491100)),
         (c1: (0.37282392, 0.16905899), c2: (0.16906013, 0.37282401), end: (0.07491100, 0.63149399),

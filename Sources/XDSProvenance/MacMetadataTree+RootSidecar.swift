@@ -46,7 +46,7 @@ extension MacMetadataTree.Inspector {
             if !dryRun { guard try entry.remove() else { return .taken(nil) } }
         case .edit:
             guard !dryRun else { break }
-            guard let owner = String(validating: ownerName, as: UTF8.self) else {
+            guard let owner = String(validatingUTF8Bytes: ownerName) else {
                 throw FileAccessError(
                     .ioError, path: entry.path.lossyString, message: "its name is not UTF-8, so it is not rewritten",
                     errorNumber: EILSEQ)

@@ -1,3 +1,5 @@
+internal import XDSSystem
+
 /// The decoders of every kind (SPEC §6): a mark's raw bytes to ``ProvenanceMark/Content``.
 ///
 /// Every value is data written by someone else. Each kind has a bound checked before its
@@ -44,7 +46,7 @@ public enum ProvenanceDecoder {
         var origin = XDGOrigin()
         for (field, value) in fields where origin[field] == nil {
             guard value.count <= maximumSize(of: .xdg) else { return tooLarge(.xdg, value, size: value.count, field: field) }
-            guard let text = String(validating: TextDecoding.droppingOneNUL(value[...]), as: UTF8.self) else {
+            guard let text = String(validatingUTF8Bytes: TextDecoding.droppingOneNUL(value[...])) else {
                 let reason = "the xdg \(field.rawValue) is not UTF-8 text"
                 // A URL field gets SPEC §6's credential rule on its bytes before they are kept.
                 if field.isURLField { return .undecodable(UndecodableValue(hidingCredentialsIn: value, reason: reason, isURL: true)) }
@@ -129,8 +131,8 @@ public enum ProvenanceDecoder {
     static func tooLarge(_ kind: ProvenanceKind, _ bytes: [UInt8], size: Int?,
                          field: XDGOrigin.Field? = nil) -> ProvenanceMark.Content {
         let limit = maximumSize(of: kind)
-        let sizeText = size.map { "is \(TextDecoding.byteCount($0))" } ?? "is larger than the filesystem's limit"
-        let reason = "the \(kind) value \(sizeText), more than the \(TextDecoding.byteCount(limit)) accepted (damaged data)"
+        let sizeText = size.map { "is \(ByteCount.words($0))" } ?? "is larger than the filesystem's limit"
+        let reason = "the \(kind) value \(sizeText), more than the \(ByteCount.words(limit)) accepted (damaged data)"
         let isURL = kind == .xdg && (field ?? .url).isURLField
         guard isURL || kind == .whereFroms || kind == .zoneIdentifier else {
             return .undecodable(UndecodableValue(bytes: bytes, reason: reason))

@@ -1,3 +1,5 @@
+internal import XDSSystem
+
 /// The one table of the names marks go by, and how each road spells them (SPEC §6): the plain
 /// names macOS, Windows and Linux give them, Linux's `user.` and HFS+'s `osx.` prefixes,
 /// Netatalk's `user.com.apple.…`, Samba's `user.DosStream.NAME:$DATA` with U+F022 for `:`,
@@ -193,20 +195,12 @@ public enum ProvenanceNames {
     /// `%XX` escapes undone (libarchive's pax keyword encoding); nil for a malformed escape.
     static func percentDecoded(_ bytes: [UInt8]) -> [UInt8]? {
         guard bytes.contains(UInt8(ascii: "%")) else { return bytes }
-        func hex(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case 48...57: byte - 48
-            case 65...70: byte - 55
-            case 97...102: byte - 87
-            default: nil
-            }
-        }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) else { return nil }
+                guard index + 2 < bytes.count, let high = Hex.value(bytes[index + 1]), let low = Hex.value(bytes[index + 2]) else { return nil }
                 out.append(high << 4 | low)
                 index += 3
             } else {

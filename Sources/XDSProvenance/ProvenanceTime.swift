@@ -17,20 +17,7 @@ public struct ProvenanceTime: Sendable, Hashable, Comparable, CustomStringConver
     /// ISO 8601 in UTC: `2020-11-12T12:27:26Z`, with a fraction only when there is one, without
     /// trailing zeros (`…26.185Z`).
     public var iso8601: String {
-        let days = CivilCalendar.floorDivide(seconds, 86_400)
-        let second = CivilCalendar.floorModulo(seconds, 86_400)
-        let date = CivilCalendar.civil(fromDays: days)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        var year = String(date.year)
-        if date.year >= 0 && date.year < 1000 { year = String(repeating: "0", count: 4 - year.count) + year }
-        var text = "\(year)-\(two(date.month))-\(two(date.day))T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))"
-        if nanoseconds != 0 {
-            var fraction = String(nanoseconds)
-            fraction = String(repeating: "0", count: 9 - fraction.count) + fraction
-            while fraction.hasSuffix("0") { fraction.removeLast() }
-            text += "." + fraction
-        }
-        return text + "Z"
+        CivilCalendar.iso8601(secondsSince1970: seconds, fraction: Int64(nanoseconds), fractionDigits: 9)
     }
 
     /// ``iso8601``.

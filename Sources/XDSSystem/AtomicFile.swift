@@ -238,7 +238,7 @@ public struct AtomicFile: Sendable {
             let n = readlinkat(folder, current, &buffer, buffer.count - 1)
             guard n > 0 else { return current }
             // A target that is not UTF-8 cannot be spelt as a String without changing it.
-            guard let link = String(validating: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) else { return current }
+            guard let link = String(validatingUTF8Bytes: buffer[..<n].map { UInt8(bitPattern: $0) }) else { return current }
             if link.hasPrefix("/") {
                 current = link
             } else if let slash = current.lastIndex(of: "/") {

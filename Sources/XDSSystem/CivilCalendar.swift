@@ -39,4 +39,26 @@ package enum CivilCalendar {
         let m = mp < 10 ? mp + 3 : mp - 9
         return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
+
+    /// ISO 8601 in UTC, `2020-11-12T12:27:26Z`: the one writer (property-list dates, marks'
+    /// times). `fraction` counts units of 10^-`fractionDigits` s past `secondsSince1970`
+    /// (0 ≤ fraction < 10^fractionDigits) and is written only when not zero, without trailing
+    /// zeros (`…26.185Z`). Years 0–999 get four digits; other years are written as they are.
+    package static func iso8601(secondsSince1970 seconds: Int64, fraction: Int64 = 0, fractionDigits: Int = 9) -> String {
+        let second = floorModulo(seconds, 86_400)
+        let date = civil(fromDays: floorDivide(seconds, 86_400))
+        func padded(_ value: Int64, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let year = date.year >= 0 ? padded(date.year, 4) : String(date.year)
+        var text = "\(year)-\(padded(date.month, 2))-\(padded(date.day, 2))T\(padded(second / 3600, 2)):"
+            + "\(padded(second / 60 % 60, 2)):\(padded(second % 60, 2))"
+        if fraction != 0 {
+            var digits = padded(fraction, fractionDigits)
+            while digits.hasSuffix("0") { digits.removeLast() }
+            text += "." + digits
+        }
+        return text + "Z"
+    }
 }

@@ -270,7 +270,7 @@ package struct JSONReader {
     private mutating func hexQuad(escapeStart: Int) throws(JSONSyntaxError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard index < bytes.count, let digit = hexValue(bytes[index]) else {
+            guard index < bytes.count, let digit = Hex.value(bytes[index]) else {
                 throw error("\\u must be followed by four hexadecimal digits", at: escapeStart)
             }
             value = value << 4 | UInt32(digit)
@@ -317,18 +317,11 @@ package struct JSONReader {
 
     private func peek(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
 
-    private func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
-
+    /// Two upper-case digits, as messages name a byte ("0xFF") or a code unit ("\\u" and four).
     private func hex2(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
+        var digits: [UInt8] = []
+        Hex.append(byte, uppercase: true, to: &digits)
+        return String(decoding: digits, as: UTF8.self)
     }
 
     private func hex4(_ value: UInt32) -> String { hex2(UInt8(value >> 8)) + hex2(UInt8(value & 0xFF)) }

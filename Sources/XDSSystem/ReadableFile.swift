@@ -145,11 +145,4 @@ package final class ReadableFile {
         do throws(Errno) { file = try ReadableFile(path, options: options) } catch { throw .failed(error) }
         return try file.readWhole(limit: limit)
     }
-
-    /// A byte count in words for size limits: "256 KiB", "8 MiB", or "N bytes".
-    package static func sizeInWords(_ bytes: Int) -> String {
-        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
-        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
-        return "\(bytes) bytes"
-    }
 }

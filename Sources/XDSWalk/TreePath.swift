@@ -1,5 +1,7 @@
 internal import XDSSystem
 
+internal import XDSSystem
+
 /// A path met in a walk, kept as the exact bytes of the file system: Linux names are bytes,
 /// and a name that is not valid UTF-8 has no exact Swift `String`.
 ///
@@ -24,7 +26,7 @@ public struct TreePath: Sendable, Hashable, CustomStringConvertible {
     public init(_ text: String) { self.bytes = Array(text.utf8) }
 
     /// The path as text when its bytes are valid UTF-8, else nil.
-    public var string: String? { String(validating: bytes, as: UTF8.self) }
+    public var string: String? { String(validatingUTF8Bytes: bytes) }
 
     /// The path as text, with any byte that is not valid UTF-8 replaced by U+FFFD (lossy:
     /// for labels only; act on the file through ``bytes``).

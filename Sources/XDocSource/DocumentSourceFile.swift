@@ -25,14 +25,14 @@ public struct StoredDocumentSource: Sendable, Equatable {
 
 /// The `x-document-source` attribute of one file or folder: read, write, update and remove.
 ///
-/// Reading looks in the stores of SPEC §2 in order: the native extended attribute, Samba's
-/// stream attribute, then an AppleDouble sidecar `._NAME`. Writing goes to the store the value
-/// is found in, a new value to the native attribute unless another store is asked for
-/// (``update(with:replace:store:)``), as a binary property list set in one call, so a concurrent reader sees the old
-/// value or the new one; every check and the encoding happen before that call, so on any
-/// error the old value is left as it was. Writers of one file (``update(with:replace:store:)``,
-/// ``write(_:)``, ``writeRawValue(_:)``, ``remove(sidecar:)``), in this process or another, are
-/// serialised by an advisory `flock` on the file itself (see `FileLock` for what it does not
+/// Reading looks in the stores of SPEC §2 in order: the native extended attribute, Samba's stream
+/// attribute, then an AppleDouble sidecar `._NAME`. Writing goes to the store the value is found
+/// in, a new value to the native attribute unless another store is asked for
+/// (``update(with:replace:store:)``), as a binary property list set in one call, so a concurrent
+/// reader sees the old value or the new one; every check and the encoding happen before that call,
+/// so on any error the old value is left as it was. Writers of one file
+/// (``update(with:replace:store:)``, ``write(_:)``, ``writeRawValue(_:)``, ``remove(sidecar:)``),
+/// in this process or another, are serialised by an advisory `flock` on the file itself (see `FileLock` for what it does not
 /// cover), so concurrent writers of different keys all keep theirs; readers take no lock.
 ///
 /// ```swift
@@ -81,7 +81,8 @@ public struct DocumentSourceFile: Sendable {
     /// Reads the attribute from the first store that has it.
     ///
     /// A value that is malformed as it is but well-formed without one trailing NUL byte is read
-    /// without it, in every store: Samba and Netatalk append that byte (INTEROP §1.3, §2).
+    /// without it, in every store: Samba and Netatalk append that byte (Samba's
+    /// source3/modules/vfs_streams_xattr.c; Netatalk's `ea = samba`, include/atalk/volume.h).
     ///
     /// - Returns: the decoded value and its store, or nil when no store has one.
     /// - Throws: ``DocumentSourceFileError``: `DocumentSourceFileError/Kind/notFound` when the
@@ -248,7 +249,8 @@ public struct DocumentSourceFile: Sendable {
             }
             try writeSidecarLocked(bytes)
         case .sambaStream:
-            // streams_xattr keeps every stream with one NUL byte after it (INTEROP §1.3).
+            // streams_xattr keeps every stream with one NUL byte after it (Samba's
+            // source3/modules/vfs_streams_xattr.c).
             try writeUnlocked(bytes + [0], named: place?.name ?? SambaStream.attributeNames[0])
         default:
             // Netatalk's `ea = samba` keeps the native name with Samba's trailing NUL: kept so.

@@ -22,7 +22,8 @@ struct StoredValueReading {
     /// (`sidecar`, asked last: filesystems without extended attributes are where sidecars
     /// live). A lone NUL byte in the native attribute is no value yet (Netatalk's `ea = samba`
     /// and Samba with `streams_xattr:prefix = user.` keep this very name with Samba's extra NUL
-    /// byte, and a stream they have just created as a lone NUL: INTEROP §1.3, §2), nor is an
+    /// byte, and a stream they have just created as a lone NUL: Samba's
+    /// source3/modules/vfs_streams_xattr.c, Netatalk's include/atalk/volume.h `AFPVOL_EA_SAMBA`), nor is an
     /// empty or lone-NUL stream. A filesystem without extended attributes (`lookUp` of the
     /// native name says `unsupported`) is not asked for streams; its code is returned with
     /// what the sidecar held.

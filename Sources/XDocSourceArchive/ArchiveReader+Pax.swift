@@ -140,7 +140,7 @@ struct PaxXattr {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count, let high = hexDigit(bytes[index + 1]), let low = hexDigit(bytes[index + 2])
+                guard index + 2 < bytes.count, let high = Hex.value(bytes[index + 1]), let low = Hex.value(bytes[index + 2])
                 else { return nil }
                 out.append(high << 4 | low)
                 index += 3
@@ -150,15 +150,6 @@ struct PaxXattr {
             }
         }
         return out
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 48...57: byte - 48
-        case 65...70: byte - 55
-        case 97...102: byte - 87
-        default: nil
-        }
     }
 
     /// Base64 (RFC 4648's alphabet) as libarchive writes it, without `=` padding, or with it;

@@ -1,4 +1,5 @@
 import XDocSource
+internal import XDSSystem
 
 /// Lists the members of a zip or tar archive that carry an `x-document-source` value, without
 /// extracting anything (SPEC §2): what `xds show ARCHIVE` and `xds show -r` print.
@@ -85,12 +86,7 @@ public struct ArchiveScanner: Sendable {
 
         /// A byte count as people read it: "1 GiB", "512 MiB", "64 KiB" when it is a whole
         /// number of those, else "N bytes".
-        public static func sizeText(_ bytes: Int64) -> String {
-            for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] where bytes >= Int64(1) << shift {
-                if bytes & ((Int64(1) << shift) - 1) == 0 { return "\(bytes >> shift) \(unit)" }
-            }
-            return bytes == 1 ? "1 byte" : "\(bytes) bytes"
-        }
+        public static func sizeText(_ bytes: Int64) -> String { ByteCount.words(bytes) }
 
         /// Reads a size as `--archive-limit` takes it: a whole number of bytes, optionally
         /// followed by `K`, `M`, `G` or `T` (powers of 1024; `KiB`, `MB`… and lower case too).

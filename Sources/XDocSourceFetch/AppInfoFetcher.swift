@@ -341,7 +341,7 @@ public actor AppInfoFetcher {
         switch response.status {
         case 200:
             guard response.body.count <= limit else {
-                throw FetchError(.tooLarge, url: url, message: "the body is over the \(ReadableFile.sizeInWords(limit)) limit")
+                throw FetchError(.tooLarge, url: url, message: "the body is over the \(ByteCount.words(limit)) limit")
             }
             answer = HTTPCacheEntry(requestURL: url, status: 200, headers: HTTPCacheEntry.storable(response.headers),
                                     requestTime: requestTime, responseTime: responseTime, body: response.body)

@@ -20,9 +20,9 @@ enum FetcherLocalFiles {
             case .folder: throw FetchError(.io, url: path, message: "is a folder, not a file", errorNumber: EISDIR)
             case .notRegular: throw FetchError(.io, url: path, message: "is not a regular file", errorNumber: EINVAL)
             case .tooLarge(let size):
-                throw FetchError(.tooLarge, url: path, message: "\(what) is \(size) bytes, over the \(ReadableFile.sizeInWords(limit)) limit")
+                throw FetchError(.tooLarge, url: path, message: "\(what) is \(size) bytes, over the \(ByteCount.words(limit)) limit")
             case .grew:
-                throw FetchError(.tooLarge, url: path, message: "\(what) grew past the \(ReadableFile.sizeInWords(limit)) limit while being read")
+                throw FetchError(.tooLarge, url: path, message: "\(what) grew past the \(ByteCount.words(limit)) limit while being read")
             case .failed(let errno): throw ioError(path, errno)
             }
         }

@@ -1,5 +1,7 @@
 internal import XDSSystem
 
+internal import XDSSystem
+
 /// One cached response (RFC 9111 as a private cache): the response to a GET of
 /// ``requestURL`` itself, with no redirect followed. A redirect is an entry of its own (its
 /// status and `Location`), so a chain of redirects is one entry per hop (SPEC §3), each with
@@ -201,7 +203,7 @@ struct HTTPCacheEntry: Sendable, Equatable {
         func u16() -> Int? { take(2).map { Int(BigEndian.unsigned($0, at: 0, width: 2)) } }
         func text() -> String? {
             guard let count = u32(), let slice = take(count) else { return nil }
-            return String(validating: slice, as: UTF8.self)
+            return String(validatingUTF8Bytes: slice)
         }
         guard let head = take(magic.count), Array(head) == magic, take(1)?.first == version,
               let status = u16(), storedStatuses.contains(status),

@@ -4,15 +4,16 @@ import XDSTestSupport
 
 /// Apple's CgBI variant: raw deflate, BGR(A), premultiplied alpha.
 @Suite struct CgBIDecodeTests {
-    /// The real iOS icon from INTEROP §4 (Tests/Fixtures/cgbi, MIT). Expected pixels come from an independent path
-    /// (Python: zlib raw inflate, BGR swap, un-premultiply), summarised as a CRC-32.
+    /// The real iOS icon of go-png-cgbi (Tests/Fixtures/cgbi, MIT). Expected pixels come from an
+    /// independent path (Python: zlib raw inflate, BGR swap, un-premultiply), summarised as a
+    /// CRC-32.
     @Test func realAppIconDecodes() throws {
         let bytes = try Fixtures.bytes("cgbi/AppIcon60x60@3x.png")
         let header = try PNGDecoder.header(bytes)
         #expect(header.isCgBI && header.width == 180 && header.height == 180 && header.colourType == .rgba)
         let image = try PNGDecoder.decode(bytes)
         #expect(image.width == 180 && image.height == 180)
-        // The blue area INTEROP names: raw B,G,R = 248,116,32 must come out as R,G,B = 32,116,248.
+        // The icon's blue area: raw B,G,R = 248,116,32 must come out as R,G,B = 32,116,248.
         let centre = (90 * 180 + 90) * 4
         #expect(Array(image.pixels[centre..<centre + 4]) == [32, 116, 248, 255])
         #expect(Array(image.pixels[0..<4]) == [255, 255, 255, 255])

@@ -3,8 +3,9 @@ import Testing
 import XDSTestSupport
 import IconMask
 
-/// The `.icns` container (INTEROP §5): files assembled by scripts/make_icns.py from PNGs the
-/// IconMask encoder writes, and malformed files built byte by byte.
+/// The `.icns` container (Pillow's src/PIL/IcnsImagePlugin.py): files assembled by
+/// scripts/make_icns.py from PNGs the IconMask encoder writes, and malformed files built byte by
+/// byte.
 @Suite struct ICNSTests {
     /// A PNG of `n`×`n` pixels whose colours depend on `seed`.
     static func png(_ n: Int, seed: Int) throws -> [UInt8] {

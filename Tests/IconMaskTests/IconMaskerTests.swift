@@ -14,11 +14,12 @@ struct IconMaskerTests {
         [(29, 1), (29, 2), (58, 1), (180, 1), (60, 3)].map { GoldenCase(shape: shape, pt: $0.0, scale: $0.1) }
     }
 
-    /// Goldens come from scripts/make_mask_goldens.py: circular and none from bench/reference_mask.py
-    /// (float64), continuous from an independent sampled coverage of the INTEROP §8 Bézier outline.
-    /// They hold round(premultiplied × 255); our float result before 8-bit conversion must be within
-    /// 0.6 of them (0.5 of rounding plus 0.1), and the final 8-bit output, premultiplied again, within
-    /// 1.5 (≤ 0.5 golden rounding + ≤ 1 for straight 8-bit, whose colour and alpha are rounded apart).
+    /// Goldens come from scripts/make_mask_goldens.py: circular and none from
+    /// bench/reference_mask.py (float64), continuous from an independent sampled coverage of
+    /// PaintCode's Bézier outline (Sources/IconMask/Shape.swift). They hold round(premultiplied ×
+    /// 255); our float result before 8-bit conversion must be within 0.6 of them (0.5 of rounding
+    /// plus 0.1), and the final 8-bit output, premultiplied again, within 1.5 (≤ 0.5 golden
+    /// rounding + ≤ 1 for straight 8-bit, whose colour and alpha are rounded apart).
     @Test("matches the golden outputs", arguments: goldenCases)
     func golden(c: GoldenCase) throws {
         let expected = try [UInt8](Data(contentsOf: TestSupport.goldenDirectory.appendingPathComponent(c.file)))

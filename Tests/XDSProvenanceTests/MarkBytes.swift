@@ -1,5 +1,5 @@
-/// Values built byte by byte from their documented layouts (PROVENANCE.md), sharing no code
-/// with the decoders.
+/// Values built byte by byte from their documented layouts (each decoder's doc comment names its
+/// source), sharing no code with the decoders.
 enum MarkBytes {
     /// A binary plist whose root is an array of `items` (object 0), each item one object:
     /// 1-byte offsets and references, as CoreFoundation writes small lists.
@@ -46,7 +46,7 @@ enum MarkBytes {
         0x30, 0x30, 0x38, 0x32, 0x3b, 0x35, 0x66, 0x61, 0x64, 0x32, 0x61, 0x32, 0x65, 0x3b, 0x53, 0x61, 0x66, 0x61,
         0x72, 0x69, 0x3b,
     ]
-    /// The Zone.Identifier of PROVENANCE §3 (CRLF, as Chromium writes it).
+    /// The Zone.Identifier as Chromium writes it (CRLF; quarantine_win.cc).
     static let zoneIdentifier = Array(("[ZoneTransfer]\r\nZoneId=3\r\nReferrerUrl=https://mirrors.ocf.berkeley.edu/gnu/make/\r\n"
         + "HostUrl=https://mirrors.ocf.berkeley.edu/gnu/make/make-4.2.tar.bz2\r\n").utf8)
 }

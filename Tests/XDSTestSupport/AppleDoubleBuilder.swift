@@ -1,7 +1,7 @@
-/// Builds an AppleDouble file the way macOS writes `._NAME` (INTEROP §3): header, a Finder-info
-/// entry (id 9) at offset 50 holding 32 zero bytes, 2 of padding, the ATTR header at 84, the
-/// attribute entries from 120 (4-byte aligned) and the values packed after them; then an empty
-/// resource-fork entry (id 2) at the end, holding `resourceFork` (nothing by default; Finder
+/// Builds an AppleDouble file the way macOS writes `._NAME` (xnu's bsd/vfs/vfs_xattr.c): header, a
+/// Finder-info entry (id 9) at offset 50 holding 32 zero bytes, 2 of padding, the ATTR header at
+/// 84, the attribute entries from 120 (4-byte aligned) and the values packed after them; then an
+/// empty resource-fork entry (id 2) at the end, holding `resourceFork` (nothing by default; Finder
 /// writes ``finderBlankResourceFork``). Written byte by byte, sharing no code with the reader.
 public func appleDoubleBytes(attributes: [(String, [UInt8])], resourceFork: [UInt8] = []) -> [UInt8] {
     func u32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 255), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }

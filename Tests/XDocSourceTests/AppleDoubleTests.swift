@@ -4,7 +4,7 @@ import XDSTestSupport
 
 @Suite("AppleDouble parser and sidecar store")
 struct AppleDoubleTests {
-    /// The 287-byte blob of libarchive's test_read_format_zip_mac_metadata.c (INTEROP §3.4):
+    /// The 287-byte blob of libarchive's test_read_format_zip_mac_metadata.c:
     /// one attribute `com.apple.acl.text` with a 135-byte value.
     @Test func layoutMatchesTheLibarchiveExample() throws {
         let acl = Array(String(repeating: "a", count: 134).utf8) + [0]
@@ -33,7 +33,7 @@ struct AppleDoubleTests {
     }
 
     /// Apple's bsdtar writes an empty attribute as offset 0, length 0 (libarchive's
-    /// test_compat_mac-2.tar.Z, INTEROP §3): valid, and the values after it are still read.
+    /// test_compat_mac-2.tar.Z): valid, and the values after it are still read.
     @Test func emptyAttributeAtOffsetZeroIsValid() throws {
         let value = try sampleSource().binaryPropertyList()
         // appleDoubleBytes puts the empty value at data_start; Apple writes offset 0.
@@ -115,7 +115,9 @@ struct AppleDoubleTests {
         #expect(error?.kind == .malformedValue)
     }
 
-    /// Hostile files: each breaks one rule of INTEROP §3.5.
+    /// Hostile files: each breaks one check of xnu's
+    /// `check_and_swap_apple_double_header` (bsd/vfs/vfs_xattr.c) or Samba's `ad_unpack`
+    /// (source3/lib/adouble.c).
     static let corruptions: [(String, @Sendable ([UInt8]) -> [UInt8])] = [
         ("bad magic", { set32($0, 0, 0x0005_1600) }),
         ("bad version", { set32($0, 4, 0x0001_0000) }),

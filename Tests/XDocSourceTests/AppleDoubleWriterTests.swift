@@ -19,7 +19,7 @@ struct SidecarParts: Equatable {
             && a.extra.map(\.1) == b.extra.map(\.1) && a.resourceFork == b.resourceFork
     }
 
-    /// The file, laid out per INTEROP §3 (Finder info first, the resource fork last).
+    /// The file, laid out as xnu's bsd/vfs/vfs_xattr.c does (Finder info first, the resource fork last).
     func bytes() -> [UInt8] {
         func u32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 255), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
         func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 255), UInt8(v & 255)] }

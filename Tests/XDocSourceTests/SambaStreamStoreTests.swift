@@ -79,7 +79,8 @@ struct SambaStreamStoreTests {
 }
 
 /// Netatalk with `ea = samba`, and Samba with `streams_xattr:prefix = user.` and
-/// `store_stream_type = no`, keep the native name but Samba's value form (INTEROP §1.3, §2).
+/// `store_stream_type = no`, keep the native name but Samba's value form (Samba's
+/// source3/modules/vfs_streams_xattr.c).
 @Suite("Native attribute in Samba's value form")
 struct NativeSambaFormTests {
     @Test(arguments: [false, true])

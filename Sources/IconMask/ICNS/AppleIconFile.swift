@@ -1,5 +1,5 @@
-/// A macOS icon file (`.icns`, INTEROP §5): the container parsed and checked, its elements
-/// listed, and the PNG images among them picked out.
+/// A macOS icon file (`.icns`; Pillow's src/PIL/IcnsImagePlugin.py): the container parsed and
+/// checked, its elements listed, and the PNG images among them picked out.
 ///
 /// The file is the magic `icns`, a big-endian 32-bit total length (including that 8-byte
 /// header), then elements: a 4-character OSType, a big-endian 32-bit length (including its own
@@ -11,7 +11,7 @@
 /// read. Callers bound the file size themselves (a real icns file is a few MB at most).
 public struct AppleIconFile: Sendable {
     /// One element of the file: its OSType (e.g. "ic10"), where its data lies in the file's bytes,
-    /// and its pixel size when the type says (INTEROP §5 table; legacy types too: is32 16, il32 32,
+    /// and its pixel size when the type says (Pillow's `IcnsFile.SIZES`; legacy types too: is32 16, il32 32,
     /// ih32 48, it32 128, ...).
     public struct Element: Sendable, Equatable {
         /// The OSType as text: the 4 characters when they are all printable ASCII (e.g. "ic10",
@@ -163,7 +163,7 @@ public struct AppleIconFile: Sendable {
         case mask
     }
 
-    /// The image types: pixel side and kind (INTEROP §5; Pillow's `IcnsFile.SIZES`).
+    /// The image types: pixel side and kind (Pillow's src/PIL/IcnsImagePlugin.py, `IcnsFile.SIZES`).
     private static let typeInfo: [String: (size: Int, kind: TypeKind)] = [
         "icp4": (16, .pngOrJPEG2000), "icp5": (32, .pngOrJPEG2000), "icp6": (64, .pngOrJPEG2000),
         "ic07": (128, .pngOrJPEG2000), "ic08": (256, .pngOrJPEG2000), "ic09": (512, .pngOrJPEG2000),

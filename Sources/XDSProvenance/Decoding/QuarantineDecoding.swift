@@ -1,4 +1,7 @@
-/// `com.apple.quarantine`: `FLAGS;HEXTIME;AGENT;UUID` (PROVENANCE §1.1). FLAGS is 4 hex digits
+internal import XDSSystem
+
+/// `com.apple.quarantine`: `FLAGS;HEXTIME;AGENT;UUID` (exiftool's
+/// lib/Image/ExifTool/MacOS.pm reads HEXTIME so). FLAGS is 4 hex digits
 /// (xnu parses `%04x;`); HEXTIME hex seconds since 1970; AGENT the app's name with bytes that
 /// are not safe escaped as `\xNN` (`Google\x20Chrome`); UUID the key of the Mac's
 /// quarantine-events database. Trailing fields may be missing; everything after the third `;`
@@ -14,17 +17,17 @@ enum QuarantineDecoding {
         }
         fields.append(rest)
         let flagField = fields[0]
-        guard flagField.count == 4, flagField.allSatisfy({ TextDecoding.hexDigit($0) != nil }) else {
+        guard flagField.count == 4, flagField.allSatisfy({ Hex.value($0) != nil }) else {
             return TextDecoding.undecodable(raw, "the quarantine flags \(TextDecoding.quoted(flagField)) are not 4 hex digits")
         }
-        let flagBits = flagField.reduce(UInt32(0)) { $0 << 4 | UInt32(TextDecoding.hexDigit($1)!) }
+        let flagBits = flagField.reduce(UInt32(0)) { $0 << 4 | UInt32(Hex.value($1)!) }
         var time: ProvenanceTime?
         if fields.count > 1, !fields[1].isEmpty {
             let field = fields[1]
-            guard field.count <= 16, field.allSatisfy({ TextDecoding.hexDigit($0) != nil }) else {
+            guard field.count <= 16, field.allSatisfy({ Hex.value($0) != nil }) else {
                 return TextDecoding.undecodable(raw, "the quarantine time \(TextDecoding.quoted(field)) is not a hex number")
             }
-            let value = field.reduce(UInt64(0)) { $0 << 4 | UInt64(TextDecoding.hexDigit($1)!) }
+            let value = field.reduce(UInt64(0)) { $0 << 4 | UInt64(Hex.value($1)!) }
             guard value <= UInt64(Int64.max), let parsed = ProvenanceTime(seconds: Int64(value)) else {
                 return TextDecoding.undecodable(raw, "the quarantine time \(TextDecoding.quoted(field)) is out of range")
             }
@@ -51,7 +54,7 @@ enum QuarantineDecoding {
         while index < bytes.endIndex {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\\"), bytes.endIndex - index >= 4, bytes[index + 1] == UInt8(ascii: "x"),
-                let high = TextDecoding.hexDigit(bytes[index + 2]), let low = TextDecoding.hexDigit(bytes[index + 3])
+                let high = Hex.value(bytes[index + 2]), let low = Hex.value(bytes[index + 3])
             {
                 out.append(high << 4 | low)
                 index += 4

@@ -11,22 +11,6 @@ enum TextDecoding {
         String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The value of one hex digit, or nil.
-    static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 48...57: byte - 48
-        case 65...70: byte - 55
-        case 97...102: byte - 87
-        default: nil
-        }
-    }
-
-    /// "64 KiB", "1 MiB" or "N bytes".
-    static func byteCount(_ count: Int) -> String {
-        if count >= 1 << 20, count % (1 << 20) == 0 { return "\(count >> 20) MiB" }
-        if count >= 1 << 10, count % (1 << 10) == 0 { return "\(count >> 10) KiB" }
-        return count == 1 ? "1 byte" : "\(count) bytes"
-    }
 
     /// A short, printable quotation of a field for a reason (at most 24 characters, control
     /// characters and non-ASCII bytes as `\xNN`).

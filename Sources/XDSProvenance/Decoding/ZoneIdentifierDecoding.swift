@@ -1,4 +1,5 @@
-/// Windows' `Zone.Identifier` stream (PROVENANCE §3): INI text with a `[ZoneTransfer]` section
+/// Windows' `Zone.Identifier` stream (MS-FSCC §5.6.1; Chromium's
+/// components/services/quarantine/quarantine_win.cc writes it): INI text with a `[ZoneTransfer]` section
 /// holding `ZoneId` (optional: curl writes none), `HostUrl` and `ReferrerUrl`. UTF-8 (a BOM
 /// allowed) or UTF-16 with a BOM, CRLF or LF lines; keys and the section name in any case, the
 /// first of a repeated key wins, other keys and sections are ignored. Without the section, or

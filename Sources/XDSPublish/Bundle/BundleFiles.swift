@@ -50,9 +50,9 @@ enum BundleFiles {
             case .folder: throw AppBundleError(tooLarge, file: path, message: "is a folder, not a file")
             case .notRegular: throw AppBundleError(tooLarge, file: path, message: "is not a regular file")
             case .tooLarge(let size):
-                throw AppBundleError(tooLarge, file: path, message: "\(what) is \(size) bytes, more than the \(ReadableFile.sizeInWords(limit)) accepted")
+                throw AppBundleError(tooLarge, file: path, message: "\(what) is \(size) bytes, more than the \(ByteCount.words(limit)) accepted")
             case .grew:
-                throw AppBundleError(tooLarge, file: path, message: "\(what) grew past the \(ReadableFile.sizeInWords(limit)) accepted while being read")
+                throw AppBundleError(tooLarge, file: path, message: "\(what) grew past the \(ByteCount.words(limit)) accepted while being read")
             case .failed(let errno): throw failure(path, errno)
             }
         }

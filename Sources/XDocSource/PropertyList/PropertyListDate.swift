@@ -55,15 +55,10 @@ public enum PropertyListDate {
     /// only when the microseconds are not zero; nil outside years 0001–9999 and for
     /// non-finite values.
     public static func iso8601(_ secondsSince2001: Double) -> String? {
-        guard let c = components(secondsSince2001) else { return nil }
-        var text = pad(c.year, 4) + "-" + pad(c.month, 2) + "-" + pad(c.day, 2) + "T" + pad(c.hour, 2) + ":"
-            + pad(c.minute, 2) + ":" + pad(c.second, 2)
-        if c.microsecond > 0 {
-            var fraction = pad(c.microsecond, 6)
-            while fraction.hasSuffix("0") { fraction.removeLast() }
-            text += "." + fraction
-        }
-        return text + "Z"
+        guard components(secondsSince2001) != nil, let micros = microseconds(secondsSince2001) else { return nil }
+        let seconds = CivilCalendar.floorDivide(micros, 1_000_000)
+        return CivilCalendar.iso8601(secondsSince1970: seconds + epochOffset, fraction: micros - seconds * 1_000_000,
+                                     fractionDigits: 6)
     }
 
     /// The date for people: its ISO-8601 form, or outside years 0001–9999 (and for
@@ -121,12 +116,5 @@ public enum PropertyListDate {
         case 4, 6, 9, 11: 30
         default: 31
         }
-    }
-
-
-
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }

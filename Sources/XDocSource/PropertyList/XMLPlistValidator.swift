@@ -1,3 +1,5 @@
+internal import XDSSystem
+
 /// Checks an XML property list before libplist 2.2's own XML parser sees it.
 ///
 /// That parser recurses once per nested element with no limit, and its entity handling is
@@ -23,7 +25,7 @@ enum XMLPlistValidator {
         guard !bytes.contains(0) else {
             throw PropertyListError(.text, "XML plist contains a NUL byte")
         }
-        guard String(validating: bytes, as: UTF8.self) != nil else {
+        guard String(validatingUTF8Bytes: bytes) != nil else {
             throw PropertyListError(.text, "XML plist is not valid UTF-8")
         }
         var depth = 0

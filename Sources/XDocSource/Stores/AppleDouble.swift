@@ -1,5 +1,7 @@
 internal import XDSSystem
 
+internal import XDSSystem
+
 /// The extended attributes packed into an AppleDouble file (`._NAME`), as macOS writes them on
 /// filesystems without extended attributes and inside `__MACOSX/` folders of Finder zips.
 ///
@@ -168,7 +170,7 @@ public struct AppleDouble: Sendable {
                 throw .outOfRange("the value of attribute entry \(index) (offset \(offset), length \(length)) lies outside the attribute data")
             }
             let nameBytes = reader.bytes[nameStart..<nameStart + nameLength - 1]
-            guard let name = String(validating: nameBytes, as: UTF8.self) else {
+            guard let name = String(validatingUTF8Bytes: nameBytes) else {
                 throw .badAttributeHeader("the name of attribute entry \(index) is not UTF-8")
             }
             if length > 0 { spans.append((offset, offset + length)) }

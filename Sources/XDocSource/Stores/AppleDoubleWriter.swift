@@ -1,14 +1,14 @@
 internal import XDSSystem
 /// Writing AppleDouble files: one attribute set, replaced or removed, everything else kept.
 ///
-/// The rewrite keeps, byte for byte: the 16-byte filler of the header, every entry other than
-/// the Finder-info entry (its id, its bytes; the resource fork, id 2, stays last as macOS
-/// writes it), the 32 bytes of Finder info, the `ATTR` header's debug tag, reserved bytes and
-/// flags, and every other attribute's name, flags and value, in their order. What changes is
-/// the layout: offsets and lengths are recomputed, the attribute entries are packed 4-byte
-/// aligned from byte 120 (with two entries) and their values packed after them in entry order
-/// (Samba's and xnu's layout, INTEROP §3), and free space the kernel reserves inside the
-/// Finder-info entry, or bytes no entry points at, are not carried over.
+/// The rewrite keeps, byte for byte: the 16-byte filler of the header, every entry other than the
+/// Finder-info entry (its id, its bytes; the resource fork, id 2, stays last as macOS writes it),
+/// the 32 bytes of Finder info, the `ATTR` header's debug tag, reserved bytes and flags, and every
+/// other attribute's name, flags and value, in their order. What changes is the layout: offsets and
+/// lengths are recomputed, the attribute entries are packed 4-byte aligned from byte 120 (with two
+/// entries) and their values packed after them in entry order (the layout of Samba's
+/// source3/lib/adouble.c and xnu's bsd/vfs/vfs_xattr.c), and free space the kernel reserves inside
+/// the Finder-info entry, or bytes no entry points at, are not carried over.
 extension AppleDouble {
     /// What ``edited(_:setting:to:)`` decided.
     public enum Edit: Sendable, Equatable {
@@ -26,7 +26,8 @@ extension AppleDouble {
     /// The most bytes a rewritten file may be, so a sidecar read whole stays small.
     public static let maximumFileSize = 64 << 20
 
-    /// A new AppleDouble file as macOS writes one (INTEROP §3.4): the header with the filler
+    /// A new AppleDouble file as macOS writes one (libarchive's test_read_format_zip_mac_metadata.c
+    /// holds one): the header with the filler
     /// `Mac OS X`, a Finder-info entry (id 9, 32 zero bytes of Finder info, the `ATTR` header
     /// and `attributes`) and an empty resource-fork entry (id 2) last.
     ///

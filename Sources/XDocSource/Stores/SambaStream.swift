@@ -3,7 +3,7 @@
 /// A Mac saving onto a Samba share sends extended attributes as alternate data streams, which
 /// Samba keeps as `user.DosStream.<stream>:$DATA` (or without `:$DATA` when
 /// `streams_xattr:store_stream_type = no`), and it stores every stream with one extra NUL byte
-/// (INTEROP §1.2–1.3).
+/// (Samba's source3/modules/vfs_streams_xattr.c, `streams_xattr_get_name` and its pwrite).
 package enum SambaStream {
     /// The attribute names to try, in order (Linux only: macOS's SMB client maps streams
     /// back to plain attribute names itself).

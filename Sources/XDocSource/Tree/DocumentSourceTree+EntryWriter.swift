@@ -74,7 +74,7 @@ extension DocumentSourceTree {
             guard let sidecarName = entry.sidecarName, let sidecar = entry.sidecar else { return false }
             let label = entry.path.lossyString
             let ownerBytes = entry.isOrphan ? Array(sidecarName.dropFirst(2)) : entry.name
-            guard let owner = String(validating: ownerBytes, as: UTF8.self) else {
+            guard let owner = String(validatingUTF8Bytes: ownerBytes) else {
                 throw DocumentSourceFileError(
                     .ioError, path: label, message: "its name is not UTF-8, so its sidecar is not rewritten",
                     errorNumber: EILSEQ)

@@ -122,7 +122,7 @@ extension XDS {
                 do throws(BinaryFileError) {
                     for name in try FileList.read(filesFrom) {
                         // A name the list holds but xds cannot reach by path (see FileArguments).
-                        guard let text = String(validating: name, as: UTF8.self) else {
+                        guard let text = String(validatingUTF8Bytes: name) else {
                             diagnostics.fail(visible: DocumentSourceTreePath(bytes: name).visible,
                                              "the file name is not valid UTF-8, which xds cannot handle (rename the file)",
                                              status: .noInput)

@@ -1,5 +1,6 @@
 import XDSProvenance
 import XDocSource
+import XDSSystem
 
 /// The last line of `xds check` (SPEC §6 "Before publishing"): `N found (COUNTS); to remove
 /// them: COMMAND[; COMMAND…]`, gathered finding by finding. N counts the lines above; COUNTS is
@@ -112,7 +113,7 @@ struct CheckSummary {
 
     /// Whether a path can be put in a command: UTF-8 without control characters.
     static func isQuotable(_ path: DocumentSourceTreePath) -> Bool {
-        guard let text = String(validating: path.bytes, as: UTF8.self) else { return false }
+        guard let text = String(validatingUTF8Bytes: path.bytes) else { return false }
         return !text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
     }
 }

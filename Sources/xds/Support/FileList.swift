@@ -33,7 +33,7 @@ enum FileList {
             throw BinaryFileError(path: name, reason: "cannot read the list of files: \(error.words)", status: .ioError)
         }
         guard bytes.count <= maximumSize else {
-            throw BinaryFileError(path: name, reason: "the list of files is over \(ReadableFile.sizeInWords(maximumSize))",
+            throw BinaryFileError(path: name, reason: "the list of files is over \(ByteCount.words(maximumSize))",
                                   status: .ioError)
         }
         return names(in: bytes)
