@@ -1,3 +1,5 @@
+internal import XDSSystem
+
 /// The closed list of Mac metadata (SPEC §6 "Before publishing"): what `xds check` reports and
 /// `xds strip --mac-metadata` removes besides the marks, as ONE table beside ``ProvenanceNames``
 /// (which names the marks; an attribute that is a mark is a mark only, never Mac metadata).
@@ -236,7 +238,7 @@ public enum MacMetadata {
     public static func schilyKeyword(forLibarchive keyword: some Collection<UInt8>) -> [UInt8]? {
         let bytes = Array(keyword)
         guard bytes.count > libarchiveXattr.count, bytes.starts(with: libarchiveXattr),
-            let name = ProvenanceNames.percentDecoded(Array(bytes.dropFirst(libarchiveXattr.count)))
+            let name = Hex.percentDecoded(Array(bytes.dropFirst(libarchiveXattr.count)))
         else { return nil }
         return Array("SCHILY.xattr.".utf8) + name
     }

@@ -129,11 +129,11 @@ public enum ProvenanceNames {
     public static func paxAttribute(_ keyword: some Collection<UInt8>) -> (name: [UInt8], match: Match)? {
         let bytes = Array(keyword)
         if let name = dropping("SCHILY.xattr.", from: bytes) {
-            let decoded = percentDecoded(name) ?? name
+            let decoded = Hex.percentDecoded(name) ?? name
             guard let found = match(attributeName: name) ?? match(attributeName: decoded) else { return nil }
             return (decoded, found)
         }
-        if let encoded = dropping("LIBARCHIVE.xattr.", from: bytes), let name = percentDecoded(encoded),
+        if let encoded = dropping("LIBARCHIVE.xattr.", from: bytes), let name = Hex.percentDecoded(encoded),
            let found = match(attributeName: name) {
             return (name, found)
         }
@@ -183,25 +183,6 @@ public enum ProvenanceNames {
         while index < bytes.count {
             if index + 3 <= bytes.count, bytes[index] == 0xEF, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA2 {
                 out.append(UInt8(ascii: ":"))
-                index += 3
-            } else {
-                out.append(bytes[index])
-                index += 1
-            }
-        }
-        return out
-    }
-
-    /// `%XX` escapes undone (libarchive's pax keyword encoding); nil for a malformed escape.
-    static func percentDecoded(_ bytes: [UInt8]) -> [UInt8]? {
-        guard bytes.contains(UInt8(ascii: "%")) else { return bytes }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count, let high = Hex.value(bytes[index + 1]), let low = Hex.value(bytes[index + 2]) else { return nil }
-                out.append(high << 4 | low)
                 index += 3
             } else {
                 out.append(bytes[index])

@@ -37,4 +37,26 @@ package enum Hex {
         default: nil
         }
     }
+
+    /// `%XX` escapes undone (libarchive's pax keyword encoding, the inverse of
+    /// ``appendPercentEncoded(_:to:)``); nil for a malformed escape.
+    package static func percentDecoded(_ bytes: some Collection<UInt8>) -> [UInt8]? {
+        let bytes = Array(bytes)
+        guard bytes.contains(UInt8(ascii: "%")) else { return bytes }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, let high = value(bytes[index + 1]), let low = value(bytes[index + 2])
+                else { return nil }
+                out.append(high << 4 | low)
+                index += 3
+            } else {
+                out.append(bytes[index])
+                index += 1
+            }
+        }
+        return out
+    }
 }

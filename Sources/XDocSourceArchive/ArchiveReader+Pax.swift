@@ -106,7 +106,7 @@ struct PaxXattr {
         let notBase64: Bool
     }
 
-    var key: Key { Key(name: Self.percentDecoded(name) ?? name, value: value, notBase64: notBase64) }
+    var key: Key { Key(name: Hex.percentDecoded(name) ?? name, value: value, notBase64: notBase64) }
 
     /// The attribute of a record, or nil when it is no extended attribute (or a
     /// `LIBARCHIVE.xattr` name with a malformed escape, which libarchive skips too).
@@ -117,7 +117,7 @@ struct PaxXattr {
             value = Array(record.value)
             notBase64 = false
         } else if keyword.count > Self.libarchive.count, keyword.starts(with: Self.libarchive),
-                  let decoded = Self.percentDecoded(keyword.dropFirst(Self.libarchive.count)) {
+                  let decoded = Hex.percentDecoded(keyword.dropFirst(Self.libarchive.count)) {
             name = decoded
             if let bytes = Self.base64Decoded(record.value) {
                 value = bytes
@@ -129,27 +129,6 @@ struct PaxXattr {
         } else {
             return nil
         }
-    }
-
-    /// `%XX` escapes undone (libarchive's keyword encoding); nil for a malformed escape.
-    static func percentDecoded(_ bytes: some Collection<UInt8>) -> [UInt8]? {
-        let bytes = Array(bytes)
-        guard bytes.contains(UInt8(ascii: "%")) else { return bytes }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count, let high = Hex.value(bytes[index + 1]), let low = Hex.value(bytes[index + 2])
-                else { return nil }
-                out.append(high << 4 | low)
-                index += 3
-            } else {
-                out.append(bytes[index])
-                index += 1
-            }
-        }
-        return out
     }
 
     /// Base64 (RFC 4648's alphabet) as libarchive writes it, without `=` padding, or with it;

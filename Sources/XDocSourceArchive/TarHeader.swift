@@ -136,6 +136,6 @@ extension PaxRecord {
     var schilyName: [UInt8]? {
         guard keyword.count > PaxXattr.schily.count, keyword.starts(with: PaxXattr.schily) else { return nil }
         let name = keyword.dropFirst(PaxXattr.schily.count)
-        return PaxXattr.percentDecoded(name) ?? Array(name)
+        return Hex.percentDecoded(name) ?? Array(name)
     }
 }

@@ -159,14 +159,8 @@ public actor AppInfoFetcher {
             }
             url = text
         case .attribute(let text):
-            switch URLReference.scheme(of: text) {
-            case nil:
-                throw FetchError(.refused, url: text, message: "an attribute's appInfoURL must be an https URL, not a local path")
-            case "file":
-                throw FetchError(.refused, url: text, message: "a file: URL from an attribute is refused; only a local appInfo.json named by the caller is read")
-            default:
-                url = text
-            }
+            try refuseLocal(attribute: text)
+            url = text
         }
         try policy.checkRemote(url)
         guard let store, cache?.mode != .bypass else {
@@ -221,14 +215,8 @@ public actor AppInfoFetcher {
                 return (try await remoteAppInfo(text, deadline: deadline), nil)
             }
         case .attribute(let text):
-            switch URLReference.scheme(of: text) {
-            case nil:
-                throw FetchError(.refused, url: text, message: "an attribute's appInfoURL must be an https URL, not a local path")
-            case "file":
-                throw FetchError(.refused, url: text, message: "a file: URL from an attribute is refused; only a local appInfo.json named by the caller is read")
-            default:
-                return (try await remoteAppInfo(text, deadline: deadline), nil)
-            }
+            try refuseLocal(attribute: text)
+            return (try await remoteAppInfo(text, deadline: deadline), nil)
         }
     }
 
@@ -447,5 +435,18 @@ enum HTTPStatusText {
         case 504: " Gateway Timeout"
         default: ""
         }
+    }
+}
+
+/// An attribute is written by someone else: its appInfoURL never names a local file, as a
+/// path or a `file:` URL (only a list the caller names is read from disk).
+private func refuseLocal(attribute text: String) throws(FetchError) {
+    switch URLReference.scheme(of: text) {
+    case nil:
+        throw FetchError(.refused, url: text, message: "an attribute's appInfoURL must be an https URL, not a local path")
+    case "file":
+        throw FetchError(.refused, url: text, message: "a file: URL from an attribute is refused; only a local appInfo.json named by the caller is read")
+    default:
+        break
     }
 }
