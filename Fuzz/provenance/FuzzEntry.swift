@@ -3,6 +3,7 @@
 // rest is the value; every input is also given to every other decoder and to ProvenanceURL.
 
 @testable import XDSProvenance
+import XDSSystem
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -72,7 +73,7 @@ func checkURL(_ text: String) {
     precondition(ProvenanceURL.withoutCredentials(bytes: Array(text.utf8)) == Array(clean.utf8), "bytes and text agree")
     precondition(ProvenanceURL.redacted(bytes: Array(text.utf8)) == Array(redacted.utf8), "bytes and text agree")
     var found = false
-    ProvenanceURL.forEachAuthority(Array(text.utf8)) { _ in
+    URLRedaction.forEachAuthority(Array(text.utf8)) { _ in
         found = true
         return false
     }
@@ -80,7 +81,7 @@ func checkURL(_ text: String) {
     for output in [clean, redacted] { checkNoUserInfo(Array(output.utf8)) }
     var firstEnd: Int?
     let redactedBytes = Array(redacted.utf8)
-    ProvenanceURL.forEachAuthority(redactedBytes) { authority in
+    URLRedaction.forEachAuthority(redactedBytes) { authority in
         firstEnd = authority.range.upperBound
         return false
     }
@@ -91,7 +92,7 @@ func checkURL(_ text: String) {
     // The start of a longer value: the same, and an authority running to its end is all `***`.
     let prefix = ProvenanceURL.withoutCredentials(prefix: Array(text.utf8))
     checkNoUserInfo(prefix)
-    ProvenanceURL.forEachAuthority(prefix) { authority in
+    URLRedaction.forEachAuthority(prefix) { authority in
         if authority.range.upperBound == prefix.count { precondition(Array(prefix[authority.range]) == Array("***".utf8), "open authority shown") }
         return true
     }
@@ -99,7 +100,7 @@ func checkURL(_ text: String) {
 
 /// Every authority the rule finds holds at most `***` before its last `@`.
 func checkNoUserInfo(_ bytes: [UInt8]) {
-    ProvenanceURL.forEachAuthority(bytes) { authority in
+    URLRedaction.forEachAuthority(bytes) { authority in
         if let at = authority.userInfoEnd {
             precondition(Array(bytes[authority.range.lowerBound..<at]) == Array("***".utf8), "user information shown")
         }

@@ -117,11 +117,13 @@ public enum DocumentSourceValidation {
             if !scalar.isASCII || scalar.value < 0x21 || scalar.value == 0x7F { return .notEncoded(scalar) }
             if "<>\"{}|\\^`".unicodeScalars.contains(scalar) { return .notAllowedInURL(scalar) }
         }
-        guard let colon = url.firstIndex(of: ":") else { return .notAbsolute }
-        let scheme = url[..<colon].lowercased()
-        let validScheme = scheme.first.map { $0.isLetter } == true
-            && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
-        guard validScheme else { return .notAbsolute }
+        // The components as RFC 3986 Appendix B splits them, with URLReference's scanner, the
+        // one the fetcher's parse begins with. The rest of the parse is not applied: this check
+        // catches what a person types wrong, and accepts what the strict parse refuses later
+        // (two `@`, a colon in the host, `[`, `]` or a lone `%` in the path, a second `#`).
+        let bytes = Array(url.utf8)
+        guard let split = URLReference.Split(bytes[...]), let colon = split.schemeEnd else { return .notAbsolute }
+        let scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
         switch scheme {
         case "https": break
         case "http":
@@ -129,12 +131,10 @@ public enum DocumentSourceValidation {
         default:
             return .unsupportedScheme(scheme)
         }
-        let rest = url[url.index(after: colon)...]
-        guard rest.hasPrefix("//") else { return .noHost(scheme: scheme) }
-        let afterSlashes = rest.dropFirst(2)
-        let authority = afterSlashes.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        // user:password@host:port → host:port
-        let hostPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
+        guard let authority = split.authority else { return .noHost(scheme: scheme) }
+        // user:password@host:port → host:port (after the last `@`)
+        let hostStart = authority.userInfoEnd.map { $0 + 1 } ?? authority.range.lowerBound
+        let hostPort = Substring(String(decoding: bytes[hostStart..<authority.range.upperBound], as: UTF8.self))
         var host = hostPort[...]
         if hostPort.hasPrefix("[") {  // IPv6 literal
             guard let close = hostPort.firstIndex(of: "]") else { return .malformedHost }

@@ -1,5 +1,3 @@
-internal import XDSSystem
-
 /// Where the `src` of an appInfo.json read from a local folder points: a path in that folder
 /// or a URL (what `xds icon` reads for a file it was given by path).
 extension URLReference {

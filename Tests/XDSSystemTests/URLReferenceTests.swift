@@ -1,6 +1,6 @@
 import Testing
 import XDSTestSupport
-import XDocSourceFetch
+import XDSSystem
 
 @Suite("URL references (RFC 3986)")
 struct URLReferenceTests {

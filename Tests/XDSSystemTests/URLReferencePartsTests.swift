@@ -1,5 +1,5 @@
 import Testing
-import XDocSourceFetch
+import XDSSystem
 
 /// The parts of a URL the transport and the fetcher read (scheme, host, port with the
 /// scheme's default, user information), all from ``URLReference``: the one parser.

@@ -1,11 +1,12 @@
-internal import XDSSystem
-
 /// The character-level grammar of RFC 3986 behind ``URLReference/parse(_:)``: the authority
 /// (§3.2), IP literals (§3.2.2), percent-encoding (§2.1) and the character classes (§2.2–2.3).
 extension URLReference {
-    static func parseAuthority(_ bytes: ArraySlice<UInt8>, into parts: inout Components) -> Bool {
+    /// Checks the authority `scan` found in `whole` and fills in its parts: user information
+    /// (before the last `@`, which a valid authority has at most one of), host and port.
+    static func parseAuthority(_ whole: [UInt8], _ scan: AuthorityScan, into parts: inout Components) -> Bool {
+        let bytes = whole[scan.range]
         var rest = bytes
-        if let at = rest.firstIndex(of: UInt8(ascii: "@")) {
+        if let at = scan.userInfoEnd {
             guard let userinfo = encoded(rest[rest.startIndex..<at], allowing: .userinfo, encodeNonASCII: false) else {
                 return false
             }
