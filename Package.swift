@@ -59,11 +59,13 @@ let package = Package(
         .target(name: "CProcessArguments"),
 
         // The POSIX and text plumbing shared by the modules and xds (package access, but for
-        // AtomicFile, which XDocSource names for library users): one EINTR policy, errno in
-        // words, the bounded file read, temporary files and the atomic write, byte order, hex
-        // and path text, the UTF-8 check, byte counts in words, the escaper for text shown to
-        // people, the strict JSON reader and the JSON string escaper, calendar arithmetic in
-        // integers and the ISO 8601 writer.
+        // AtomicFile, which XDocSource names for library users, and URLReference, which
+        // XDocSourceFetch names): one EINTR policy, errno in words, the bounded file read,
+        // temporary files and the atomic write, the URL parser (RFC 3986) and beside it the
+        // rule that keeps credentials out of URL text (URLRedaction, the same scanner of
+        // schemes and authorities), byte order, hex and path text, the UTF-8 check, byte counts
+        // in words, the escaper for text shown to people, the strict JSON reader and the JSON
+        // string escaper, calendar arithmetic in integers and the ISO 8601 writer.
         .target(name: "XDSSystem"),
 
         // The tree walk: folders, the work pool, descriptors and long paths, entries read
@@ -83,8 +85,9 @@ let package = Package(
             name: "XDocSource",
             dependencies: ["CPlist", "XDSWalk", "XDSSystem"]
         ),
-        // The icon list: the appInfo.json model and icon choice, URL references, the network
-        // policy, the fetcher and its HTTP cache. The transport is a protocol (HTTPTransport).
+        // The icon list: the appInfo.json model and icon choice, URL references (XDSSystem's
+        // parser, named here), the network policy, the fetcher and its HTTP cache. The transport
+        // is a protocol (HTTPTransport).
         // Beside XDocSource, not above it: the plumbing it shares with it is XDSSystem's.
         .target(name: "XDocSourceFetch", dependencies: ["XDSSystem"]),
         // The HTTP transport over the system's libcurl, in its own target so that a program using

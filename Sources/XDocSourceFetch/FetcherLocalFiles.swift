@@ -73,19 +73,17 @@ enum FetcherLocalFiles {
     /// (`file:///tmp/My Icons/appInfo.json`), which ``URLReference/parse(_:)`` would refuse.
     /// A `src` in a list goes through ``URLReference/resolveLocal(_:inFolder:)`` instead.
     static func path(ofFileURL url: String) -> String? {
-        guard URLReference.scheme(of: url) == "file" else { return nil }
-        var rest = Substring(url.dropFirst(5))
-        if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<cut] }
-        if rest.hasPrefix("//") {
-            rest = rest.dropFirst(2)
-            let slash = rest.firstIndex(of: "/") ?? rest.endIndex
-            let host = rest[..<slash].lowercased()
+        // The components as RFC 3986 Appendix B splits them (URLReference's scanner, no
+        // character checked): the authority, user information included, is empty or localhost.
+        let whole = Array(url.utf8)
+        guard URLReference.scheme(of: url) == "file", let split = URLReference.Split(whole[...]) else { return nil }
+        if let authority = split.authority {
+            let host = String(decoding: whole[authority.range], as: UTF8.self).lowercased()
             guard host.isEmpty || host == "localhost" else { return nil }
-            rest = rest[slash...]
         }
-        guard rest.hasPrefix("/") else { return nil }
+        var utf8 = whole[split.path]
+        guard utf8.first == UInt8(ascii: "/") else { return nil }
         var bytes: [UInt8] = []
-        var utf8 = Array(rest.utf8)[...]
         while let byte = utf8.popFirst() {
             if byte == UInt8(ascii: "%") {
                 guard utf8.count >= 2, let high = Hex.value(utf8[utf8.startIndex]), let low = Hex.value(utf8[utf8.startIndex + 1]) else { return nil }
