@@ -75,6 +75,12 @@ def debug(event, folder="", name=""):
         sys.stderr.flush()
 
 
+def debug_file(event, folder, name):
+    """A file's line of the debug log (`update_file_info`, `update_complete`): written for every
+    file, so it costs little (the folder's escaped path is kept with it). Called only when DEBUG."""
+    sys.stderr.write("xds-nautilus %.6f %s %s %s\n" % (time.monotonic(), event, folder.shown, escaped(name)))
+
+
 # ---------------------------------------------------------------------------------------
 # Text as `xds where` shows it (Sources/XDSSystem/VisibleText.swift), cut at 200 characters.
 
@@ -117,8 +123,21 @@ def shown(text):
     return text if len(text) <= CUT else text[:CUT - 1] + "\u2026"
 
 
+_LOCAL_TIMES = {}
+
+
 def local_time(iso):
-    """`YYYY-MM-DD HH:MM` in local time for an ISO 8601 UTC time, or "" when it does not parse."""
+    """`YYYY-MM-DD HH:MM` in local time for an ISO 8601 UTC time, or "" when it does not parse
+    (kept per text: a folder's downloads often share their times' text)."""
+    found = _LOCAL_TIMES.get(iso)
+    if found is None:
+        if len(_LOCAL_TIMES) > 4096:
+            _LOCAL_TIMES.clear()
+        found = _LOCAL_TIMES[iso] = _local_time(iso)
+    return found
+
+
+def _local_time(iso):
     try:
         moment = datetime.datetime.fromisoformat(iso.replace("Z", "+00:00"))
         if moment.tzinfo is None:
@@ -280,17 +299,24 @@ def make_emblem(sample, app_info_url, done, fetch=False):
 
 
 class Folder:
-    """One folder's state, used on the main thread only."""
+    """One folder's state, used on the main thread only. Names are `str` as Python has file
+    names (a byte that is not UTF-8 as a lone surrogate, `os.fsdecode`'s way), which is also how
+    `json.loads` gives back `xds where --json`'s `\\udcXX`."""
 
-    def __init__(self, path):
+    def __init__(self, uri, path):
+        self.uri = uri  # the folder's URI, as NautilusFileInfo.get_parent_uri gives it
         self.path = path
+        self.shown = escaped(path)  # for the debug log
         self.started = 0  # the latest batch started
         self.ready = 0  # the latest batch finished
         self.running = False
         self.disabled = False
-        self.answers = {}  # name (bytes) -> Answer, from batch `ready`
-        self.listed = set()  # the names batch `ready` asked about
-        self.asked = {}  # name -> the batch it was last answered from
+        self.answers = {}  # name -> Answer, from batch `ready`: the files with marks
+        # name -> Answer (EMPTY for no mark) for each name batch `ready` listed that has not
+        # been answered from it yet: a file asked about is answered from here at once, by one
+        # dict lookup; once answered it is taken out, so asking again (the file changed) runs
+        # xds again.
+        self.pending = {}
         self.waiting = []  # (provider, handle, closure, file, name)
         self.labelled = {}  # name -> file answered without its app's emblem (being made)
         self.process = None  # the running xds where
@@ -313,7 +339,7 @@ class Batch:
 
     def _end(self, disabled=False):
         debug("batch_end", self.folder.path, self.number)
-        self.finish(self.folder, self.number, self.answers, set(self.names), disabled)
+        self.finish(self.folder, self.number, self.answers, self.names, disabled)
 
     def _failed(self, error):
         if not self.folder.cancellable.is_cancelled():
@@ -342,7 +368,8 @@ class Batch:
             infos = enumerator.next_files_finish(result)
         except GLib.Error as error:
             return self._failed(error)
-        self.names += [os.fsencode(info.get_name()) for info in infos]
+        # GFileInfo's name is a file name (bytes): PyGObject gives it as os.fsdecode would.
+        self.names += [info.get_name() for info in infos]
         if len(self.names) > MAX_ENTRIES:
             enumerator.close_async(GLib.PRIORITY_DEFAULT, None, None)
             self.names = []
@@ -353,21 +380,32 @@ class Batch:
         if not self.names:
             return self._end()
         debug("listed", self.folder.path, len(self.names))
+        # The names' exact bytes, NUL-separated (os.fsencode of each, in one call).
+        listing = "\0".join(self.names).encode(sys.getfilesystemencoding(), "surrogateescape")
         self.folder.process = spawn(
             [xds_binary(), "where", "--json", "--redact", "--no-archives", "--files-from", "-"], self._where,
-            cwd=self.folder.path, stdin=b"\0".join(self.names), cancellable=self.folder.cancellable)
+            cwd=self.folder.path, stdin=listing, cancellable=self.folder.cancellable)
 
     def _where(self, _status, output):
         debug("where_done", self.folder.path, len(output))
         self.folder.process = None
         if self.folder.cancellable.is_cancelled():
             return self._end()
-        for line in output.splitlines():
+        # A name that is not UTF-8 comes back with \udcXX for each such byte: json.loads makes
+        # that the lone surrogate os.fsdecode makes of the byte, so the record finds its name.
+        try:
+            records = json.loads(b"[" + b",".join(output.splitlines()) + b"]")  # one call for all
+        except ValueError:
+            records = []
+            for line in output.splitlines():
+                try:
+                    records.append(json.loads(line))
+                except ValueError:
+                    continue
+        for record in records:
             try:
-                record = json.loads(line)
-                # A name that is not UTF-8 comes back with \udcXX for each such byte.
-                self.answers[os.fsencode(record["file"])] = Answer(record.get("marks") or [])
-            except (ValueError, KeyError, TypeError, UnicodeError):
+                self.answers[record["file"]] = Answer(record.get("marks") or [])
+            except (KeyError, TypeError, AttributeError):
                 continue
         self._end()
 
@@ -385,40 +423,30 @@ def _handle_key(handle):
 
 
 def _name_of(file):
-    """The file's name as bytes (the name on disk, as `xds where` is given it)."""
+    """The file's name as Python has file names (os.fsdecode of the bytes on disk)."""
     try:
         name = file.get_name()  # NautilusFile's own copy: no allocation of a GFile
         if name:
-            return os.fsencode(name)
+            return name
     except UnicodeError:
-        pass  # not UTF-8: the location's basename keeps the bytes
+        pass  # not UTF-8 (NautilusFileInfo's name is declared UTF-8): the location's keeps the bytes
     location = file.get_location()
-    base = location.get_basename() if location is not None else None
-    return os.fsencode(base) if base else None
+    return location.get_basename() if location is not None else None
 
 
-_PATHS = {}  # parent URI -> local path, or None (a few hundred folders at most)
-
-
-def _folder_of(file):
-    """The local path of the file's folder, or None when it is not a local file."""
-    if file.get_uri_scheme() != "file":
+def _local_folder(uri):
+    """The local path of the folder at `uri`, or None when it is not a local folder."""
+    if not uri or not uri.startswith("file:"):
         return None
-    uri = file.get_parent_uri()
-    if uri is None:
+    try:
+        return GLib.filename_from_uri(uri)[0]
+    except GLib.Error:
         return None
-    path = _PATHS.get(uri)
-    if path is None:
-        if len(_PATHS) > 1024:
-            _PATHS.clear()
-        try:
-            path = _PATHS[uri] = GLib.filename_from_uri(uri)[0]
-        except GLib.Error:
-            return None
-    return path
 
 
 debug("loaded", os.path.abspath(__file__))
+COMPLETE = Nautilus.OperationResult.COMPLETE
+IN_PROGRESS = Nautilus.OperationResult.IN_PROGRESS
 
 
 class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvider,
@@ -427,7 +455,8 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
 
     def __init__(self):
         super().__init__()
-        self.folders = {}
+        self.folders = {}  # local path -> Folder
+        self.by_uri = {}  # folder URI -> Folder, or None for a folder that is not local
         # appInfoURL -> the emblem's name, or None when it could not be made from the cache
         # (tried again after Fetch App Icon); a URL whose emblem is being made is in `making`.
         self.emblems = {}
@@ -442,36 +471,75 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
     # File information ------------------------------------------------------------------
 
     def update_file_info_full(self, provider, handle, closure, file):
-        path = _folder_of(file)
-        name = _name_of(file)
-        if path is None or name is None:
-            return Nautilus.OperationResult.COMPLETE
+        # Every file of a folder after the first comes here: two questions to the file (its
+        # folder's URI, its name) and one dict lookup answer it. The rest is _update.
+        folder = self.by_uri.get(file.get_parent_uri())
+        if folder is not None:
+            name = _name_of(file)
+            answer = folder.pending.pop(name, None)
+            if answer is not None:
+                if DEBUG:
+                    debug_file("update_file_info", folder, name)
+                if answer is not EMPTY:
+                    self._apply(file, folder, name, answer)
+                if DEBUG:
+                    debug_file("update_complete", folder, name)
+                return COMPLETE
+        return self._update(provider, handle, closure, file)
+
+    def _folder_of(self, file):
+        """The file's Folder (made when new), or None when the file is not local."""
+        uri = file.get_parent_uri()
+        if uri in self.by_uri:
+            return self.by_uri[uri]
+        path = _local_folder(uri)
+        if path is None:
+            if len(self.by_uri) > 1024:
+                self.by_uri = {u: f for u, f in self.by_uri.items() if f is not None}
+            self.by_uri[uri] = None
+            return None
         folder = self.folders.get(path)
         if folder is None:
             # Results of folders seen long ago go (dicts keep insertion order: oldest first).
             for old in [p for p, f in self.folders.items() if not f.running and not f.waiting][:-MAX_FOLDERS]:
-                del self.folders[old]
-            folder = self.folders[path] = Folder(path)
-        debug("update_file_info", path, os.fsdecode(name))
+                self._drop(self.folders[old])
+            folder = self.folders[path] = Folder(uri, path)
+        self.by_uri[uri] = folder
+        return folder
+
+    def _drop(self, folder):
+        self.folders.pop(folder.path, None)
+        if self.by_uri.get(folder.uri) is folder:
+            del self.by_uri[folder.uri]
+
+    def _update(self, provider, handle, closure, file):
+        """A file its folder's result does not answer: the folder's first, one changed or new
+        since, or one of a folder not read (yet)."""
+        folder = self._folder_of(file)
+        name = _name_of(file)
+        if folder is None or name is None:
+            return COMPLETE
+        if DEBUG:
+            debug_file("update_file_info", folder, name)
         if folder.disabled:
-            debug("update_complete", path, os.fsdecode(name))
-            return Nautilus.OperationResult.COMPLETE
-        if folder.ready and name in folder.listed and folder.asked.get(name, 0) < folder.ready:
-            self._apply(file, folder, name)
-            debug("update_complete", path, os.fsdecode(name))
-            return Nautilus.OperationResult.COMPLETE
+            if DEBUG:
+                debug_file("update_complete", folder, name)
+            return COMPLETE
         folder.waiting.append((provider, handle, closure, file, name))
         if not folder.running:
             folder.running = True
             folder.started += 1
             Batch(folder, folder.started, self.batch_done)
-        return Nautilus.OperationResult.IN_PROGRESS
+        return IN_PROGRESS
 
     def batch_done(self, folder, batch, answers, names, disabled):
         folder.running = False
         if self.folders.get(folder.path) is not folder:
             return  # left (cancel_update): nobody waits
-        folder.ready, folder.answers, folder.listed, folder.disabled = batch, answers, names, disabled
+        folder.ready, folder.answers, folder.disabled = batch, answers, disabled
+        folder.pending = dict.fromkeys(names, EMPTY) if not disabled else {}
+        if not disabled:
+            folder.pending.update(answers)
         folder.labelled = {}
         # Emblems already made are used at once; the others are made beside the answers (no
         # file waits for them) and their files asked about again when one appears.
@@ -483,13 +551,17 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
                 answer.emblem = self.emblems[url]
             elif url not in self.making:
                 self.making.add(url)
-                sample = os.fsdecode(os.path.join(os.fsencode(folder.path), name))
+                sample = os.path.join(folder.path, name)
                 make_emblem(sample, url, lambda emblem, url=url: self.emblem_made(url, emblem))
         waiting, folder.waiting = folder.waiting, []
         for provider, handle, closure, file, name in waiting:
             if not disabled:
-                self._apply(file, folder, name)
-            debug("update_complete", folder.path, os.fsdecode(name))
+                # Answered from this result: taken out of `pending` as the fast path does.
+                answer = folder.pending.pop(name, EMPTY)
+                if answer is not EMPTY:
+                    self._apply(file, folder, name, answer)
+            if DEBUG:
+                debug_file("update_complete", folder, name)
             complete(provider, handle, closure)
 
     def emblem_made(self, url, emblem):
@@ -505,18 +577,16 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
                 if answer.app_info_url == url:
                     answer.emblem = emblem
                     if name in folder.labelled:
-                        folder.asked[name] = 0  # the current result answers it again
+                        folder.pending[name] = answer  # the current result answers it again
                         again.append(folder.labelled.pop(name))
             for file in again:
                 file.invalidate_extension_info()
 
-    def _apply(self, file, folder, name):
-        folder.asked[name] = folder.ready
-        answer = folder.answers.get(name, EMPTY)
+    def _apply(self, file, folder, name, answer):
+        """Adds a file's columns and emblem (a file with marks only: an attribute left out
+        shows as empty, nautilus-file.c giving "" for an extension attribute it does not have)."""
         if answer.app_info_url and answer.emblem is None and answer.app_info_url not in self.emblems:
             folder.labelled[name] = file  # to ask about again when its emblem is made
-        # An attribute left out shows as empty (nautilus-file.c gives "" for an extension
-        # attribute it does not have): most files have no mark, and this saves their three calls.
         if answer.app:
             file.add_string_attribute("xds_source_app", answer.app)
         if answer.url:
@@ -541,19 +611,22 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
                 folder.cancellable.cancel()
                 if folder.process is not None:
                     folder.process.force_exit()
-                del self.folders[path]
+                self._drop(folder)
+
+    def _known(self, file):
+        """The file's Folder and name when its folder has been read, else (None, name)."""
+        folder = self.by_uri.get(file.get_parent_uri())
+        return folder, _name_of(file)
 
     def forget(self, file):
         """The next question about `file` waits for a new run of its folder."""
-        path, name = _folder_of(file), _name_of(file)
-        folder = self.folders.get(path) if path else None
+        folder, name = self._known(file)
         if folder is not None:
-            folder.asked[name] = float("inf")
+            folder.pending.pop(name, None)
 
     def answer_for(self, file):
         """The folder's answer for `file`, or None when its folder has not been read."""
-        path, name = _folder_of(file), _name_of(file)
-        folder = self.folders.get(path) if path else None
+        folder, name = self._known(file)
         if folder is None or not folder.ready or folder.disabled:
             return None
         return folder.answers.get(name, EMPTY)
