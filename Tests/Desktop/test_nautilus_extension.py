@@ -87,7 +87,10 @@ for owner, name in [(subprocess, "Popen"), (subprocess, "run"), (os, "scandir"),
 for owner, name in [(Gio.File, "query_filesystem_info"), (Gio.File, "query_info"), (Gio.File, "enumerate_children"),
                     (Gio.File, "load_contents"), (Gio.File, "make_directory_with_parents"),
                     (Gio.FileEnumerator, "next_file"), (Gio.Subprocess, "wait"), (Gio.Subprocess, "wait_check"),
-                    (Gio.Subprocess, "communicate"), (Gio.Subprocess, "communicate_utf8")]:
+                    (Gio.Subprocess, "communicate"), (Gio.Subprocess, "communicate_utf8"),
+                    # A working folder makes GLib fork the whole process to start a child (gspawn.c
+                    # takes posix_spawn only without one): the extension sets it with env -C.
+                    (Gio.SubprocessLauncher, "set_cwd")]:
     _guard(owner, name)
 
 

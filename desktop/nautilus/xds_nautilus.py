@@ -260,15 +260,30 @@ def emblem_paths(name):
             os.path.join(base, "16x16@2", "emblems", name + ".png"))
 
 
+ENV = "/usr/bin/env"  # coreutils' (8.28 and later: -C)
+
+
 def spawn(argv, done, cwd=None, stdin=None, cancellable=None):
     """Starts `argv` as a GSubprocess (stdin from `stdin` bytes, stdout read) and calls
     `done(status, stdout_bytes)` on the main loop when it has ended; status None when it could
-    not start or was killed. Returns the subprocess (None when it could not start)."""
-    flags = Gio.SubprocessFlags.STDOUT_PIPE | Gio.SubprocessFlags.STDERR_SILENCE
+    not start or was killed. Returns the subprocess (None when it could not start).
+
+    Starting it is the one step taken on Nautilus's main thread, and it must not be a fork of
+    Nautilus: GLib forks (copying the page tables of the whole process: 12-27 ms for a
+    300 MB process here, Nautilus's size with thumbnails in memory) unless it can use
+    posix_spawn, which suspends the caller only until the child has called exec (0.1 ms,
+    whatever the size). gspawn.c (GLib 2.74, fork_exec) takes posix_spawn only without a
+    working folder and without closing descriptors: so the folder is set by `env -C` in the
+    child, and descriptors are inherited (GLib and Python open theirs close-on-exec; xds uses
+    none it did not open). The child's output is then read asynchronously, never waited for."""
+    flags = Gio.SubprocessFlags.STDOUT_PIPE | Gio.SubprocessFlags.STDERR_SILENCE | Gio.SubprocessFlags.INHERIT_FDS
     flags |= Gio.SubprocessFlags.STDIN_PIPE if stdin is not None else Gio.SubprocessFlags.STDIN_INHERIT
     launcher = Gio.SubprocessLauncher.new(flags)
     if cwd is not None:
-        launcher.set_cwd(cwd)
+        if "=" in argv[0]:  # env would take it for a variable: GLib's working folder (a fork)
+            launcher.set_cwd(cwd)
+        else:
+            argv = [ENV, "-C", cwd] + list(argv)
     try:
         process = launcher.spawnv([os.fsdecode(a) if isinstance(a, bytes) else a for a in argv])
     except GLib.Error as error:
@@ -382,22 +397,21 @@ class Batch:
         debug("listed", self.folder.path, len(self.names))
         # The names' exact bytes, NUL-separated (os.fsencode of each, in one call).
         listing = "\0".join(self.names).encode(sys.getfilesystemencoding(), "surrogateescape")
+        # Its output is read once it has ended (xds writes a record at a time: reading them as
+        # they come woke the main loop for each and cost more than parsing them all at once).
         self.folder.process = spawn(
             [xds_binary(), "where", "--json", "--redact", "--no-archives", "--files-from", "-"], self._where,
             cwd=self.folder.path, stdin=listing, cancellable=self.folder.cancellable)
 
-    def _where(self, _status, output):
-        debug("where_done", self.folder.path, len(output))
-        self.folder.process = None
-        if self.folder.cancellable.is_cancelled():
-            return self._end()
+    def _records(self, lines):
+        """Some lines of `xds where --json`'s output: one record each."""
         # A name that is not UTF-8 comes back with \udcXX for each such byte: json.loads makes
         # that the lone surrogate os.fsdecode makes of the byte, so the record finds its name.
         try:
-            records = json.loads(b"[" + b",".join(output.splitlines()) + b"]")  # one call for all
+            records = json.loads(b"[" + b",".join(lines) + b"]")  # one call for them all
         except ValueError:
             records = []
-            for line in output.splitlines():
+            for line in lines:
                 try:
                     records.append(json.loads(line))
                 except ValueError:
@@ -407,6 +421,12 @@ class Batch:
                 self.answers[record["file"]] = Answer(record.get("marks") or [])
             except (KeyError, TypeError, AttributeError):
                 continue
+
+    def _where(self, _status, output):
+        debug("where_done", self.folder.path, len(output))
+        self.folder.process = None
+        if not self.folder.cancellable.is_cancelled():
+            self._records(output.splitlines())
         self._end()
 
 
@@ -542,7 +562,9 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
             folder.pending.update(answers)
         folder.labelled = {}
         # Emblems already made are used at once; the others are made beside the answers (no
-        # file waits for them) and their files asked about again when one appears.
+        # file waits for them: their processes start once the main loop is idle after the
+        # answers) and their files asked about again when one appears.
+        missing = []
         for name, answer in answers.items():
             url = answer.app_info_url
             if url is None:
@@ -551,8 +573,9 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
                 answer.emblem = self.emblems[url]
             elif url not in self.making:
                 self.making.add(url)
-                sample = os.path.join(folder.path, name)
-                make_emblem(sample, url, lambda emblem, url=url: self.emblem_made(url, emblem))
+                missing.append((os.path.join(folder.path, name), url))
+        if missing:
+            GLib.idle_add(self._make_emblems, missing, priority=GLib.PRIORITY_LOW)
         waiting, folder.waiting = folder.waiting, []
         for provider, handle, closure, file, name in waiting:
             if not disabled:
@@ -563,6 +586,11 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
             if DEBUG:
                 debug_file("update_complete", folder, name)
             complete(provider, handle, closure)
+
+    def _make_emblems(self, missing):
+        for sample, url in missing:
+            make_emblem(sample, url, lambda emblem, url=url: self.emblem_made(url, emblem))
+        return False
 
     def emblem_made(self, url, emblem):
         """An app's emblem is made (or could not be): the files of that app already answered
