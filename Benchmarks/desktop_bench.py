@@ -13,7 +13,9 @@ ROUNDS times (default 5), alternating:
   with XDS_NAUTILUS_DEBUG=1: the time from its first `update_file_info` in the folder to its
   last `update_complete`, read from its debug log. A fresh extension each round (no result kept).
 
-Prints the medians and their ratio. Needs /usr/bin/python3 with gi and the Nautilus 4.0 typelib.
+Prints the medians and their ratio, the ratio of the minimums, and the median of each round's
+own ratio (the two runs of a round are next to each other in time: on a shared machine this one
+moves least with the others' load). Needs /usr/bin/python3 with gi and the Nautilus 4.0 typelib.
 """
 import collections
 import io
@@ -161,6 +163,7 @@ print("  extension, first update_file_info to last update_complete: median %.1f 
 print("  of which the folder's reading (listing, xds where, emblems; batch_start to batch_end): median %.1f ms"
       % (statistics.median(batches) * 1000))
 print("  the same seen from outside (the driver's loop, start to end): median %.1f ms" % (statistics.median(walls) * 1000))
-print("  ratio: %.2f (medians), %.2f (minimums: %.1f / %.1f ms, less disturbed by other load)"
-      % (extension_median / where_median, min(extensions) / min(wheres), min(extensions) * 1000, min(wheres) * 1000))
+print("  ratio: %.2f (medians), %.2f (minimums: %.1f / %.1f ms, less disturbed by other load), %.2f (median of the rounds' ratios)"
+      % (extension_median / where_median, min(extensions) / min(wheres), min(extensions) * 1000, min(wheres) * 1000,
+         statistics.median(e / w for e, w in zip(extensions, wheres))))
 subprocess.run(["rm", "-rf", work])

@@ -75,10 +75,18 @@ def debug(event, folder="", name=""):
         sys.stderr.flush()
 
 
-def debug_file(event, folder, name):
+def debug_file(event, folder, name, at=None):
     """A file's line of the debug log (`update_file_info`, `update_complete`): written for every
-    file, so it costs little (the folder's escaped path is kept with it). Called only when DEBUG."""
-    sys.stderr.write("xds-nautilus %.6f %s %s %s\n" % (time.monotonic(), event, folder.shown, escaped(name)))
+    file, so it costs little (the folder's escaped path is kept with it). Called only when DEBUG;
+    `at`: when it happened (monotonic seconds), if not now."""
+    sys.stderr.write("xds-nautilus %.6f %s %s %s\n" % (at or time.monotonic(), event, folder.shown, escaped(name)))
+
+
+def debug_answered(folder, name, asked):
+    """The two lines of a file answered at once (asked at `asked`, answered now), in one write."""
+    shown = escaped(name)
+    sys.stderr.write("xds-nautilus %.6f update_file_info %s %s\nxds-nautilus %.6f update_complete %s %s\n"
+                     % (asked, folder.shown, shown, time.monotonic(), folder.shown, shown))
 
 
 # ---------------------------------------------------------------------------------------
@@ -493,19 +501,18 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
     def update_file_info_full(self, provider, handle, closure, file):
         # Every file of a folder after the first comes here: two questions to the file (its
         # folder's URI, its name) and one dict lookup answer it. The rest is _update.
+        asked = time.monotonic() if DEBUG else 0
         folder = self.by_uri.get(file.get_parent_uri())
         if folder is not None:
             name = _name_of(file)
             answer = folder.pending.pop(name, None)
             if answer is not None:
-                if DEBUG:
-                    debug_file("update_file_info", folder, name)
                 if answer is not EMPTY:
                     self._apply(file, folder, name, answer)
                 if DEBUG:
-                    debug_file("update_complete", folder, name)
+                    debug_answered(folder, name, asked)
                 return COMPLETE
-        return self._update(provider, handle, closure, file)
+        return self._update(provider, handle, closure, file, asked)
 
     def _folder_of(self, file):
         """The file's Folder (made when new), or None when the file is not local."""
@@ -532,7 +539,7 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
         if self.by_uri.get(folder.uri) is folder:
             del self.by_uri[folder.uri]
 
-    def _update(self, provider, handle, closure, file):
+    def _update(self, provider, handle, closure, file, asked=0):
         """A file its folder's result does not answer: the folder's first, one changed or new
         since, or one of a folder not read (yet)."""
         folder = self._folder_of(file)
@@ -540,7 +547,7 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
         if folder is None or name is None:
             return COMPLETE
         if DEBUG:
-            debug_file("update_file_info", folder, name)
+            debug_file("update_file_info", folder, name, asked)
         if folder.disabled:
             if DEBUG:
                 debug_file("update_complete", folder, name)
