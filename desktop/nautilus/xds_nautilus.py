@@ -21,9 +21,13 @@
 # `xds where --json --redact --no-archives --files-from -` over its entries, and answers every
 # later file from that result; a file asked again after the result it was answered from (it
 # changed) or after an action gets a new run. No file is read and no process is waited for on
-# Nautilus's main thread (GIO's asynchronous calls, GSubprocess read asynchronously): get_models (properties) and get_file_items (menu) are synchronous
-# and answer from the folder's result. Local folders only (not `filesystem::remote`, as
-# Nautilus's own thumbnail policy), and a folder of more than 10 000 entries gets nothing.
+# Nautilus's main thread (GIO's asynchronous calls, GSubprocess read asynchronously); a process
+# is only started there, by posix_spawn, never a fork of Nautilus (see spawn). get_models
+# (properties) and get_file_items (menu) are synchronous and answer from the folder's result.
+# Names go to xds as bytes (not UTF-8 too: its JSON gives each such byte as \udcXX, which
+# json.loads makes the lone surrogate Python's file names use). Local folders only (not
+# `filesystem::remote`, as Nautilus's own thumbnail policy), and a folder of more than 10 000
+# entries gets nothing.
 # Browsing never makes a request: emblems come from `xds icon --any-cached`.
 #
 # API: nautilus-python 4 (InfoProvider.update_file_info_full, ColumnProvider, MenuProvider,

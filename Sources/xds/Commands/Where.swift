@@ -60,9 +60,11 @@ extension XDS {
 
                 --files-from LIST reads more names from LIST (- for standard input), \
                 NUL-separated as find -print0 writes them, after any FILE (empty names are \
-                skipped; an empty list is status 0). --no-archives reads archives as plain \
-                files: their own marks only. Together they serve programs that show files (a \
-                file manager asking about a folder's entries at once).
+                skipped; an empty list is status 0). Its names need not be UTF-8: such a name is \
+                read by its bytes and shown as -r shows one (\\x{XX}; in JSON \\udcXX). \
+                --no-archives reads archives as plain files: their own marks only. Together \
+                they serve programs that show files (a file manager asking about a folder's \
+                entries at once).
 
                 Status 0 when every file named has a mark, 1 when one has none (with -r: when \
                 nothing under a folder has one). xds strip removes them.
