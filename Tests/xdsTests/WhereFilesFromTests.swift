@@ -149,5 +149,16 @@ struct WhereFilesFromTests {
         let plain = try await whereRun(["--json", "--files-from", "-"], input: Data(Array("plain".utf8) + [0xFF]), in: folder)
         #expect(plain.status == 1 && plain.stdout.isEmpty, "\(plain)")
         #expect(plain.stderr == "xds: plain\\x{ff}: no mark of where it came from\n", "\(plain)")
+        // A folder of such a name: its own marks without -r (none here), what is in it with -r.
+        try await #require(sh("""
+            d=$(printf 'd\\377') && mkdir "$d" && echo q > "$d/in" && setfattr -n user.xdg.origin.url -v https://h.example/in "$d/in"
+            """, in: folder.path).status == 0)
+        let folderName = Data(Array("d".utf8) + [0xFF])
+        let alone = try await whereRun(["--json", "--files-from", "-"], input: folderName, in: folder)
+        #expect(alone.status == 1 && alone.stdout.isEmpty, "\(alone)")
+        #expect(alone.stderr == "xds: d\\x{ff}: no mark of where it came from\n", "\(alone)")
+        let walked = try await whereRun(["-r", "--json", "--files-from", "-"], input: folderName, in: folder)
+        #expect(walked.status == 0, "\(walked)")
+        #expect(walked.stdout == "{\"file\":\"d\\udcff/in\",\"marks\":[{\"kind\":\"xdg\",\"store\":\"xattr\",\"name\":\"user.xdg.origin.url\",\"url\":\"https://h.example/in\"}]}\n", "\(walked)")
     }
 }
