@@ -351,25 +351,39 @@ class Folder:
 
 
 class Batch:
-    """One reading of a folder, in steps chained on the main loop: is it remote; its entries
-    (at most MAX_ENTRIES + 1 read); one `xds where` over them. Each step is GIO's or a child
-    process's work; `finish` hands the result to the extension (which sees to the emblems)."""
+    """One reading of a folder, in steps chained on the main loop: is it remote, and its entries
+    (at most MAX_ENTRIES + 1 read), both asked at once (a remote answer stops the listing);
+    then one `xds where` over them. Each step is GIO's or a child process's work; `finish`
+    hands the result to the extension (which sees to the emblems)."""
 
     def __init__(self, folder, number, finish):
         self.folder, self.number, self.finish = folder, number, finish
         self.location = Gio.File.new_for_path(folder.path)
         self.names = []
         self.answers = {}
+        self.local = None  # the filesystem's answer: True, or None until it comes
+        self.listed = False
+        self.ended = False
+        # The listing's own cancellable: cancelled when the folder is left, or found remote.
+        self.listing = Gio.Cancellable()
+        self.watch = folder.cancellable.connect(lambda *_: self.listing.cancel())
         debug("batch_start", folder.path, number)
         self.location.query_filesystem_info_async("filesystem::remote", GLib.PRIORITY_DEFAULT,
                                                   folder.cancellable, self._filesystem)
+        self.location.enumerate_children_async("standard::name", Gio.FileQueryInfoFlags.NOFOLLOW_SYMLINKS,
+                                               GLib.PRIORITY_DEFAULT, self.listing, self._enumerated)
 
     def _end(self, disabled=False):
+        if self.ended:
+            return
+        self.ended = True
+        self.listing.cancel()
+        self.folder.cancellable.disconnect(self.watch)
         debug("batch_end", self.folder.path, self.number)
         self.finish(self.folder, self.number, self.answers, self.names, disabled)
 
     def _failed(self, error):
-        if not self.folder.cancellable.is_cancelled():
+        if not self.folder.cancellable.is_cancelled() and not self.ended:
             debug("error", self.folder.path, getattr(error, "message", repr(error)))
         self._end()
 
@@ -380,20 +394,22 @@ class Batch:
             return self._failed(error)
         if info.get_attribute_boolean("filesystem::remote"):
             return self._end(disabled=True)
-        location.enumerate_children_async("standard::name", Gio.FileQueryInfoFlags.NOFOLLOW_SYMLINKS,
-                                          GLib.PRIORITY_DEFAULT, self.folder.cancellable, self._enumerated)
+        self.local = True
+        if self.listed:
+            self._run()
 
     def _enumerated(self, location, result):
         try:
             self.enumerator = location.enumerate_children_finish(result)
         except GLib.Error as error:
             return self._failed(error)
-        self.enumerator.next_files_async(MAX_ENTRIES + 1, GLib.PRIORITY_DEFAULT, self.folder.cancellable, self._listed)
+        self.enumerator.next_files_async(MAX_ENTRIES + 1, GLib.PRIORITY_DEFAULT, self.listing, self._listed)
 
     def _listed(self, enumerator, result):
         try:
             infos = enumerator.next_files_finish(result)
         except GLib.Error as error:
+            enumerator.close_async(GLib.PRIORITY_DEFAULT, None, None)
             return self._failed(error)
         # GFileInfo's name is a file name (bytes): PyGObject gives it as os.fsdecode would.
         self.names += [info.get_name() for info in infos]
@@ -402,8 +418,14 @@ class Batch:
             self.names = []
             return self._end(disabled=True)
         if infos:
-            return enumerator.next_files_async(MAX_ENTRIES + 1, GLib.PRIORITY_DEFAULT, self.folder.cancellable, self._listed)
+            return enumerator.next_files_async(MAX_ENTRIES + 1, GLib.PRIORITY_DEFAULT, self.listing, self._listed)
         enumerator.close_async(GLib.PRIORITY_DEFAULT, None, None)
+        self.listed = True
+        if self.local:
+            self._run()
+
+    def _run(self):
+        """Listed, and local: xds where over the names."""
         if not self.names:
             return self._end()
         debug("listed", self.folder.path, len(self.names))
