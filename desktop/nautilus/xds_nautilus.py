@@ -287,7 +287,12 @@ def spawn(argv, done, cwd=None, stdin=None, cancellable=None):
     whatever the size). gspawn.c (GLib 2.74, fork_exec) takes posix_spawn only without a
     working folder and without closing descriptors: so the folder is set by `env -C` in the
     child, and descriptors are inherited (GLib and Python open theirs close-on-exec; xds uses
-    none it did not open). The child's output is then read asynchronously, never waited for."""
+    none it did not open). The child's output is then read asynchronously, never waited for.
+
+    Read in pauses: `xds where` writes a record at a time, and reading each as it came woke the
+    main loop for every one (500 wake-ups, 7-8 ms of the main thread for a folder of 5 000 files
+    with 500 marked); now a read takes what has come (up to 1 MiB, the pipe widened to hold
+    that much) and the next one waits READ_PAUSE_MS, or the child's end, whichever is first."""
     flags = Gio.SubprocessFlags.STDOUT_PIPE | Gio.SubprocessFlags.STDERR_SILENCE | Gio.SubprocessFlags.INHERIT_FDS
     flags |= Gio.SubprocessFlags.STDIN_PIPE if stdin is not None else Gio.SubprocessFlags.STDIN_INHERIT
     launcher = Gio.SubprocessLauncher.new(flags)
@@ -303,17 +308,85 @@ def spawn(argv, done, cwd=None, stdin=None, cancellable=None):
         GLib.idle_add(lambda: done(None, b"") and False)
         return None
     timer = GLib.timeout_add_seconds(PROCESS_SECONDS, lambda: process.force_exit() and False)
+    if stdin is not None:
+        # Spliced from memory as the pipe takes it, the pipe closed after it (a child that
+        # ends early only cuts it short).
+        source = Gio.MemoryInputStream.new_from_bytes(GLib.Bytes.new(stdin))
+        process.get_stdin_pipe().splice_async(
+            source, Gio.OutputStreamSpliceFlags.CLOSE_SOURCE | Gio.OutputStreamSpliceFlags.CLOSE_TARGET,
+            GLib.PRIORITY_DEFAULT, cancellable, _spliced)
+    out = process.get_stdout_pipe()
+    _widen(out)
+    chunks = []
+    # eof: None while reading, True at the end of the output, False when reading failed (or was
+    # cancelled); waited: whether the child's end was seen (its status can be asked).
+    state = {"eof": None, "exited": False, "waited": False, "next": 0, "ended": False}
 
-    def finished(process, result):
-        GLib.source_remove(timer)
+    def read():
+        state["next"] = 0
+        out.read_bytes_async(READ_SIZE, GLib.PRIORITY_DEFAULT, cancellable, got)
+        return False
+
+    def got(stream, result):
         try:
-            _, out, _ = process.communicate_finish(result)
-        except GLib.Error:  # cancelled (the folder was left), or the pipes failed
+            data = stream.read_bytes_finish(result).get_data()
+        except GLib.Error:  # cancelled (the folder was left), or the pipe failed
+            state["eof"] = False
+            return finish()
+        if not data:
+            state["eof"] = True
+            return finish()
+        chunks.append(data)
+        if state["exited"]:
+            read()
+        else:
+            state["next"] = GLib.timeout_add(READ_PAUSE_MS, read)
+
+    def exited(process, result):
+        try:
+            process.wait_finish(result)
+            state["waited"] = True
+        except GLib.Error:
+            pass
+        state["exited"] = True
+        if state["next"]:  # what is left is read at once
+            GLib.source_remove(state["next"])
+            read()
+        finish()
+
+    def finish():
+        if state["eof"] is None or not state["exited"] or state["ended"]:
+            return
+        state["ended"] = True
+        GLib.source_remove(timer)
+        if not state["eof"]:
             return done(None, b"")
-        status = process.get_exit_status() if process.get_if_exited() else None
-        done(status, out.get_data() if out is not None else b"")
-    process.communicate_async(GLib.Bytes.new(stdin) if stdin is not None else None, cancellable, finished)
+        status = process.get_exit_status() if state["waited"] and process.get_if_exited() else None
+        done(status, b"".join(chunks))
+    process.wait_async(cancellable, exited)
+    read()
     return process
+
+
+READ_SIZE = 1 << 20
+READ_PAUSE_MS = 10
+
+
+def _widen(stream):
+    """Lets the pipe hold READ_SIZE bytes (F_SETPIPE_SZ, Linux; up to
+    /proc/sys/fs/pipe-max-size, 1 MiB by default), so that the child seldom waits for a read."""
+    try:
+        import fcntl
+        fcntl.fcntl(stream.get_fd(), getattr(fcntl, "F_SETPIPE_SZ", 1031), READ_SIZE)
+    except (OSError, AttributeError, ImportError):
+        pass
+
+
+def _spliced(stream, result):
+    try:
+        stream.splice_finish(result)
+    except GLib.Error:
+        pass  # the child ended first, or the folder was left: its output says what it read
 
 
 def make_emblem(sample, app_info_url, done, fetch=False):
