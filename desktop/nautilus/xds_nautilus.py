@@ -603,7 +603,10 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
         asked = time.monotonic() if DEBUG else 0
         folder = self.by_uri.get(file.get_parent_uri())
         if folder is not None:
-            name = _name_of(file)
+            try:
+                name = file.get_name() or _name_of(file)  # _name_of's first step, inline
+            except UnicodeError:
+                name = _name_of(file)
             answer = folder.pending.pop(name, None)
             if answer is not None:
                 if answer is not EMPTY:
