@@ -13,12 +13,19 @@ ROUNDS times (default 5), alternating:
   with XDS_NAUTILUS_DEBUG=1: the time from its first `update_file_info` in the folder to its
   last `update_complete`, read from its debug log. A fresh extension each round (no result kept).
 
-Prints the medians and their ratio. Needs /usr/bin/python3 with gi and the Nautilus 4.0 typelib.
+Prints the medians and their ratio, the ratio of the minimums, and the median of each round's
+own ratio (the two runs of a round are next to each other in time: on a shared machine this one
+moves least with the others' load). Then CPU time, which other load moves much less than wall
+time: `xds where`'s (its process, user + system), and the extension's own (this process, all its
+threads, GIO's included, while the driver runs); the extension's xds process does the same work
+as the `xds where` beside it, so (own + xds) / xds estimates the ratio on an idle machine, where
+the steps run one after the other. Needs /usr/bin/python3 with gi and the Nautilus 4.0 typelib.
 """
 import collections
 import io
 import os
 import plistlib
+import resource
 import statistics
 import subprocess
 import sys
@@ -99,11 +106,18 @@ class File(GObject.Object, Nautilus.FileInfo):
         pass
 
 
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def where_once():
+    cpu = children_cpu()
     start = time.perf_counter()
     done = subprocess.run([XDS, "where", "--json", "--redact", "--no-archives", "--files-from", "-"], cwd=folder,
                           input=listing, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     elapsed = time.perf_counter() - start
+    where_cpus.append(children_cpu() - cpu)
     assert done.stdout.count(b"\n") == FILES // 10, done.stdout[:200]
     return elapsed
 
@@ -127,8 +141,9 @@ def extension_once():
     real_stderr, sys.stderr = sys.stderr, log
     try:
         GLib.idle_add(next_file)
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         loop.run()
+        own_cpus.append(time.process_time() - cpu)
         walls.append(time.perf_counter() - started)
     finally:
         sys.stderr = real_stderr
@@ -146,9 +161,9 @@ def extension_once():
     return max(times["update_complete"]) - min(times["update_file_info"])
 
 
-batches, walls = [], []
+batches, walls, where_cpus, own_cpus = [], [], [], []
 where_once(), extension_once()  # warm the page cache and the binary
-wheres, extensions, batches, walls = [], [], [], []
+wheres, extensions, batches, walls, where_cpus, own_cpus = [], [], [], [], [], []
 for _ in range(ROUNDS):
     wheres.append(where_once())
     extensions.append(extension_once())
@@ -161,6 +176,10 @@ print("  extension, first update_file_info to last update_complete: median %.1f 
 print("  of which the folder's reading (listing, xds where, emblems; batch_start to batch_end): median %.1f ms"
       % (statistics.median(batches) * 1000))
 print("  the same seen from outside (the driver's loop, start to end): median %.1f ms" % (statistics.median(walls) * 1000))
-print("  ratio: %.2f (medians), %.2f (minimums: %.1f / %.1f ms, less disturbed by other load)"
-      % (extension_median / where_median, min(extensions) / min(wheres), min(extensions) * 1000, min(wheres) * 1000))
+print("  ratio: %.2f (medians), %.2f (minimums: %.1f / %.1f ms, less disturbed by other load), %.2f (median of the rounds' ratios)"
+      % (extension_median / where_median, min(extensions) / min(wheres), min(extensions) * 1000, min(wheres) * 1000,
+         statistics.median(e / w for e, w in zip(extensions, wheres))))
+where_cpu, own_cpu = statistics.median(where_cpus), statistics.median(own_cpus)
+print("  CPU time, medians: xds where %.1f ms; the extension's own (this process, all threads) %.1f ms;"
+      " (own + xds where) / xds where: %.2f" % (where_cpu * 1000, own_cpu * 1000, (own_cpu + where_cpu) / where_cpu))
 subprocess.run(["rm", "-rf", work])

@@ -24,15 +24,33 @@ import XDSWalk
 /// }
 /// ```
 public struct ProvenanceTree: Sendable {
-    /// The files and folders to walk, in order.
-    public var roots: [String]
+    /// The files and folders to walk, in order, as text (``rootPaths`` as text, lossy for a
+    /// path that is not UTF-8).
+    public var roots: [String] {
+        get { rootPaths.map(\.lossyString) }
+        set { rootPaths = newValue.map(TreePath.init) }
+    }
+    /// The files and folders to walk, in order, as exact bytes (`FileTree/rootPaths`: a root
+    /// need not be UTF-8).
+    public var rootPaths: [TreePath]
     /// How many threads walk each root folder (`FileTree/jobs`).
     public var jobs: Int
+    /// Whether folder roots are walked (the default); false: each root is read alone, as
+    /// ``ProvenanceFile/read()`` reads a path, but by exact bytes (`xds where --files-from`
+    /// without `-r`, for a name that is not UTF-8).
+    public var walksFolders = true
 
     /// A walk over `roots` with `jobs` threads.
     public init(roots: [String], jobs: Int = 1) {
-        self.roots = roots
+        self.init(rootPaths: roots.map(TreePath.init), jobs: jobs)
+    }
+
+    /// A walk over `rootPaths` (exact bytes) with `jobs` threads; with `walksFolders` false,
+    /// each root is read alone (``walksFolders``).
+    public init(rootPaths: [TreePath], jobs: Int = 1, walksFolders: Bool = true) {
+        self.rootPaths = rootPaths
         self.jobs = max(1, jobs)
+        self.walksFolders = walksFolders
     }
 
     /// A file or folder with marks, or an orphan sidecar or zone file.
@@ -97,7 +115,7 @@ public struct ProvenanceTree: Sendable {
     /// each problem and the progress, until the end or until `visit` says `FileTree/Decision/stop`.
     @discardableResult
     public func walk(_ visit: (Event<Found>) -> FileTree.Decision) -> FileTree.Counts {
-        tree.walk(inspecting: Reader()) { visit(Self.event($0)) }
+        tree.walk(inspecting: Reader(walksFolders: walksFolders)) { visit(Self.event($0)) }
     }
 
     /// ``walk(_:)``, also handing over every regular file whose name is an archive's to
@@ -107,7 +125,7 @@ public struct ProvenanceTree: Sendable {
         archives archive: (TreePath) -> FileTree.Decision,
         _ visit: (Event<Found>) -> FileTree.Decision
     ) -> FileTree.Counts {
-        tree.walk(inspecting: Reader(), archives: archive) { visit(Self.event($0)) }
+        tree.walk(inspecting: Reader(walksFolders: walksFolders), archives: archive) { visit(Self.event($0)) }
     }
 
     /// Removes the marks of `kinds` from every entry under the roots (with `dryRun`, changes
@@ -121,10 +139,10 @@ public struct ProvenanceTree: Sendable {
         archives archive: (TreePath) -> FileTree.Decision = { _ in .proceed },
         _ visit: (Event<Stripped>) -> FileTree.Decision
     ) -> FileTree.Counts {
-        tree.walk(inspecting: Stripper(kinds: kinds, dryRun: dryRun), archives: archive) { visit(Self.event($0)) }
+        tree.walk(inspecting: Stripper(kinds: kinds, dryRun: dryRun, walksFolders: walksFolders), archives: archive) { visit(Self.event($0)) }
     }
 
-    private var tree: FileTree { FileTree(roots: roots, jobs: jobs) }
+    private var tree: FileTree { FileTree(rootPaths: rootPaths, jobs: jobs) }
 
     private static func event<Record>(_ event: FileTree.InspectionEvent<Record>) -> Event<Record> {
         switch event {
@@ -146,6 +164,8 @@ extension ProvenanceTree {
     /// Reads and decodes every mark of an entry.
     struct Reader: FileTreeInspector {
         typealias Record = Found
+        /// ``ProvenanceTree/walksFolders``.
+        var walksFolders = true
 
         func wantsAttribute(named name: UnsafeBufferPointer<UInt8>) -> Bool { isMarkName(name) }
         var companionSuffix: [UInt8]? { ProvenanceNames.zoneFileSuffix }
@@ -169,6 +189,8 @@ extension ProvenanceTree {
         typealias Record = Stripped
         let kinds: Set<ProvenanceKind>
         let dryRun: Bool
+        /// ``ProvenanceTree/walksFolders``.
+        var walksFolders = true
 
         func wantsAttribute(named name: UnsafeBufferPointer<UInt8>) -> Bool {
             guard ProvenanceNames.mayMatch(attributeName: name), let match = ProvenanceNames.match(attributeName: name)

@@ -64,8 +64,16 @@ import Darwin
 /// Paths are the root as given joined with the names below it, as exact bytes
 /// (``TreePath``: names need not be UTF-8).
 public struct FileTree: Sendable {
-    /// The files and folders to walk, in order.
-    public var roots: [String]
+    /// The files and folders to walk, in order, as text (``rootPaths`` as text, lossy for a
+    /// path that is not UTF-8).
+    public var roots: [String] {
+        get { rootPaths.map(\.lossyString) }
+        set { rootPaths = newValue.map(TreePath.init) }
+    }
+
+    /// The files and folders to walk, in order, as exact bytes: a root need not be UTF-8 (a
+    /// name read from a list of files, as `xds where --files-from` reads them).
+    public var rootPaths: [TreePath]
 
     /// How many threads walk each root folder (at least 1; default 1).
     ///
@@ -94,7 +102,12 @@ public struct FileTree: Sendable {
 
     /// A walk over `roots` with `jobs` threads (see ``jobs``).
     public init(roots: [String], jobs: Int = 1) {
-        self.roots = roots
+        self.init(rootPaths: roots.map(TreePath.init), jobs: jobs)
+    }
+
+    /// A walk over `rootPaths` (exact bytes) with `jobs` threads (see ``jobs``).
+    public init(rootPaths: [TreePath], jobs: Int = 1) {
+        self.rootPaths = rootPaths
         self.jobs = max(1, jobs)
     }
 
@@ -107,13 +120,13 @@ public struct FileTree: Sendable {
         guard jobs > 1 else {
             var walker = TreeWalker(visit: visit, inspection: inspection.0, record: inspection.1)
             walker.archive = archive
-            for root in roots where !walker.stopped {
+            for root in rootPaths where !walker.stopped {
                 walker.walk(root: root)
             }
             return walker.counts
         }
         var counts = Counts()
-        for root in roots {
+        for root in rootPaths {
             let walked = TreeWorkPool.walk(
                 root: root, jobs: jobs, archive: archive, inspection: inspection, visit: visit)
             counts.add(walked.counts)

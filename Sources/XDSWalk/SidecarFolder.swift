@@ -15,10 +15,15 @@ internal import XDSSystem
 package struct SidecarFolder {
     /// The open folder (closed by the caller).
     package let descriptor: Int32
-    /// The last component of the (resolved) path: the sidecar is `._` + name.
-    package let name: String
-    /// The folder as a path prefix for messages: empty or ending in `/`.
-    package let display: String
+    /// The last component of the (resolved) path, exact bytes: the sidecar is `._` + name.
+    package let nameBytes: [UInt8]
+    /// The folder as a path prefix for messages, exact bytes: empty or ending in `/`.
+    package let displayBytes: [UInt8]
+
+    /// ``nameBytes`` as text (lossy for a name that is not UTF-8: XDocSource's paths are text).
+    package var name: String { String(decoding: nameBytes, as: UTF8.self) }
+    /// ``displayBytes`` as text (lossy, as ``name``).
+    package var display: String { String(decoding: displayBytes, as: UTF8.self) }
 
     /// Opens the folder that holds `path` (its final target when `followSymlinks`); nil when
     /// the path or a link on the way does not exist or has no last component. `owner`: the
@@ -26,22 +31,32 @@ package struct SidecarFolder {
     package static func locate(
         _ path: String, followSymlinks: Bool, owner: String
     ) throws(FileAccessError) -> SidecarFolder? {
+        try locate(bytes: Array(path.utf8), followSymlinks: followSymlinks, owner: owner)
+    }
+
+    /// ``locate(_:followSymlinks:owner:)`` for a path as exact bytes (a walk's root, which need
+    /// not be UTF-8).
+    package static func locate(
+        bytes path: [UInt8], followSymlinks: Bool, owner: String
+    ) throws(FileAccessError) -> SidecarFolder? {
         var base = AT_FDCWD
         var current = path
-        var display = ""
+        var display: [UInt8] = []
         defer { if base != AT_FDCWD { SystemCall.close(base) } }
         for _ in 0...40 {
-            guard let (folder, name) = split(current) else { return nil }
-            if name == "." || name == ".." {
+            guard let (folder, name) = split(bytes: current) else { return nil }
+            if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] {
                 // The name is that of the folder `.` or `..` stands for, which only resolving
                 // the path tells; this rare case goes through realpath as before.
                 guard followSymlinks || base == AT_FDCWD, let resolved = resolved(path) else { return nil }
-                return try locate(resolved, followSymlinks: false, owner: owner)
+                return try locate(bytes: resolved, followSymlinks: false, owner: owner)
             }
-            var fd = SystemCall.retrying { openat(base, folder.isEmpty ? "." : folder, folderFlags) }
+            var fd = TreeWalker.withCName(folder.isEmpty ? [UInt8(ascii: ".")] : folder) { cFolder in
+                SystemCall.retrying { openat(base, cFolder, folderFlags) }
+            }
             if fd < 0 && errno == ENAMETOOLONG {
                 // Deeper than PATH_MAX (a walk goes there): opened piece by piece.
-                fd = LongPath.open(Array(folder.utf8), relativeTo: base, flags: folderFlags)
+                fd = LongPath.open(folder, relativeTo: base, flags: folderFlags)
             }
             if fd < 0 {
                 let code = errno
@@ -51,10 +66,10 @@ package struct SidecarFolder {
             }
             if base != AT_FDCWD { SystemCall.close(base) }
             base = fd
-            display = (current.hasPrefix("/") ? "" : display) + folder
+            display = (current.first == UInt8(ascii: "/") ? [] : display) + folder
             guard followSymlinks, let target = try linkTarget(fd, name, owner: owner) else {
                 defer { base = AT_FDCWD }  // handed over to the result
-                return SidecarFolder(descriptor: fd, name: name, display: display)
+                return SidecarFolder(descriptor: fd, nameBytes: name, displayBytes: display)
             }
             current = target
         }
@@ -74,16 +89,18 @@ package struct SidecarFolder {
 
     /// The target of `name` in `folder` when it is a symbolic link, else nil.
     private static func linkTarget(
-        _ folder: Int32, _ name: String, owner: String
-    ) throws(FileAccessError) -> String? {
+        _ folder: Int32, _ name: [UInt8], owner: String
+    ) throws(FileAccessError) -> [UInt8]? {
         var info = stat()
-        guard SystemCall.retrying({ fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) }) == 0,
+        guard TreeWalker.withCName(name, { cName in SystemCall.retrying({ fstatat(folder, cName, &info, AT_SYMLINK_NOFOLLOW) }) }) == 0,
             info.st_mode & S_IFMT == S_IFLNK
         else { return nil }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = SystemCall.retrying { readlinkat(folder, name, &buffer, buffer.count - 1) }
+        let count = TreeWalker.withCName(name) { cName in
+            SystemCall.retrying { readlinkat(folder, cName, &buffer, buffer.count - 1) }
+        }
         guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return buffer[..<count].map { UInt8(bitPattern: $0) }
     }
 
     /// Splits a path into its folder part (empty, or ending in `/`) and last component; nil
@@ -95,9 +112,19 @@ package struct SidecarFolder {
         return (String(trimmed[...slash]), String(trimmed[trimmed.index(after: slash)...]))
     }
 
-    private static func resolved(_ path: String) -> String? {
-        guard let pointer = realpath(path, nil) else { return nil }
+    /// ``split(_:)`` on exact bytes.
+    static func split(bytes path: [UInt8]) -> (folder: [UInt8], name: [UInt8])? {
+        var end = path.count
+        while end > 1, path[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        let trimmed = path[..<end]
+        guard !trimmed.isEmpty, !(trimmed.count == 1 && trimmed.first == UInt8(ascii: "/")) else { return nil }
+        guard let slash = trimmed.lastIndex(of: UInt8(ascii: "/")) else { return ([], Array(trimmed)) }
+        return (Array(trimmed[...slash]), Array(trimmed[(slash + 1)...]))
+    }
+
+    private static func resolved(_ path: [UInt8]) -> [UInt8]? {
+        guard let pointer = TreeWalker.withCName(path, { realpath($0, nil) }) else { return nil }
         defer { free(pointer) }
-        return String(cString: pointer)
+        return Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
     }
 }

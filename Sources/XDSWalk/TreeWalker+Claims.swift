@@ -30,8 +30,8 @@ extension TreeWalker {
 
     /// A root whose last component the inspector may claim: handed to it (its folder opened
     /// for the call); true when it took it. A root that does not exist is left to the walk.
-    mutating func claimRoot(_ inspection: TreeInspection, _ root: String, path rootPath: TreePath) -> Bool {
-        var bytes = Array(root.utf8)
+    mutating func claimRoot(_ inspection: TreeInspection, path rootPath: TreePath) -> Bool {
+        var bytes = rootPath.bytes
         while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
         let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
         let name = Array(bytes[(slash.map { $0 + 1 } ?? 0)...])

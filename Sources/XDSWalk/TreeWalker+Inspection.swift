@@ -64,10 +64,11 @@ extension TreeWalker {
     /// The root's own entry for the inspector: its attributes listed following a link (it was
     /// named on purpose), its sidecar and companion looked for in the folder its path leads to.
     mutating func inspectRoot(
-        _ inspection: TreeInspection, _ root: String, path rootPath: TreePath, isFolder: Bool
+        _ inspection: TreeInspection, path rootPath: TreePath, isFolder: Bool
     ) {
         if nameList.isEmpty { nameList = [UInt8](repeating: 0, count: 4096) }
-        var access = Array(root.utf8CString)
+        let root = rootPath.lossyString  // messages only
+        var access = rootPath.bytes.map { CChar(bitPattern: $0) } + [0]
         if access.count == 1 { access = Array(".".utf8CString) }
         let size: Int
         do throws(Errno) {
@@ -79,17 +80,17 @@ extension TreeWalker {
                 errno: error.rawValue, path: root, context: "cannot list the extended attributes: "))
             return
         }
-        let located = try? SidecarFolder.locate(root, followSymlinks: true, owner: root)
+        let located = try? SidecarFolder.locate(bytes: rootPath.bytes, followSymlinks: true, owner: root)
         defer { if let located { SystemCall.close(located.descriptor) } }
         let folder = located?.descriptor ?? AT_FDCWD
-        let name = located.map { Array($0.name.utf8) } ?? rootPath.bytes
+        let name = located?.nameBytes ?? rootPath.bytes
         // A companion is there when its folder has a regular file of that name.
         func beside(_ fileName: [UInt8]?) -> (name: [UInt8], path: TreePath)? {
             guard let located, let fileName else { return nil }
             var info = stat()
             let found = Self.withCName(fileName) { fstatat(located.descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) } == 0
             guard found, info.st_mode & S_IFMT == S_IFREG else { return nil }
-            return (fileName, TreePath(bytes: Array(located.display.utf8) + fileName))
+            return (fileName, TreePath(bytes: located.displayBytes + fileName))
         }
         let sidecar = beside([UInt8(ascii: "."), UInt8(ascii: "_")] + name)
         let companion = beside(inspection.companionSuffix.map { name + $0 })

@@ -193,23 +193,26 @@ struct TreeWalker {
 
     // MARK: - Walking
 
-    mutating func walk(root: String) {
-        let rootPath = TreePath(root)
-        if inspection.claimsEntries, claimRoot(inspection, root, path: rootPath) { return }
+    mutating func walk(root rootPath: TreePath) {
+        // Text for messages (lossy for a root that is not UTF-8: problems name rootPath).
+        let root = rootPath.lossyString
+        if inspection.claimsEntries, claimRoot(inspection, path: rootPath) { return }
         var info = stat()
-        guard SystemCall.retrying({ stat(root, &info) }) == 0 else {
+        guard Self.withCName(rootPath.bytes, { cRoot in SystemCall.retrying({ stat(cRoot, &info) }) }) == 0 else {
             failed(rootPath, FileAccessError(errno: errno, path: root))
             return
         }
         let isFolder = info.st_mode & S_IFMT == S_IFDIR
-        inspectRoot(inspection, root, path: rootPath, isFolder: isFolder)
+        inspectRoot(inspection, path: rootPath, isFolder: isFolder)
         guard isFolder else {
             counts.files += 1
             if !stopped, info.st_mode & S_IFMT == S_IFREG { handOver(rootPath, name: rootPath.bytes) }
             return
         }
         guard !stopped, inspection.walksFolders else { return }
-        let fd = SystemCall.retrying { open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK) }
+        let fd = Self.withCName(rootPath.bytes) { cRoot in
+            SystemCall.retrying { open(cRoot, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK) }
+        }
         guard fd >= 0 else {
             failed(rootPath, FileAccessError(errno: errno, path: root, context: "cannot read the folder: "))
             return

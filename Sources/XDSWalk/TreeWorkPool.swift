@@ -261,7 +261,7 @@ final class TreeWorkPool: @unchecked Sendable {
     /// Walks `root` with ``jobs`` worker threads, calling `visit` and `archive` on the calling
     /// thread for what they find, in the order they send it.
     static func walk(
-        root: String, jobs: Int, archive: ((TreePath) -> FileTree.Decision)?,
+        root: TreePath, jobs: Int, archive: ((TreePath) -> FileTree.Decision)?,
         inspection: (TreeInspection, (any Sendable) -> FileTree.Decision),
         visit: @escaping (FileTree.Event) -> FileTree.Decision
     ) -> (counts: FileTree.Counts, stopped: Bool) {
@@ -331,11 +331,11 @@ final class TreeWorkPool: @unchecked Sendable {
 /// What one worker thread is given.
 private final class WorkerStart {
     let pool: TreeWorkPool
-    let root: String?
+    let root: TreePath?
     let archives: Bool
     let inspection: TreeInspection
 
-    init(pool: TreeWorkPool, root: String?, archives: Bool, inspection: TreeInspection) {
+    init(pool: TreeWorkPool, root: TreePath?, archives: Bool, inspection: TreeInspection) {
         self.pool = pool
         self.root = root
         self.archives = archives

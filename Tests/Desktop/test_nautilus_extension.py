@@ -87,7 +87,10 @@ for owner, name in [(subprocess, "Popen"), (subprocess, "run"), (os, "scandir"),
 for owner, name in [(Gio.File, "query_filesystem_info"), (Gio.File, "query_info"), (Gio.File, "enumerate_children"),
                     (Gio.File, "load_contents"), (Gio.File, "make_directory_with_parents"),
                     (Gio.FileEnumerator, "next_file"), (Gio.Subprocess, "wait"), (Gio.Subprocess, "wait_check"),
-                    (Gio.Subprocess, "communicate"), (Gio.Subprocess, "communicate_utf8")]:
+                    (Gio.Subprocess, "communicate"), (Gio.Subprocess, "communicate_utf8"),
+                    # A working folder makes GLib fork the whole process to start a child (gspawn.c
+                    # takes posix_spawn only without one): the extension sets it with env -C.
+                    (Gio.SubprocessLauncher, "set_cwd")]:
     _guard(owner, name)
 
 
@@ -112,7 +115,11 @@ class FakeFile(GObject.Object, Nautilus.FileInfo):
         return "file"
 
     def do_get_name(self):
-        return os.path.basename(self.path)
+        # NautilusFileInfo's name is declared UTF-8: Nautilus hands over the bytes of a name that
+        # is not, which PyGObject cannot give as text (the extension then asks the location,
+        # whose name is a file name). Played here by no name at all.
+        name = os.path.basename(self.path)
+        return name if os.fsencode(name).decode("utf-8", "replace") == name else None
 
     def do_get_location(self):
         return Gio.File.new_for_path(self.path)
@@ -236,6 +243,7 @@ def set_attribute(path, name, value):
 
 HOSTILE_NAME = "evil\n\u202ename\x1b[31m.txt"
 HOSTILE_APP = "App\x1b]0;pwned\x07\u202e" + "x" * 400
+LATIN1_NAME = os.fsdecode(b"caf\xe9.txt")  # not UTF-8: the byte 0xE9 as Python has it, "\udce9"
 
 
 class ExtensionTests(unittest.TestCase):
@@ -243,7 +251,7 @@ class ExtensionTests(unittest.TestCase):
     def setUpClass(cls):
         cls.folder = os.path.join(WORK, "Downloads")
         os.mkdir(cls.folder)
-        for name in ["labelled.txt", "download.bin", "mail.eml", HOSTILE_NAME, "plain.txt", "zoned.exe"]:
+        for name in ["labelled.txt", "download.bin", "mail.eml", HOSTILE_NAME, "plain.txt", "zoned.exe", LATIN1_NAME]:
             with open(os.path.join(cls.folder, name), "w") as file:
                 file.write("x")
         cls.app_info_url = os.environ["XDS_TEST_APPINFO_URL"]
@@ -260,6 +268,11 @@ class ExtensionTests(unittest.TestCase):
                                      fmt=plistlib.FMT_BINARY))
         set_attribute(os.path.join(cls.folder, HOSTILE_NAME), "x-document-source",
                       plistlib.dumps({"identifier": "com.example.evil", "name": HOSTILE_APP}, fmt=plistlib.FMT_BINARY))
+        latin1 = os.path.join(cls.folder, LATIN1_NAME)
+        set_attribute(latin1, "x-document-source",
+                      plistlib.dumps({"identifier": "com.example.latin", "name": "Latin App"}, fmt=plistlib.FMT_BINARY))
+        set_attribute(latin1, "xdg.origin.url", b"https://carol:pw@latin.example/caf.txt?t=1")
+        set_attribute(latin1, "com.apple.quarantine", b"0083;5fad2a4e;Firefox;F643CD5F-6071-46AB-83AB-390BA944DEC5")
         with open(os.path.join(cls.folder, "zoned.exe:Zone.Identifier"), "w") as zone:
             zone.write("[ZoneTransfer]\r\nZoneId=3\r\nHostUrl=https://bob:hunter2@files.example.org/z.exe?sig=abc\r\n")
         cls.extension = xds_nautilus.XdsExtension()
@@ -278,6 +291,8 @@ class ExtensionTests(unittest.TestCase):
         self.assertEqual(columns["mail.eml"], ("", "", ""), "Mail's WhereFroms has no URL")
         self.assertEqual(columns["plain.txt"], ("", "", ""))
         self.assertEqual(columns["zoned.exe"], ("", "https://***@files.example.org/z.exe", ""))
+        # A name that is not UTF-8: xds is given its bytes and names it \udce9 in JSON.
+        self.assertEqual(columns[LATIN1_NAME], ("Latin App", "https://***@latin.example/caf.txt", "2020-11-12 17:57"))
         app = columns[HOSTILE_NAME][0]
         self.assertEqual(len(app), 200)
         self.assertTrue(app.startswith("App\\u{1b}]0;pwned\\u{7}\\u{202e}xxx"), app)
@@ -291,6 +306,7 @@ class ExtensionTests(unittest.TestCase):
         """emblem-downloads for download marks; no app emblem before the icon is cached."""
         self.assertEqual(self.files["download.bin"].emblems, ["emblem-downloads"])
         self.assertEqual(self.files["mail.eml"].emblems, ["emblem-downloads"])
+        self.assertEqual(self.files[LATIN1_NAME].emblems, ["emblem-downloads"])
         self.assertEqual(self.files["labelled.txt"].emblems, [])
         self.assertEqual(self.files["plain.txt"].emblems, [])
 

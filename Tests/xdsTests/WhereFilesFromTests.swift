@@ -110,4 +110,55 @@ struct WhereFilesFromTests {
         #expect(listed.stdout.split(separator: "\n").count == 3, "\(listed.stdout)")
         #expect(listed.stderr.split(separator: "\n").count == 597)
     }
+
+    @Test("A name that is not UTF-8: read by its bytes, in its place, named as where -r names it")
+    func notUTF8() async throws {
+        let folder = try await Self.fixture()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // caf\xe9.txt (Latin-1, not UTF-8), downloaded: an xdg URL with a password and a quarantine.
+        let setup = try await sh("""
+            n=$(printf 'caf\\351.txt') && echo x > "$n" &&
+            setfattr -n user.xdg.origin.url -v 'https://alice:pw@h.example/caf?token=t' "$n" &&
+            setfattr -n user.com.apple.quarantine -v '0083;5fad2a4e;Safari;F643CD5F-6071-46AB-83AB-390BA944DEC5' "$n"
+            """, in: folder.path)
+        try await #require(setup.status == 0, "\(setup)")
+        let name: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".txt".utf8)
+        let list = Data("dl.txt\0".utf8) + Data(name) + Data("\0label d.txt\0".utf8)
+        let json = try await whereRun(["--json", "--redact", "--no-archives", "--files-from", "-"], input: list, in: folder)
+        #expect(json.status == 0, "\(json)")
+        let lines = json.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 3, "\(json)")
+        #expect(lines[0].hasPrefix("{\"file\":\"dl.txt\""))
+        #expect(lines[2].hasPrefix("{\"file\":\"label d.txt\""))
+        // SPEC §6b: each byte that is not UTF-8 is \udcXX, so a caller matches the record to its name.
+        #expect(lines[1].hasPrefix("{\"file\":\"caf\\udce9.txt\",\"marks\":[{\"kind\":\"quarantine\""), "\(lines[1])")
+        #expect(lines[1].contains("\"url\":\"https://***@h.example/caf\""), "\(lines[1])")
+        #expect(!json.stdout.contains("pw") && !json.stdout.contains("token"))
+        // The same record as where -r gives the file (there under ./).
+        let tree = try await whereRun(["-r", "-j", "1", "--json", "--redact", "--no-archives", "."], in: folder)
+        #expect(tree.stdout.contains(lines[1].replacingOccurrences(of: "{\"file\":\"", with: "{\"file\":\"./")), "\(tree)")
+        // For people: \x{e9}, as every name xds shows.
+        let text = try await whereRun(["--files-from", "-"], input: Data(name), in: folder)
+        #expect(text.status == 0, "\(text)")
+        #expect(text.stdout.hasPrefix("caf\\x{e9}.txt\n  quarantine (xattr)\n"), "\(text)")
+        #expect(text.stdout.contains("https://***@h.example/caf?token=t"))
+        // One that is not there, or has no mark: said in those words, under the same spelling.
+        let missing = try await whereRun(["--files-from", "-"], input: Data(Array("nope".utf8) + [0xFF]), in: folder)
+        #expect(missing.status == 66 && missing.stderr == "xds: nope\\x{ff}: no such file or folder\n", "\(missing)")
+        try await #require(sh("echo y > \"$(printf 'plain\\377')\"", in: folder.path).status == 0)
+        let plain = try await whereRun(["--json", "--files-from", "-"], input: Data(Array("plain".utf8) + [0xFF]), in: folder)
+        #expect(plain.status == 1 && plain.stdout.isEmpty, "\(plain)")
+        #expect(plain.stderr == "xds: plain\\x{ff}: no mark of where it came from\n", "\(plain)")
+        // A folder of such a name: its own marks without -r (none here), what is in it with -r.
+        try await #require(sh("""
+            d=$(printf 'd\\377') && mkdir "$d" && echo q > "$d/in" && setfattr -n user.xdg.origin.url -v https://h.example/in "$d/in"
+            """, in: folder.path).status == 0)
+        let folderName = Data(Array("d".utf8) + [0xFF])
+        let alone = try await whereRun(["--json", "--files-from", "-"], input: folderName, in: folder)
+        #expect(alone.status == 1 && alone.stdout.isEmpty, "\(alone)")
+        #expect(alone.stderr == "xds: d\\x{ff}: no mark of where it came from\n", "\(alone)")
+        let walked = try await whereRun(["-r", "--json", "--files-from", "-"], input: folderName, in: folder)
+        #expect(walked.status == 0, "\(walked)")
+        #expect(walked.stdout == "{\"file\":\"d\\udcff/in\",\"marks\":[{\"kind\":\"xdg\",\"store\":\"xattr\",\"name\":\"user.xdg.origin.url\",\"url\":\"https://h.example/in\"}]}\n", "\(walked)")
+    }
 }

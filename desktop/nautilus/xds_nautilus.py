@@ -21,9 +21,13 @@
 # `xds where --json --redact --no-archives --files-from -` over its entries, and answers every
 # later file from that result; a file asked again after the result it was answered from (it
 # changed) or after an action gets a new run. No file is read and no process is waited for on
-# Nautilus's main thread (GIO's asynchronous calls, GSubprocess read asynchronously): get_models (properties) and get_file_items (menu) are synchronous
-# and answer from the folder's result. Local folders only (not `filesystem::remote`, as
-# Nautilus's own thumbnail policy), and a folder of more than 10 000 entries gets nothing.
+# Nautilus's main thread (GIO's asynchronous calls, GSubprocess read asynchronously); a process
+# is only started there, by posix_spawn, never a fork of Nautilus (see spawn). get_models
+# (properties) and get_file_items (menu) are synchronous and answer from the folder's result.
+# Names go to xds as bytes (not UTF-8 too: its JSON gives each such byte as \udcXX, which
+# json.loads makes the lone surrogate Python's file names use). Local folders only (not
+# `filesystem::remote`, as Nautilus's own thumbnail policy), and a folder of more than 10 000
+# entries gets nothing.
 # Browsing never makes a request: emblems come from `xds icon --any-cached`.
 #
 # API: nautilus-python 4 (InfoProvider.update_file_info_full, ColumnProvider, MenuProvider,
@@ -75,6 +79,20 @@ def debug(event, folder="", name=""):
         sys.stderr.flush()
 
 
+def debug_file(event, folder, name, at=None):
+    """A file's line of the debug log (`update_file_info`, `update_complete`): written for every
+    file, so it costs little (the folder's escaped path is kept with it). Called only when DEBUG;
+    `at`: when it happened (monotonic seconds), if not now."""
+    sys.stderr.write("xds-nautilus %.6f %s %s %s\n" % (at or time.monotonic(), event, folder.shown, escaped(name)))
+
+
+def debug_answered(folder, name, asked):
+    """The two lines of a file answered at once (asked at `asked`, answered now), in one write."""
+    shown = escaped(name)
+    sys.stderr.write("xds-nautilus %.6f update_file_info %s %s\nxds-nautilus %.6f update_complete %s %s\n"
+                     % (asked, folder.shown, shown, time.monotonic(), folder.shown, shown))
+
+
 # ---------------------------------------------------------------------------------------
 # Text as `xds where` shows it (Sources/XDSSystem/VisibleText.swift), cut at 200 characters.
 
@@ -117,8 +135,21 @@ def shown(text):
     return text if len(text) <= CUT else text[:CUT - 1] + "\u2026"
 
 
+_LOCAL_TIMES = {}
+
+
 def local_time(iso):
-    """`YYYY-MM-DD HH:MM` in local time for an ISO 8601 UTC time, or "" when it does not parse."""
+    """`YYYY-MM-DD HH:MM` in local time for an ISO 8601 UTC time, or "" when it does not parse
+    (kept per text: a folder's downloads often share their times' text)."""
+    found = _LOCAL_TIMES.get(iso)
+    if found is None:
+        if len(_LOCAL_TIMES) > 4096:
+            _LOCAL_TIMES.clear()
+        found = _LOCAL_TIMES[iso] = _local_time(iso)
+    return found
+
+
+def _local_time(iso):
     try:
         moment = datetime.datetime.fromisoformat(iso.replace("Z", "+00:00"))
         if moment.tzinfo is None:
@@ -241,15 +272,35 @@ def emblem_paths(name):
             os.path.join(base, "16x16@2", "emblems", name + ".png"))
 
 
+ENV = "/usr/bin/env"  # coreutils' (8.28 and later: -C)
+
+
 def spawn(argv, done, cwd=None, stdin=None, cancellable=None):
     """Starts `argv` as a GSubprocess (stdin from `stdin` bytes, stdout read) and calls
     `done(status, stdout_bytes)` on the main loop when it has ended; status None when it could
-    not start or was killed. Returns the subprocess (None when it could not start)."""
-    flags = Gio.SubprocessFlags.STDOUT_PIPE | Gio.SubprocessFlags.STDERR_SILENCE
+    not start or was killed. Returns the subprocess (None when it could not start).
+
+    Starting it is the one step taken on Nautilus's main thread, and it must not be a fork of
+    Nautilus: GLib forks (copying the page tables of the whole process: 12-27 ms for a
+    300 MB process here, Nautilus's size with thumbnails in memory) unless it can use
+    posix_spawn, which suspends the caller only until the child has called exec (0.1 ms,
+    whatever the size). gspawn.c (GLib 2.74, fork_exec) takes posix_spawn only without a
+    working folder and without closing descriptors: so the folder is set by `env -C` in the
+    child, and descriptors are inherited (GLib and Python open theirs close-on-exec; xds uses
+    none it did not open). The child's output is then read asynchronously, never waited for.
+
+    Read in pauses: `xds where` writes a record at a time, and reading each as it came woke the
+    main loop for every one (500 wake-ups, 7-8 ms of the main thread for a folder of 5 000 files
+    with 500 marked); now a read takes what has come (up to 1 MiB, the pipe widened to hold
+    that much) and the next one waits READ_PAUSE_MS, or the child's end, whichever is first."""
+    flags = Gio.SubprocessFlags.STDOUT_PIPE | Gio.SubprocessFlags.STDERR_SILENCE | Gio.SubprocessFlags.INHERIT_FDS
     flags |= Gio.SubprocessFlags.STDIN_PIPE if stdin is not None else Gio.SubprocessFlags.STDIN_INHERIT
     launcher = Gio.SubprocessLauncher.new(flags)
     if cwd is not None:
-        launcher.set_cwd(cwd)
+        if "=" in argv[0]:  # env would take it for a variable: GLib's working folder (a fork)
+            launcher.set_cwd(cwd)
+        else:
+            argv = [ENV, "-C", cwd] + list(argv)
     try:
         process = launcher.spawnv([os.fsdecode(a) if isinstance(a, bytes) else a for a in argv])
     except GLib.Error as error:
@@ -257,17 +308,85 @@ def spawn(argv, done, cwd=None, stdin=None, cancellable=None):
         GLib.idle_add(lambda: done(None, b"") and False)
         return None
     timer = GLib.timeout_add_seconds(PROCESS_SECONDS, lambda: process.force_exit() and False)
+    if stdin is not None:
+        # Spliced from memory as the pipe takes it, the pipe closed after it (a child that
+        # ends early only cuts it short).
+        source = Gio.MemoryInputStream.new_from_bytes(GLib.Bytes.new(stdin))
+        process.get_stdin_pipe().splice_async(
+            source, Gio.OutputStreamSpliceFlags.CLOSE_SOURCE | Gio.OutputStreamSpliceFlags.CLOSE_TARGET,
+            GLib.PRIORITY_DEFAULT, cancellable, _spliced)
+    out = process.get_stdout_pipe()
+    _widen(out)
+    chunks = []
+    # eof: None while reading, True at the end of the output, False when reading failed (or was
+    # cancelled); waited: whether the child's end was seen (its status can be asked).
+    state = {"eof": None, "exited": False, "waited": False, "next": 0, "ended": False}
 
-    def finished(process, result):
-        GLib.source_remove(timer)
+    def read():
+        state["next"] = 0
+        out.read_bytes_async(READ_SIZE, GLib.PRIORITY_DEFAULT, cancellable, got)
+        return False
+
+    def got(stream, result):
         try:
-            _, out, _ = process.communicate_finish(result)
-        except GLib.Error:  # cancelled (the folder was left), or the pipes failed
+            data = stream.read_bytes_finish(result).get_data()
+        except GLib.Error:  # cancelled (the folder was left), or the pipe failed
+            state["eof"] = False
+            return finish()
+        if not data:
+            state["eof"] = True
+            return finish()
+        chunks.append(data)
+        if state["exited"]:
+            read()
+        else:
+            state["next"] = GLib.timeout_add(READ_PAUSE_MS, read)
+
+    def exited(process, result):
+        try:
+            process.wait_finish(result)
+            state["waited"] = True
+        except GLib.Error:
+            pass
+        state["exited"] = True
+        if state["next"]:  # what is left is read at once
+            GLib.source_remove(state["next"])
+            read()
+        finish()
+
+    def finish():
+        if state["eof"] is None or not state["exited"] or state["ended"]:
+            return
+        state["ended"] = True
+        GLib.source_remove(timer)
+        if not state["eof"]:
             return done(None, b"")
-        status = process.get_exit_status() if process.get_if_exited() else None
-        done(status, out.get_data() if out is not None else b"")
-    process.communicate_async(GLib.Bytes.new(stdin) if stdin is not None else None, cancellable, finished)
+        status = process.get_exit_status() if state["waited"] and process.get_if_exited() else None
+        done(status, b"".join(chunks))
+    process.wait_async(cancellable, exited)
+    read()
     return process
+
+
+READ_SIZE = 1 << 20
+READ_PAUSE_MS = 10
+
+
+def _widen(stream):
+    """Lets the pipe hold READ_SIZE bytes (F_SETPIPE_SZ, Linux; up to
+    /proc/sys/fs/pipe-max-size, 1 MiB by default), so that the child seldom waits for a read."""
+    try:
+        import fcntl
+        fcntl.fcntl(stream.get_fd(), getattr(fcntl, "F_SETPIPE_SZ", 1031), READ_SIZE)
+    except (OSError, AttributeError, ImportError):
+        pass
+
+
+def _spliced(stream, result):
+    try:
+        stream.splice_finish(result)
+    except GLib.Error:
+        pass  # the child ended first, or the folder was left: its output says what it read
 
 
 def make_emblem(sample, app_info_url, done, fetch=False):
@@ -280,17 +399,24 @@ def make_emblem(sample, app_info_url, done, fetch=False):
 
 
 class Folder:
-    """One folder's state, used on the main thread only."""
+    """One folder's state, used on the main thread only. Names are `str` as Python has file
+    names (a byte that is not UTF-8 as a lone surrogate, `os.fsdecode`'s way), which is also how
+    `json.loads` gives back `xds where --json`'s `\\udcXX`."""
 
-    def __init__(self, path):
+    def __init__(self, uri, path):
+        self.uri = uri  # the folder's URI, as NautilusFileInfo.get_parent_uri gives it
         self.path = path
+        self.shown = escaped(path)  # for the debug log
         self.started = 0  # the latest batch started
         self.ready = 0  # the latest batch finished
         self.running = False
         self.disabled = False
-        self.answers = {}  # name (bytes) -> Answer, from batch `ready`
-        self.listed = set()  # the names batch `ready` asked about
-        self.asked = {}  # name -> the batch it was last answered from
+        self.answers = {}  # name -> Answer, from batch `ready`: the files with marks
+        # name -> Answer (EMPTY for no mark) for each name batch `ready` listed that has not
+        # been answered from it yet: a file asked about is answered from here at once, by one
+        # dict lookup; once answered it is taken out, so asking again (the file changed) runs
+        # xds again.
+        self.pending = {}
         self.waiting = []  # (provider, handle, closure, file, name)
         self.labelled = {}  # name -> file answered without its app's emblem (being made)
         self.process = None  # the running xds where
@@ -298,25 +424,39 @@ class Folder:
 
 
 class Batch:
-    """One reading of a folder, in steps chained on the main loop: is it remote; its entries
-    (at most MAX_ENTRIES + 1 read); one `xds where` over them. Each step is GIO's or a child
-    process's work; `finish` hands the result to the extension (which sees to the emblems)."""
+    """One reading of a folder, in steps chained on the main loop: is it remote, and its entries
+    (at most MAX_ENTRIES + 1 read), both asked at once (a remote answer stops the listing);
+    then one `xds where` over them. Each step is GIO's or a child process's work; `finish`
+    hands the result to the extension (which sees to the emblems)."""
 
     def __init__(self, folder, number, finish):
         self.folder, self.number, self.finish = folder, number, finish
         self.location = Gio.File.new_for_path(folder.path)
         self.names = []
         self.answers = {}
+        self.local = None  # the filesystem's answer: True, or None until it comes
+        self.listed = False
+        self.ended = False
+        # The listing's own cancellable: cancelled when the folder is left, or found remote.
+        self.listing = Gio.Cancellable()
+        self.watch = folder.cancellable.connect(lambda *_: self.listing.cancel())
         debug("batch_start", folder.path, number)
         self.location.query_filesystem_info_async("filesystem::remote", GLib.PRIORITY_DEFAULT,
                                                   folder.cancellable, self._filesystem)
+        self.location.enumerate_children_async("standard::name", Gio.FileQueryInfoFlags.NOFOLLOW_SYMLINKS,
+                                               GLib.PRIORITY_DEFAULT, self.listing, self._enumerated)
 
     def _end(self, disabled=False):
+        if self.ended:
+            return
+        self.ended = True
+        self.listing.cancel()
+        self.folder.cancellable.disconnect(self.watch)
         debug("batch_end", self.folder.path, self.number)
-        self.finish(self.folder, self.number, self.answers, set(self.names), disabled)
+        self.finish(self.folder, self.number, self.answers, self.names, disabled)
 
     def _failed(self, error):
-        if not self.folder.cancellable.is_cancelled():
+        if not self.folder.cancellable.is_cancelled() and not self.ended:
             debug("error", self.folder.path, getattr(error, "message", repr(error)))
         self._end()
 
@@ -327,48 +467,73 @@ class Batch:
             return self._failed(error)
         if info.get_attribute_boolean("filesystem::remote"):
             return self._end(disabled=True)
-        location.enumerate_children_async("standard::name", Gio.FileQueryInfoFlags.NOFOLLOW_SYMLINKS,
-                                          GLib.PRIORITY_DEFAULT, self.folder.cancellable, self._enumerated)
+        self.local = True
+        if self.listed:
+            self._run()
 
     def _enumerated(self, location, result):
         try:
             self.enumerator = location.enumerate_children_finish(result)
         except GLib.Error as error:
             return self._failed(error)
-        self.enumerator.next_files_async(MAX_ENTRIES + 1, GLib.PRIORITY_DEFAULT, self.folder.cancellable, self._listed)
+        self.enumerator.next_files_async(MAX_ENTRIES + 1, GLib.PRIORITY_DEFAULT, self.listing, self._listed)
 
     def _listed(self, enumerator, result):
         try:
             infos = enumerator.next_files_finish(result)
         except GLib.Error as error:
+            enumerator.close_async(GLib.PRIORITY_DEFAULT, None, None)
             return self._failed(error)
-        self.names += [os.fsencode(info.get_name()) for info in infos]
+        # GFileInfo's name is a file name (bytes): PyGObject gives it as os.fsdecode would.
+        self.names += [info.get_name() for info in infos]
         if len(self.names) > MAX_ENTRIES:
             enumerator.close_async(GLib.PRIORITY_DEFAULT, None, None)
             self.names = []
             return self._end(disabled=True)
         if infos:
-            return enumerator.next_files_async(MAX_ENTRIES + 1, GLib.PRIORITY_DEFAULT, self.folder.cancellable, self._listed)
+            return enumerator.next_files_async(MAX_ENTRIES + 1, GLib.PRIORITY_DEFAULT, self.listing, self._listed)
         enumerator.close_async(GLib.PRIORITY_DEFAULT, None, None)
+        self.listed = True
+        if self.local:
+            self._run()
+
+    def _run(self):
+        """Listed, and local: xds where over the names."""
         if not self.names:
             return self._end()
         debug("listed", self.folder.path, len(self.names))
+        # The names' exact bytes, NUL-separated (os.fsencode of each, in one call).
+        listing = "\0".join(self.names).encode(sys.getfilesystemencoding(), "surrogateescape")
+        # Its output is read once it has ended (xds writes a record at a time: reading them as
+        # they come woke the main loop for each and cost more than parsing them all at once).
         self.folder.process = spawn(
             [xds_binary(), "where", "--json", "--redact", "--no-archives", "--files-from", "-"], self._where,
-            cwd=self.folder.path, stdin=b"\0".join(self.names), cancellable=self.folder.cancellable)
+            cwd=self.folder.path, stdin=listing, cancellable=self.folder.cancellable)
+
+    def _records(self, lines):
+        """Some lines of `xds where --json`'s output: one record each."""
+        # A name that is not UTF-8 comes back with \udcXX for each such byte: json.loads makes
+        # that the lone surrogate os.fsdecode makes of the byte, so the record finds its name.
+        try:
+            records = json.loads(b"[" + b",".join(lines) + b"]")  # one call for them all
+        except ValueError:
+            records = []
+            for line in lines:
+                try:
+                    records.append(json.loads(line))
+                except ValueError:
+                    continue
+        for record in records:
+            try:
+                self.answers[record["file"]] = Answer(record.get("marks") or [])
+            except (KeyError, TypeError, AttributeError):
+                continue
 
     def _where(self, _status, output):
         debug("where_done", self.folder.path, len(output))
         self.folder.process = None
-        if self.folder.cancellable.is_cancelled():
-            return self._end()
-        for line in output.splitlines():
-            try:
-                record = json.loads(line)
-                # A name that is not UTF-8 comes back with \udcXX for each such byte.
-                self.answers[os.fsencode(record["file"])] = Answer(record.get("marks") or [])
-            except (ValueError, KeyError, TypeError, UnicodeError):
-                continue
+        if not self.folder.cancellable.is_cancelled():
+            self._records(output.splitlines())
         self._end()
 
 
@@ -385,40 +550,30 @@ def _handle_key(handle):
 
 
 def _name_of(file):
-    """The file's name as bytes (the name on disk, as `xds where` is given it)."""
+    """The file's name as Python has file names (os.fsdecode of the bytes on disk)."""
     try:
         name = file.get_name()  # NautilusFile's own copy: no allocation of a GFile
         if name:
-            return os.fsencode(name)
+            return name
     except UnicodeError:
-        pass  # not UTF-8: the location's basename keeps the bytes
+        pass  # not UTF-8 (NautilusFileInfo's name is declared UTF-8): the location's keeps the bytes
     location = file.get_location()
-    base = location.get_basename() if location is not None else None
-    return os.fsencode(base) if base else None
+    return location.get_basename() if location is not None else None
 
 
-_PATHS = {}  # parent URI -> local path, or None (a few hundred folders at most)
-
-
-def _folder_of(file):
-    """The local path of the file's folder, or None when it is not a local file."""
-    if file.get_uri_scheme() != "file":
+def _local_folder(uri):
+    """The local path of the folder at `uri`, or None when it is not a local folder."""
+    if not uri or not uri.startswith("file:"):
         return None
-    uri = file.get_parent_uri()
-    if uri is None:
+    try:
+        return GLib.filename_from_uri(uri)[0]
+    except GLib.Error:
         return None
-    path = _PATHS.get(uri)
-    if path is None:
-        if len(_PATHS) > 1024:
-            _PATHS.clear()
-        try:
-            path = _PATHS[uri] = GLib.filename_from_uri(uri)[0]
-        except GLib.Error:
-            return None
-    return path
 
 
 debug("loaded", os.path.abspath(__file__))
+COMPLETE = Nautilus.OperationResult.COMPLETE
+IN_PROGRESS = Nautilus.OperationResult.IN_PROGRESS
 
 
 class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvider,
@@ -427,7 +582,8 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
 
     def __init__(self):
         super().__init__()
-        self.folders = {}
+        self.folders = {}  # local path -> Folder
+        self.by_uri = {}  # folder URI -> Folder, or None for a folder that is not local
         # appInfoURL -> the emblem's name, or None when it could not be made from the cache
         # (tried again after Fetch App Icon); a URL whose emblem is being made is in `making`.
         self.emblems = {}
@@ -442,39 +598,82 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
     # File information ------------------------------------------------------------------
 
     def update_file_info_full(self, provider, handle, closure, file):
-        path = _folder_of(file)
-        name = _name_of(file)
-        if path is None or name is None:
-            return Nautilus.OperationResult.COMPLETE
+        # Every file of a folder after the first comes here: two questions to the file (its
+        # folder's URI, its name) and one dict lookup answer it. The rest is _update.
+        asked = time.monotonic() if DEBUG else 0
+        folder = self.by_uri.get(file.get_parent_uri())
+        if folder is not None:
+            try:
+                name = file.get_name() or _name_of(file)  # _name_of's first step, inline
+            except UnicodeError:
+                name = _name_of(file)
+            answer = folder.pending.pop(name, None)
+            if answer is not None:
+                if answer is not EMPTY:
+                    self._apply(file, folder, name, answer)
+                if DEBUG:
+                    debug_answered(folder, name, asked)
+                return COMPLETE
+        return self._update(provider, handle, closure, file, asked)
+
+    def _folder_of(self, file):
+        """The file's Folder (made when new), or None when the file is not local."""
+        uri = file.get_parent_uri()
+        if uri in self.by_uri:
+            return self.by_uri[uri]
+        path = _local_folder(uri)
+        if path is None:
+            if len(self.by_uri) > 1024:
+                self.by_uri = {u: f for u, f in self.by_uri.items() if f is not None}
+            self.by_uri[uri] = None
+            return None
         folder = self.folders.get(path)
         if folder is None:
             # Results of folders seen long ago go (dicts keep insertion order: oldest first).
             for old in [p for p, f in self.folders.items() if not f.running and not f.waiting][:-MAX_FOLDERS]:
-                del self.folders[old]
-            folder = self.folders[path] = Folder(path)
-        debug("update_file_info", path, os.fsdecode(name))
+                self._drop(self.folders[old])
+            folder = self.folders[path] = Folder(uri, path)
+        self.by_uri[uri] = folder
+        return folder
+
+    def _drop(self, folder):
+        self.folders.pop(folder.path, None)
+        if self.by_uri.get(folder.uri) is folder:
+            del self.by_uri[folder.uri]
+
+    def _update(self, provider, handle, closure, file, asked=0):
+        """A file its folder's result does not answer: the folder's first, one changed or new
+        since, or one of a folder not read (yet)."""
+        folder = self._folder_of(file)
+        name = _name_of(file)
+        if folder is None or name is None:
+            return COMPLETE
+        if DEBUG:
+            debug_file("update_file_info", folder, name, asked)
         if folder.disabled:
-            debug("update_complete", path, os.fsdecode(name))
-            return Nautilus.OperationResult.COMPLETE
-        if folder.ready and name in folder.listed and folder.asked.get(name, 0) < folder.ready:
-            self._apply(file, folder, name)
-            debug("update_complete", path, os.fsdecode(name))
-            return Nautilus.OperationResult.COMPLETE
+            if DEBUG:
+                debug_file("update_complete", folder, name)
+            return COMPLETE
         folder.waiting.append((provider, handle, closure, file, name))
         if not folder.running:
             folder.running = True
             folder.started += 1
             Batch(folder, folder.started, self.batch_done)
-        return Nautilus.OperationResult.IN_PROGRESS
+        return IN_PROGRESS
 
     def batch_done(self, folder, batch, answers, names, disabled):
         folder.running = False
         if self.folders.get(folder.path) is not folder:
             return  # left (cancel_update): nobody waits
-        folder.ready, folder.answers, folder.listed, folder.disabled = batch, answers, names, disabled
+        folder.ready, folder.answers, folder.disabled = batch, answers, disabled
+        folder.pending = dict.fromkeys(names, EMPTY) if not disabled else {}
+        if not disabled:
+            folder.pending.update(answers)
         folder.labelled = {}
         # Emblems already made are used at once; the others are made beside the answers (no
-        # file waits for them) and their files asked about again when one appears.
+        # file waits for them: their processes start once the main loop is idle after the
+        # answers) and their files asked about again when one appears.
+        missing = []
         for name, answer in answers.items():
             url = answer.app_info_url
             if url is None:
@@ -483,14 +682,24 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
                 answer.emblem = self.emblems[url]
             elif url not in self.making:
                 self.making.add(url)
-                sample = os.fsdecode(os.path.join(os.fsencode(folder.path), name))
-                make_emblem(sample, url, lambda emblem, url=url: self.emblem_made(url, emblem))
+                missing.append((os.path.join(folder.path, name), url))
+        if missing:
+            GLib.idle_add(self._make_emblems, missing, priority=GLib.PRIORITY_LOW)
         waiting, folder.waiting = folder.waiting, []
         for provider, handle, closure, file, name in waiting:
             if not disabled:
-                self._apply(file, folder, name)
-            debug("update_complete", folder.path, os.fsdecode(name))
+                # Answered from this result: taken out of `pending` as the fast path does.
+                answer = folder.pending.pop(name, EMPTY)
+                if answer is not EMPTY:
+                    self._apply(file, folder, name, answer)
+            if DEBUG:
+                debug_file("update_complete", folder, name)
             complete(provider, handle, closure)
+
+    def _make_emblems(self, missing):
+        for sample, url in missing:
+            make_emblem(sample, url, lambda emblem, url=url: self.emblem_made(url, emblem))
+        return False
 
     def emblem_made(self, url, emblem):
         """An app's emblem is made (or could not be): the files of that app already answered
@@ -505,18 +714,16 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
                 if answer.app_info_url == url:
                     answer.emblem = emblem
                     if name in folder.labelled:
-                        folder.asked[name] = 0  # the current result answers it again
+                        folder.pending[name] = answer  # the current result answers it again
                         again.append(folder.labelled.pop(name))
             for file in again:
                 file.invalidate_extension_info()
 
-    def _apply(self, file, folder, name):
-        folder.asked[name] = folder.ready
-        answer = folder.answers.get(name, EMPTY)
+    def _apply(self, file, folder, name, answer):
+        """Adds a file's columns and emblem (a file with marks only: an attribute left out
+        shows as empty, nautilus-file.c giving "" for an extension attribute it does not have)."""
         if answer.app_info_url and answer.emblem is None and answer.app_info_url not in self.emblems:
             folder.labelled[name] = file  # to ask about again when its emblem is made
-        # An attribute left out shows as empty (nautilus-file.c gives "" for an extension
-        # attribute it does not have): most files have no mark, and this saves their three calls.
         if answer.app:
             file.add_string_attribute("xds_source_app", answer.app)
         if answer.url:
@@ -541,19 +748,22 @@ class XdsExtension(GObject.GObject, Nautilus.ColumnProvider, Nautilus.InfoProvid
                 folder.cancellable.cancel()
                 if folder.process is not None:
                     folder.process.force_exit()
-                del self.folders[path]
+                self._drop(folder)
+
+    def _known(self, file):
+        """The file's Folder and name when its folder has been read, else (None, name)."""
+        folder = self.by_uri.get(file.get_parent_uri())
+        return folder, _name_of(file)
 
     def forget(self, file):
         """The next question about `file` waits for a new run of its folder."""
-        path, name = _folder_of(file), _name_of(file)
-        folder = self.folders.get(path) if path else None
+        folder, name = self._known(file)
         if folder is not None:
-            folder.asked[name] = float("inf")
+            folder.pending.pop(name, None)
 
     def answer_for(self, file):
         """The folder's answer for `file`, or None when its folder has not been read."""
-        path, name = _folder_of(file), _name_of(file)
-        folder = self.folders.get(path) if path else None
+        folder, name = self._known(file)
         if folder is None or not folder.ready or folder.disabled:
             return None
         return folder.answers.get(name, EMPTY)

@@ -60,9 +60,11 @@ extension XDS {
 
                 --files-from LIST reads more names from LIST (- for standard input), \
                 NUL-separated as find -print0 writes them, after any FILE (empty names are \
-                skipped; an empty list is status 0). --no-archives reads archives as plain \
-                files: their own marks only. Together they serve programs that show files (a \
-                file manager asking about a folder's entries at once).
+                skipped; an empty list is status 0). Its names need not be UTF-8: such a name is \
+                read by its bytes and shown as -r shows one (\\x{XX}; in JSON \\udcXX). \
+                --no-archives reads archives as plain files: their own marks only. Together \
+                they serve programs that show files (a file manager asking about a folder's \
+                entries at once).
 
                 Status 0 when every file named has a mark, 1 when one has none (with -r: when \
                 nothing under a folder has one). xds strip removes them.
@@ -118,17 +120,17 @@ extension XDS {
             var output = WhereOutput(json: json, redact: redact, summary: summary)
             var diagnostics = Diagnostics()
             var names = files
+            // The list's names that are not UTF-8, by their place in `names` (see whereExact).
+            var exact: [Int: DocumentSourceTreePath] = [:]
             if let filesFrom {
                 do throws(BinaryFileError) {
                     for name in try FileList.read(filesFrom) {
-                        // A name the list holds but xds cannot reach by path (see FileArguments).
-                        guard let text = String(validatingUTF8Bytes: name) else {
-                            diagnostics.fail(visible: DocumentSourceTreePath(bytes: name).visible,
-                                             "the file name is not valid UTF-8, which xds cannot handle (rename the file)",
-                                             status: .noInput)
-                            continue
+                        if let text = String(validatingUTF8Bytes: name) {
+                            names.append(text)
+                        } else {
+                            exact[names.count] = DocumentSourceTreePath(bytes: name)
+                            names.append("")
                         }
-                        names.append(text)
                     }
                 } catch {
                     diagnostics.fail(error.path, error.reason, status: error.status)
@@ -136,10 +138,25 @@ extension XDS {
                 }
             }
             let limits = archiveLimit.limits
-            let found = recursive
-                ? Self.whereTree(names, output: &output, limits: limits, jobs: jobs.count, archives: !noArchives)
-                : Self.where(names, followSymlinks: follow.followSymlinks, output: &output, limits: limits, archives: !noArchives)
-            diagnostics.record(found.worst)
+            // Runs of text names as before; each exact name in its place among them.
+            var start = 0
+            while start < names.count {
+                if let path = exact[start] {
+                    diagnostics.record(Self.whereExact(path, recursive: recursive, followSymlinks: follow.followSymlinks,
+                                                       output: &output, limits: limits, jobs: jobs.count,
+                                                       archives: !noArchives).worst)
+                    start += 1
+                    continue
+                }
+                var end = start
+                while end < names.count && exact[end] == nil { end += 1 }
+                let run = Array(names[start..<end])
+                start = end
+                let found = recursive
+                    ? Self.whereTree(run, output: &output, limits: limits, jobs: jobs.count, archives: !noArchives)
+                    : Self.where(run, followSymlinks: follow.followSymlinks, output: &output, limits: limits, archives: !noArchives)
+                diagnostics.record(found.worst)
+            }
             output.finish(&diagnostics)
             try diagnostics.finish()
         }
@@ -234,6 +251,62 @@ extension XDS {
                     diagnostics.fail(root, "no file or folder in it has a mark of where it came from", status: .absent)
                 }
             }
+            }
+            return diagnostics
+        }
+
+        /// A name of `--files-from` that is not valid UTF-8 (Linux names are bytes; such a name
+        /// has no exact Swift `String`): read by its exact bytes as `where -r` reads every entry,
+        /// through the walk's root (XDSWalk's `FileTree`, ``ProvenanceTree`` with
+        /// `walksFolders` false without `-r`), links followed as a root's are; named in records
+        /// and messages as `where -r` names such entries (`\udcXX` in JSON, `\x{XX}` for people).
+        /// An archive is recognised by its name, as `-r` recognises it. With `--no-follow` it
+        /// is refused (66): a root's link is always followed.
+        static func whereExact(_ path: DocumentSourceTreePath, recursive: Bool, followSymlinks: Bool,
+                               output: inout WhereOutput, limits: ArchiveScanner.Limits, jobs: Int,
+                               archives: Bool) -> Diagnostics {
+            var diagnostics = Diagnostics()
+            guard followSymlinks else {
+                diagnostics.fail(visible: path.visible, "with --no-follow, a name that is not valid UTF-8 cannot be read",
+                                 status: .noInput)
+                return diagnostics
+            }
+            var members = 0, unsure = false, outputFailed = false, archive = false
+            let tree = ProvenanceTree(rootPaths: [path], jobs: recursive ? jobs : 1, walksFolders: recursive)
+            // A walk's records are gathered and written together (whereTree); one file's need not be.
+            func walk(_ diagnostics: inout Diagnostics) -> DocumentSourceTree.Counts {
+                tree.walk(archives: { found in
+                    guard archives else { return .proceed }
+                    archive = true
+                    let scanned = whereArchive(found, output: &output, limits: limits, diagnostics: &diagnostics)
+                    members += scanned.members
+                    if scanned.failed || scanned.problems > 0 { unsure = true }
+                    outputFailed = scanned.outputFailed
+                    return outputFailed ? .stop : .proceed
+                }) { event in
+                    switch event {
+                    case .progress:
+                        break
+                    case .problem(let problem):
+                        unsure = true
+                        diagnostics.report(problem)
+                    case .found(let found):
+                        guard output.emit(MarkRecord(file: found.path, marks: found.marks), diagnostics: &diagnostics) else {
+                            outputFailed = true
+                            return .stop
+                        }
+                        if let problem = found.problem {
+                            diagnostics.fail(visible: found.path.visible, problem.message, status: ExitStatus(problem))
+                        }
+                    }
+                    return .proceed
+                }
+            }
+            let counts = recursive ? StandardOutput.buffered(&diagnostics) { walk(&$0) } : walk(&diagnostics)
+            if !outputFailed && !unsure && counts.tagged == 0 && members == 0 {
+                let reason = recursive && counts.folders > 0 ? "no file or folder in it has a mark of where it came from"
+                    : archive ? "no mark of where it came from, on the archive or any member" : "no mark of where it came from"
+                diagnostics.fail(visible: path.visible, reason, status: .absent)
             }
             return diagnostics
         }
