@@ -73,10 +73,34 @@ struct JSONObject {
     }
 
     /// Adds a value's fields as `show --json` writes them (`identifier`, `name`, `path`,
-    /// `appInfoURL` when they are strings, `url` mapping the last), then `store` when given,
-    /// `other` and `warnings` (only when there are any). The common value, the four keys as
-    /// strings, builds no other-keys dictionary nor warnings array.
-    mutating func addFields(of source: DocumentSource, store: String? = nil, url: (String) -> String = { $0 }) {
+    /// `appInfoURL` when they are strings), then `store` when given, `other` and `warnings`
+    /// (only when there are any). The common value, the four keys as strings, builds no
+    /// other-keys dictionary nor warnings array; read straight from its bytes, no String either.
+    mutating func addFields(of source: DocumentSource, store: String? = nil) {
+        addFields(of: source, store: store, mapsURL: false) { $0 }
+    }
+
+    /// ``addFields(of:store:)`` with `url` mapping the `appInfoURL` (without `store`).
+    mutating func addFields(of source: DocumentSource, url: (String) -> String) {
+        addFields(of: source, store: nil, mapsURL: true, url: url)
+    }
+
+    private mutating func addFields(of source: DocumentSource, store: String?, mapsURL: Bool, url: (String) -> String) {
+        // A value of the four strings alone, as read straight from its bytes: each field from
+        // its UTF-8 (the URL as text when it is to be mapped).
+        let known = source.withKnownFieldsUTF8 { index, utf8 in
+            if index == 3, mapsURL {
+                add("appInfoURL", url(String(decoding: utf8, as: UTF8.self)))
+            } else {
+                key(DocumentSource.keys[index])
+                Self.appendString(utf8, to: &bytes)
+            }
+        }
+        if known {
+            if let store { add("store", store) }
+            add("other", json: "{}")
+            return
+        }
         let entries = source.dictionary
         // One pass over the entries (small keys compare by their bits) rather than a hashed
         // lookup of each of the four keys.
@@ -121,6 +145,18 @@ struct JSONObject {
         out.append(contentsOf: bytes)
         out.append(0x7D)
         out.append(0x0A)
+    }
+
+    /// A JSON string literal of the UTF-8 `utf8` (well-formed), as `JSONString.append(_:to:)`
+    /// writes the same text: the bytes as they are when nothing needs an escape.
+    static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        if JSONString.needsEscape(utf8) {
+            out.append(contentsOf: JSONString.literal(String(decoding: utf8, as: UTF8.self)).utf8)
+        } else {
+            out.append(0x22)
+            out.append(contentsOf: utf8)
+            out.append(0x22)
+        }
     }
 
     /// A path's JSON string literal (``DocumentSourceTreePath/json``): its bytes as they are
