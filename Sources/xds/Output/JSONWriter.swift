@@ -5,13 +5,37 @@ import XDocSource
 /// `xds` writes a JSON Lines record. Strings are escaped by the library's `JSONString`
 /// (quotes, `\`, every control character, U+2028/U+2029), paths from their exact bytes
 /// (`DocumentSourceTreePath.json`), property-list values mapped by `JSONText.value`. Kept as
-/// UTF-8 bytes, which a walk's records are written as (``appendLine(to:)``): no String is
-/// built for a member that needs no escape (issue 35).
+/// UTF-8 bytes, written straight into a walk's batch of records (``init(continuing:)``): no
+/// String is built for a member that needs no escape (issue 35).
 struct JSONObject {
-    private var bytes: [UInt8] = [0x7B]
+    private var bytes: [UInt8]
     private var isEmpty = true
 
-    init() {}
+    init() {
+        bytes = [0x7B]
+    }
+
+    /// An object written straight after the bytes of `out` (a walk's batch, or the object it
+    /// is nested in), which holds nothing until ``end(into:)`` or ``endLine(into:)`` hands
+    /// them back: no buffer of its own to grow and copy over (issue 35).
+    init(continuing out: inout [UInt8]) {
+        bytes = []
+        swap(&bytes, &out)
+        bytes.append(0x7B)
+    }
+
+    /// Closes an object begun with ``init(continuing:)`` and gives its bytes back to `out`.
+    mutating func end(into out: inout [UInt8]) {
+        bytes.append(0x7D)
+        swap(&bytes, &out)
+    }
+
+    /// ``end(into:)`` and a line break: one JSON Lines record.
+    mutating func endLine(into out: inout [UInt8]) {
+        bytes.append(0x7D)
+        bytes.append(0x0A)
+        swap(&bytes, &out)
+    }
 
     /// Starts a member: the comma before it and its key.
     private mutating func key(_ key: String) {
@@ -61,13 +85,25 @@ struct JSONObject {
         object.append(to: &bytes)
     }
 
-    /// Adds an array of objects.
-    mutating func add(_ key: String, objects: [JSONObject]) {
+    /// Adds an object written in place by `body`.
+    mutating func addObject(_ key: String, _ body: (inout JSONObject) -> Void) {
+        self.key(key)
+        var object = JSONObject(continuing: &bytes)
+        body(&object)
+        object.end(into: &bytes)
+    }
+
+    /// Adds an array of objects, one an element of `elements`, each written in place by `body`.
+    mutating func addObjects<Elements: Sequence>(
+        _ key: String, _ elements: Elements, _ body: (Elements.Element, inout JSONObject) -> Void
+    ) {
         self.key(key)
         bytes.append(0x5B)
-        for (index, object) in objects.enumerated() {
+        for (index, element) in elements.enumerated() {
             if index > 0 { bytes.append(0x2C) }
-            object.append(to: &bytes)
+            var object = JSONObject(continuing: &bytes)
+            body(element, &object)
+            object.end(into: &bytes)
         }
         bytes.append(0x5D)
     }
@@ -138,13 +174,6 @@ struct JSONObject {
     func append(to out: inout [UInt8]) {
         out.append(contentsOf: bytes)
         out.append(0x7D)
-    }
-
-    /// Appends the object and a line break to `out`: one JSON Lines record.
-    func appendLine(to out: inout [UInt8]) {
-        out.append(contentsOf: bytes)
-        out.append(0x7D)
-        out.append(0x0A)
     }
 
     /// A JSON string literal of the UTF-8 `utf8` (well-formed), as `JSONString.append(_:to:)`
