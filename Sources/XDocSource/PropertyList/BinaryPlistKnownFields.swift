@@ -121,10 +121,7 @@ struct BinaryPlistKnownFields: Sendable {
             guard kind == 0x5 || kind == 0x6, let (units, payload) = length(at: valueOffset) else { return nil }
             var string = Found(start: payload, length: units, utf16: kind == 0x6)
             if kind == 0x5 {
-                guard fits(payload, units) else { return nil }
-                for byte in UnsafeBufferPointer(rebasing: bytes[payload..<payload + units]) where byte >= 0x80 || byte == 0 {
-                    return nil
-                }
+                guard fits(payload, units), isPlainASCII(bytes, payload, units) else { return nil }
                 string.utf8Count = units
             } else {
                 guard units > 0, fits(payload, units * 2), let utf8Count = utf16Count(bytes, payload, units) else { return nil }
@@ -159,14 +156,34 @@ struct BinaryPlistKnownFields: Sendable {
                 let found = value(field)
                 if found.utf16 {
                     at = transcode(bytes, found.start, found.length, into: out, at: at)
-                } else {
-                    for i in 0..<found.length { out[at + i] = bytes[found.start + i] }
+                } else if found.length > 0 {
+                    (out.baseAddress! + at).update(from: bytes.baseAddress! + found.start, count: found.length)
                     at += found.length
                 }
             }
             return at
         }
         return BinaryPlistKnownFields(text: text, spans: spans)
+    }
+
+    /// Whether the `length` bytes at `position` are ASCII without a NUL, as an ASCII string
+    /// object must be: eight at a time, then one by one.
+    private static func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ position: Int, _ length: Int) -> Bool {
+        guard length > 0, let base = bytes.baseAddress else { return true }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var at = position
+        let end = position + length
+        while at + 8 <= end {
+            let word = UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)
+            // A high bit set, or a zero byte.
+            guard word & highs == 0, (word &- ones) & ~word & highs == 0 else { return false }
+            at += 8
+        }
+        while at < end {
+            guard base[at] != 0, base[at] < 0x80 else { return false }
+            at += 1
+        }
+        return true
     }
 
     private static func isSize(_ size: Int) -> Bool { size == 1 || size == 2 || size == 4 || size == 8 }

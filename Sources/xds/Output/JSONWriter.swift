@@ -42,13 +42,15 @@ struct JSONObject {
         if !isEmpty { bytes.append(0x2C) }
         // Keys are short ASCII names, mostly literals: asked byte by byte in place, not through
         // the escaper's word scan (a tenth of a record's JSON, issue 35).
-        if key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+        var key = key
+        let plain = key.withUTF8 { utf8 in
+            for byte in utf8 where byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return false }
             bytes.append(0x22)
-            bytes.append(contentsOf: key.utf8)
+            bytes.append(contentsOf: utf8)
             bytes.append(0x22)
-        } else {
-            JSONString.append(key, to: &bytes)
+            return true
         }
+        if !plain { JSONString.append(key, to: &bytes) }
         bytes.append(0x3A)
         isEmpty = false
     }
