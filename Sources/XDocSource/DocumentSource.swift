@@ -134,6 +134,7 @@ public struct DocumentSource: Sendable, Equatable {
         return true
     }
 
+    /// Whether two values hold the same keys and values (however each was read).
     public static func == (lhs: DocumentSource, rhs: DocumentSource) -> Bool {
         if case .fields = lhs.storage, case .fields = rhs.storage {
             return (0..<4).allSatisfy { lhs.string($0) == rhs.string($0) }
