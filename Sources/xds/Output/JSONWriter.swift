@@ -44,7 +44,7 @@ struct JSONObject {
         // the escaper's word scan (a tenth of a record's JSON, issue 35).
         var key = key
         let plain = key.withUTF8 { utf8 in
-            for byte in utf8 where byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return false }
+            guard Self.isPlainKey(utf8) else { return false }
             bytes.append(0x22)
             bytes.append(contentsOf: utf8)
             bytes.append(0x22)
@@ -53,6 +53,29 @@ struct JSONObject {
         if !plain { JSONString.append(key, to: &bytes) }
         bytes.append(0x3A)
         isEmpty = false
+    }
+
+    /// Whether `utf8` is printable ASCII other than `"` and `\`, eight bytes at a time (a
+    /// short tail padded with spaces): such a key is written as it is.
+    private static func isPlainKey(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = utf8.baseAddress else { return true }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+        var index = 0
+        while index < utf8.count {
+            var word = ones &* 0x20
+            withUnsafeMutableBytes(of: &word) { out in
+                out.copyMemory(from: UnsafeRawBufferPointer(start: base + index, count: min(8, utf8.count - index)))
+            }
+            word = UInt64(littleEndian: word)
+            // A byte of 0x80 or more, below 0x20, or `"`, `\` or DEL.
+            if word & highs != 0 || (word &- ones &* 0x20) & ~word & highs != 0 || hasZero(word ^ (ones &* 0x22))
+                || hasZero(word ^ (ones &* 0x5C)) || hasZero(word ^ (ones &* 0x7F)) {
+                return false
+            }
+            index += 8
+        }
+        return true
     }
 
     /// Adds `key` with a value already written as JSON text.
