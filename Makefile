@@ -23,7 +23,10 @@ RELR_FLAGS := $(if $(shell [ "$(GLIBC_MINOR)" -ge 36 ] 2>/dev/null && echo yes),
 # Linux: link the Swift runtime statically; loading its shared libraries is most of xds's start-up
 # time (`xds show FILE` takes about half as long). No $ORIGIN runpath: xds ships no library of its
 # own, and the loader would look for libc and the rest next to the binary first, on every run.
-RELEASE_FLAGS := --static-swift-stdlib --disable-local-rpath $(RELR_FLAGS) $(RELEASE_FLAGS)
+# No exported symbols: the toolchain's static-stdlib link exports every symbol of the program
+# (-export-dynamic), which nothing loaded into xds looks up; the runtime's one dladdr at start-up
+# then scanned 4 500 of them (xds show FILE: 2.93 M → 2.79 M instructions; 420 KB less, stripped).
+RELEASE_FLAGS := --static-swift-stdlib --disable-local-rpath $(RELR_FLAGS) -Xlinker --no-export-dynamic $(RELEASE_FLAGS)
 endif
 
 # Debian packages: what building and testing need (samba and smbclient: the test against a real

@@ -18,6 +18,23 @@ public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         }
         decoded = nil
     }
+    // The four-field path (what DocumentSource tries first) must read only what the general
+    // decoding reads, and the same way.
+    if let fields = BinaryPlistKnownFields.decode(bytes) {
+        guard case .dictionary(let entries)? = try? PropertyList.decode(bytes) else {
+            fatalError("the four-field path read what the general decoding refuses")
+        }
+        var general = DocumentSource()
+        general.dictionary = entries
+        for index in 0..<4 where fields.string(index) != general.dictionary[DocumentSource.keys[index]].flatMap({
+            if case .string(let text) = $0 { text } else { nil }
+        }) {
+            fatalError("the four-field path read \(DocumentSource.keys[index]) differently")
+        }
+        guard entries.count == (0..<4).filter({ fields.string($0) != nil }).count, decoded == general else {
+            fatalError("the four-field path read a different value")
+        }
+    }
     if let source = decoded {
         // Whatever decodes must re-encode and decode to the same value.
         guard let encoded = try? source.binaryPropertyList() else {

@@ -20,6 +20,11 @@ rich = dict(xds, other={"n": -5, "big": 2**64 - 1, "r": 1.5, "ok": True,
 put("valid-rich.bplist", plistlib.dumps(rich, fmt=plistlib.FMT_BINARY))
 rich_xml = dict(rich); rich_xml["other"] = dict(rich["other"]); del rich_xml["other"]["uid"]
 put("valid-rich.xml", plistlib.dumps(rich_xml, fmt=plistlib.FMT_XML))
+# The four keys as strings alone (read straight from the bytes, issue 35): UTF-16 with a
+# surrogate pair, escapes, a string longer than 14 bytes, one string object shared by two keys.
+put("four-fields.bplist", plistlib.dumps({"identifier": "org.example.shared", "name": "Wörking Cöpy 🎉 日本",
+                                          "path": "a \"quoted\" \\ path\n\u2028" + "x" * 30,
+                                          "appInfoURL": "org.example.shared"}, fmt=plistlib.FMT_BINARY))
 put("wrong-types.bplist", plistlib.dumps({"name": 5, "identifier": [1], "path": b"x"}, fmt=plistlib.FMT_BINARY))
 put("root-array.bplist", plistlib.dumps(["a", 1], fmt=plistlib.FMT_BINARY))
 

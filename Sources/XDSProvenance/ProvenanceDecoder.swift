@@ -62,6 +62,10 @@ public enum ProvenanceDecoder {
     /// xdg values of the store (its ``ProvenanceMark/names`` in table order). Samba's trailing
     /// NUL is taken off here; a value over its bound is an undecodable mark.
     public static func marks(store: ProvenanceStore, values: [ProvenanceValue]) -> [ProvenanceMark] {
+        // The common store of one value: its mark, with nothing to order.
+        if values.count == 1, let value = values.first, value.match.kind != .xdg {
+            return [ProvenanceMark(kind: value.match.kind, store: store, names: [value.name], content: content(of: value))]
+        }
         var marks: [(order: Int, mark: ProvenanceMark)] = []
         var xdgValues: [(order: Int, value: ProvenanceValue)] = []
         for value in values {

@@ -24,7 +24,7 @@ public struct ProvenanceMark: Sendable, Equatable {
     }
 
     /// ``names`` as one text (`, ` between names): the `name` of `xds where`'s output.
-    public var name: String { names.joined(separator: ", ") }
+    public var name: String { names.count == 1 ? names[0] : names.joined(separator: ", ") }
 
     /// A mark's decoded value, typed by kind (no text to parse).
     public enum Content: Sendable, Equatable {

@@ -52,22 +52,15 @@ public enum ProvenanceNames {
     /// The suffix of Explorer's stream files, `NAME:Zone.Identifier`.
     public static let zoneFileSuffix: [UInt8] = Array(":Zone.Identifier".utf8)
 
-    private static let exact: [[UInt8]: (ProvenanceKind, XDGOrigin.Field?)] = {
-        var map: [[UInt8]: (ProvenanceKind, XDGOrigin.Field?)] = [:]
-        for entry in table { map[Array(entry.name.utf8)] = (entry.kind, entry.field) }
-        return map
-    }()
+    /// The table's names as bytes, in table order.
+    private static let tableNames: [[UInt8]] = table.map { Array($0.name.utf8) }
 
     /// The kind of a plain name (as on the Mac, in an AppleDouble entry, or as Windows names a
     /// stream), trying the freedesktop `user.` names as they are; `Zone.Identifier` in any
     /// ASCII case (Windows stream names are not case-sensitive).
     public static func match(plainName name: some Collection<UInt8>) -> Match? {
-        let bytes = Array(name)
-        if let found = exact[bytes] { return Match(kind: found.0, field: found.1, isSambaStream: false) }
-        if bytes.count == 15, bytes.map({ $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }) == Array("zone.identifier".utf8) {
-            return Match(kind: .zoneIdentifier, field: nil, isSambaStream: false)
-        }
-        return nil
+        if let found = name.withContiguousStorageIfAvailable({ match(plain: $0) }) { return found }
+        return Array(name).withUnsafeBufferPointer { match(plain: $0) }
     }
 
     /// The kind of an extended attribute as `listxattr` names it: on Linux with its namespace
@@ -76,16 +69,36 @@ public enum ProvenanceNames {
     /// HFS+ disk, `user.DosStream.NAME:$DATA` or `user.DosStream.NAME` from Samba with U+F022
     /// or `:` inside NAME); on Darwin the plain names. Nil for every other attribute.
     public static func match(attributeName name: some Collection<UInt8>) -> Match? {
-        let bytes = Array(name)
-        if let plain = match(plainName: bytes) { return plain }
+        if let found = name.withContiguousStorageIfAvailable({ match(attribute: $0) }) { return found }
+        return Array(name).withUnsafeBufferPointer { match(attribute: $0) }
+    }
+
+    /// ``match(plainName:)`` on the bytes in place: the table compared by length, then byte by
+    /// byte (a tree walk asks this of every mark's name twice: allocating a copy and hashing it
+    /// was an eighth of `where -r`'s work a record, issue 35).
+    private static func match(plain bytes: UnsafeBufferPointer<UInt8>) -> Match? {
+        for (index, name) in tableNames.enumerated() where name.count == bytes.count {
+            if name.withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) {
+                return Match(kind: table[index].kind, field: table[index].field, isSambaStream: false)
+            }
+        }
+        if bytes.count == 15, zip(bytes, "zone.identifier".utf8).allSatisfy({ lowercased($0) == $1 }) {
+            return Match(kind: .zoneIdentifier, field: nil, isSambaStream: false)
+        }
+        return nil
+    }
+
+    /// ``match(attributeName:)`` on the bytes in place (Samba's stream names aside, no copy).
+    private static func match(attribute bytes: UnsafeBufferPointer<UInt8>) -> Match? {
+        if let plain = match(plain: bytes) { return plain }
         if let rest = dropping("user.DosStream.", from: bytes) {
-            var inner = rest
+            var inner = Array(rest)
             if inner.count > 6, inner.suffix(6).elementsEqual(":$DATA".utf8) { inner.removeLast(6) }
             guard let found = match(plainName: replacingSambaColon(inner)) else { return nil }
             return Match(kind: found.kind, field: found.field, isSambaStream: true)
         }
-        for prefix in ["user.", "osx."] {
-            if let rest = dropping(prefix, from: bytes), let found = match(plainName: rest) { return found }
+        for prefix: StaticString in ["user.", "osx."] {
+            if let rest = dropping(prefix, from: bytes), let found = match(plain: rest) { return found }
         }
         return nil
     }
@@ -173,6 +186,13 @@ public enum ProvenanceNames {
         let prefixBytes = Array(prefix.utf8)
         guard bytes.count > prefixBytes.count, bytes.prefix(prefixBytes.count).elementsEqual(prefixBytes) else { return nil }
         return Array(bytes.dropFirst(prefixBytes.count))
+    }
+
+    /// `bytes` after `prefix`, in place; nil when they do not start with it or are nothing more.
+    private static func dropping(_ prefix: StaticString, from bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        let prefixBytes = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        guard bytes.count > prefixBytes.count, bytes.prefix(prefixBytes.count).elementsEqual(prefixBytes) else { return nil }
+        return UnsafeBufferPointer(rebasing: bytes[prefixBytes.count...])
     }
 
     private static func replacingSambaColon(_ bytes: [UInt8]) -> [UInt8] {

@@ -36,13 +36,34 @@ enum ProvenanceReading {
 
     /// The values found, by store, in ``stores`` order.
     struct Found {
-        /// One list per store of ``stores``, at its index.
-        private(set) var byStore = [[ProvenanceValue]](repeating: [], count: ProvenanceReading.stores.count)
+        /// One list per store of ``stores``, in its order (four lists, not a list of them: no
+        /// array to allocate for an entry's one value, issue 35).
+        private var xattr: [ProvenanceValue] = [], sambaStream: [ProvenanceValue] = []
+        private var appleDouble: [ProvenanceValue] = [], zoneFile: [ProvenanceValue] = []
 
         /// Adds `value`, found in `store`.
         mutating func append(_ value: ProvenanceValue, in store: ProvenanceStore) {
-            guard let index = ProvenanceReading.stores.firstIndex(of: store) else { return }
-            byStore[index].append(value)
+            switch store {
+            case .xattr: xattr.append(value)
+            case .sambaStream: sambaStream.append(value)
+            case .appleDouble: appleDouble.append(value)
+            case .zoneFile: zoneFile.append(value)
+            case .zip, .tar: return  // an archive's stores, never a file's
+            }
+        }
+
+        /// Calls `body` with each store that has values, in ``stores`` order.
+        func forEachStore(_ body: (ProvenanceStore, [ProvenanceValue]) -> Void) {
+            for store in ProvenanceReading.stores {
+                let values: [ProvenanceValue] = switch store {
+                case .xattr: xattr
+                case .sambaStream: sambaStream
+                case .appleDouble: appleDouble
+                case .zoneFile: zoneFile
+                case .zip, .tar: []
+                }
+                if !values.isEmpty { body(store, values) }
+            }
         }
     }
 
@@ -96,8 +117,9 @@ enum ProvenanceReading {
     /// ``stores`` order (within a store in ``ProvenanceNames/table`` order).
     static func marks(_ found: Found) -> [ProvenanceMark] {
         var marks: [ProvenanceMark] = []
-        for (index, values) in found.byStore.enumerated() where !values.isEmpty {
-            marks += ProvenanceDecoder.marks(store: stores[index], values: values)
+        found.forEachStore { store, values in
+            let decoded = ProvenanceDecoder.marks(store: store, values: values)
+            if marks.isEmpty { marks = decoded } else { marks += decoded }
         }
         return marks
     }
@@ -105,8 +127,8 @@ enum ProvenanceReading {
     /// One location per kind and store, in ``stores`` order.
     static func locations(_ found: Found) -> [ProvenanceMarkLocation] {
         var locations: [ProvenanceMarkLocation] = []
-        for (index, values) in found.byStore.enumerated() where !values.isEmpty {
-            locations += ProvenanceMarkLocation.grouped(store: stores[index], values.map { ($0.name, $0.match) })
+        found.forEachStore { store, values in
+            locations += ProvenanceMarkLocation.grouped(store: store, values.map { ($0.name, $0.match) })
         }
         return locations
     }

@@ -7,17 +7,40 @@ public struct DocumentSource: Sendable, Equatable {
     /// The known keys, in display order: `identifier`, `name`, `path`, `appInfoURL`.
     public static let keys: [String] = ["identifier", "name", "path", "appInfoURL"]
 
+    /// The value as read: a dictionary, or, for a value of the four keys as strings and nothing
+    /// else read straight from a binary plist, the fields' UTF-8 alone (no dictionary and no
+    /// String a field until one is asked for: issue 35).
+    private enum Storage: Sendable {
+        case dictionary([String: PropertyListValue])
+        case fields(BinaryPlistKnownFields)
+    }
+
+    private var storage: Storage
+
     /// Every key as stored, the four included (wrong-typed ones kept as they are).
-    public var dictionary: [String: PropertyListValue]
+    public var dictionary: [String: PropertyListValue] {
+        get {
+            switch storage {
+            case .dictionary(let entries): return entries
+            case .fields(let fields):
+                var entries: [String: PropertyListValue] = [:]
+                for index in 0..<4 {
+                    if let value = fields.string(index) { entries[Self.keys[index]] = .string(value) }
+                }
+                return entries
+            }
+        }
+        set { storage = .dictionary(newValue) }
+    }
 
     /// Creates an empty value (an empty dictionary).
     public init() {
-        dictionary = [:]
+        storage = .dictionary([:])
     }
 
     /// Creates a value with the given fields; nil ones are left out.
     public init(identifier: String? = nil, name: String? = nil, path: String? = nil, appInfoURL: String? = nil) {
-        dictionary = [:]
+        storage = .dictionary([:])
         self.identifier = identifier
         self.name = name
         self.path = path
@@ -28,7 +51,7 @@ public struct DocumentSource: Sendable, Equatable {
     ///
     /// nil when absent or not a string; setting nil removes the key; setting a value replaces it.
     public var identifier: String? {
-        get { string("identifier") }
+        get { string(0) }
         set { set("identifier", newValue) }
     }
 
@@ -36,7 +59,7 @@ public struct DocumentSource: Sendable, Equatable {
     ///
     /// nil when absent or not a string; setting nil removes the key; setting a value replaces it.
     public var name: String? {
-        get { string("name") }
+        get { string(1) }
         set { set("name", newValue) }
     }
 
@@ -44,7 +67,7 @@ public struct DocumentSource: Sendable, Equatable {
     ///
     /// nil when absent or not a string; setting nil removes the key; setting a value replaces it.
     public var path: String? {
-        get { string("path") }
+        get { string(2) }
         set { set("path", newValue) }
     }
 
@@ -52,18 +75,20 @@ public struct DocumentSource: Sendable, Equatable {
     ///
     /// nil when absent or not a string; setting nil removes the key; setting a value replaces it.
     public var appInfoURL: String? {
-        get { string("appInfoURL") }
+        get { string(3) }
         set { set("appInfoURL", newValue) }
     }
 
     /// Keys other than the four, as stored.
     public var otherKeys: [String: PropertyListValue] {
-        dictionary.filter { !Self.keys.contains($0.key) }
+        if case .fields = storage { return [:] }
+        return dictionary.filter { !Self.keys.contains($0.key) }
     }
 
     /// One line per known key present with the wrong type, e.g. "'name' is an integer, not a string; ignored".
     public var warnings: [String] {
-        Self.keys.compactMap { key in
+        if case .fields = storage { return [] }
+        return Self.keys.compactMap { key in
             guard let value = dictionary[key] else { return nil }
             if case .string = value { return nil }
             return "'\(key)' is \(value.typeNameInSentence), not a string; ignored"
@@ -75,11 +100,16 @@ public struct DocumentSource: Sendable, Equatable {
     /// - Throws: ``PropertyListError`` when the bytes are not a well-formed property list
     ///   or its root is not a dictionary.
     public init(propertyList bytes: [UInt8]) throws(PropertyListError) {
+        // The common value straight from its bytes; anything else, valid or not, the general way.
+        if let fields = BinaryPlistKnownFields.decode(bytes) {
+            storage = .fields(fields)
+            return
+        }
         let root = try PropertyList.decode(bytes)
         guard case .dictionary(let entries) = root else {
             throw PropertyListError(.notADictionary, "the property list's root is \(root.typeNameInSentence), not a dictionary")
         }
-        dictionary = entries
+        storage = .dictionary(entries)
     }
 
     /// Encodes as a binary plist.
@@ -94,12 +124,37 @@ public struct DocumentSource: Sendable, Equatable {
         dictionary.merge(other.dictionary) { _, theirs in theirs }
     }
 
-    private func string(_ key: String) -> String? {
-        if case .string(let value) = dictionary[key] { return value }
-        return nil
+    /// Calls `body` with the UTF-8 of each known field present, in ``keys`` order (its index
+    /// there and its bytes), when the value holds those strings and no other key: what a
+    /// writer of the four fields needs, without a String each. False (nothing called) for any
+    /// other value: read ``dictionary`` then.
+    package func withKnownFieldsUTF8(_ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        guard case .fields(let fields) = storage else { return false }
+        fields.withUTF8(body)
+        return true
+    }
+
+    /// Whether two values hold the same keys and values (however each was read).
+    public static func == (lhs: DocumentSource, rhs: DocumentSource) -> Bool {
+        if case .fields = lhs.storage, case .fields = rhs.storage {
+            return (0..<4).allSatisfy { lhs.string($0) == rhs.string($0) }
+        }
+        return lhs.dictionary == rhs.dictionary
+    }
+
+    /// The known field at `index` of ``keys``, when it is a string.
+    private func string(_ index: Int) -> String? {
+        switch storage {
+        case .fields(let fields): return fields.string(index)
+        case .dictionary(let entries):
+            if case .string(let value) = entries[Self.keys[index]] { return value }
+            return nil
+        }
     }
 
     private mutating func set(_ key: String, _ value: String?) {
-        dictionary[key] = value.map { .string($0) }
+        var entries = dictionary
+        entries[key] = value.map { .string($0) }
+        storage = .dictionary(entries)
     }
 }

@@ -13,9 +13,24 @@ import XDSWalk
 /// folders and has a path only to name the file in messages).
 struct StoredValueReading {
     /// The file as messages name it.
-    let path: String
+    var path: String { treePath?.lossyString ?? pathText }
     /// Whether a symbolic link at ``path`` is followed: a dangling one is then worded as such.
     let followSymlinks: Bool
+    private let pathText: String
+    /// A walk's path, made text only for a message (most values read have none: issue 35).
+    private let treePath: TreePath?
+
+    init(path: String, followSymlinks: Bool) {
+        pathText = path
+        treePath = nil
+        self.followSymlinks = followSymlinks
+    }
+
+    init(path: TreePath, followSymlinks: Bool) {
+        pathText = ""
+        treePath = path
+        self.followSymlinks = followSymlinks
+    }
 
     /// The one store order of every reader (SPEC §2), for ``read()`` and the tree walk: the
     /// native attribute, then Samba's stream attributes, then the AppleDouble sidecar

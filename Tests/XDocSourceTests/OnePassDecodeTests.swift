@@ -53,6 +53,37 @@ struct OnePassDecodeTests {
         }
     }
 
+    /// The four-field path (`BinaryPlistKnownFields`, what `DocumentSource(propertyList:)` tries
+    /// first) on `bytes` against libplist: nil when it declines or reads the same dictionary,
+    /// fields and JSON as the general decoding, else what differs. `taken` counts the inputs it read.
+    static func knownFieldsDifference(_ bytes: [UInt8], taken: inout Int) -> String? {
+        guard let fields = BinaryPlistKnownFields.decode(bytes) else { return nil }
+        taken += 1
+        let libplist = Result { () throws(PropertyListError) in try PropertyList.decodeBinaryWithLibplist(bytes) }
+        guard case .success(.dictionary(let entries)) = libplist else { return "the four-field path read \(bytes), libplist: \(libplist)" }
+        var fromFields: [String: PropertyListValue] = [:]
+        for index in 0..<4 {
+            if let value = fields.string(index) { fromFields[DocumentSource.keys[index]] = .string(value) }
+        }
+        guard exact(.dictionary(entries)) == exact(.dictionary(fromFields)) else {
+            return "four-field path \(exact(.dictionary(fromFields))) vs libplist \(exact(.dictionary(entries)))"
+        }
+        // The value as DocumentSource keeps it, against one made from libplist's dictionary.
+        guard let fast = try? DocumentSource(propertyList: bytes) else { return "DocumentSource refused \(bytes)" }
+        var general = DocumentSource()
+        general.dictionary = entries
+        guard fast == general, general == fast, fast.identifier == general.identifier, fast.name == general.name,
+              fast.path == general.path, fast.appInfoURL == general.appInfoURL, fast.otherKeys.isEmpty,
+              fast.warnings.isEmpty, exact(.dictionary(fast.dictionary)) == exact(.dictionary(entries)),
+              fast.withKnownFieldsUTF8({ _, _ in }), !general.withKnownFieldsUTF8({ _, _ in })
+        else { return "DocumentSource's fields differ for \(bytes)" }
+        var utf8: [[UInt8]?] = [nil, nil, nil, nil]
+        _ = fast.withKnownFieldsUTF8 { index, bytes in utf8[index] = Array(bytes) }
+        let strings = [general.identifier, general.name, general.path, general.appInfoURL]
+        guard utf8 == strings.map({ $0.map { Array($0.utf8) } }) else { return "the fields' UTF-8 differ for \(bytes)" }
+        return nil
+    }
+
     /// `count` random binary plists from Python's plistlib (length-prefixed): dictionaries with
     /// the four fields (sometimes of the wrong type) and other keys of every type.
     static func randomPlists(count: Int, seed: Int) async throws -> [[UInt8]] {
@@ -117,12 +148,15 @@ struct OnePassDecodeTests {
         let plists = try await Self.randomPlists(count: 10_000, seed: 17)
         #expect(plists.count > 9_000)
         var differences: [String] = []
-        var read = 0
+        var read = 0, taken = 0
         for plist in plists {
             if let difference = Self.difference(plist) { differences.append(difference) }
+            if let difference = Self.knownFieldsDifference(plist, taken: &taken) { differences.append(difference) }
             if (try? BinaryPlistValidator.decode(plist)) != nil { read += 1 }
         }
         #expect(read > 8_000)
+        // About one in eight has the four keys as strings alone (or some of them).
+        #expect(taken > 500)
         #expect(differences.isEmpty, "\(differences.count) differ; first: \(differences.prefix(3))")
     }
 
@@ -131,6 +165,7 @@ struct OnePassDecodeTests {
         let plists = try await Self.randomPlists(count: 2_000, seed: 71)
         var random = SystemRandomNumberGenerator()
         var differences: [String] = []
+        var taken = 0
         for plist in plists {
             for _ in 0..<5 {
                 var damaged = plist
@@ -139,17 +174,19 @@ struct OnePassDecodeTests {
                     damaged[at] = Bool.random(using: &random) ? UInt8.random(in: 0...255, using: &random) : damaged[at] ^ 1 << UInt8.random(in: 0...7, using: &random)
                 }
                 if let difference = Self.difference(damaged) { differences.append(difference + " \(damaged)") }
+                if let difference = Self.knownFieldsDifference(damaged, taken: &taken) { differences.append(difference) }
             }
             let cut = Array(plist.prefix(Int.random(in: 0..<plist.count, using: &random)))
             if let difference = Self.difference(cut) { differences.append(difference) }
+            if let difference = Self.knownFieldsDifference(cut, taken: &taken) { differences.append(difference) }
         }
         #expect(differences.isEmpty, "\(differences.count) differ; first: \(differences.prefix(3))")
     }
 
-    @Test("the fuzz corpus (Fuzz/plist/corpus), whole, cut short and with each byte flipped: the same value or error as libplist")
+    @Test("the fuzz corpus (Fuzz/plist/corpus), whole, cut short and with each byte flipped: the same value or error as libplist, and the four-field path the same value")
     func fuzzCorpusValues() throws {
         var differences: [String] = []
-        var inputs = 0
+        var inputs = 0, taken = 0
         for path in fuzzCorpus {
             let seed = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
             guard seed.starts(with: Array("bplist".utf8)) else { continue }
@@ -162,10 +199,46 @@ struct OnePassDecodeTests {
             for variant in variants {
                 inputs += 1
                 if let difference = Self.difference(variant) { differences.append("\(path): \(difference)") }
+                if let difference = Self.knownFieldsDifference(variant, taken: &taken) { differences.append("\(path): \(difference)") }
             }
         }
         #expect(inputs > 100)
+        // valid-minimal and four-fields whole, and most of their flipped string bytes.
+        #expect(taken > 50)
         #expect(differences.isEmpty, "\(differences.count) differ; first: \(differences.prefix(3))")
+    }
+
+    @Test("the four-field path declines what it does not read itself, and the value reads the same")
+    func knownFieldsDecline() throws {
+        func plist(key: [UInt8], value: [UInt8], countAsInteger: Bool = false) -> [UInt8] {
+            var builder = BPlistBuilder()
+            let keyIndex = builder.add(key), valueIndex = builder.add(value)
+            let root = builder.add(countAsInteger ? [0xDF, 0x10, 1, UInt8(keyIndex), UInt8(valueIndex)]
+                                                  : BPlistBuilder.dict([keyIndex], [valueIndex]))
+            builder.root = UInt64(root)
+            return builder.bytes
+        }
+        let name = BPlistBuilder.ascii("name"), value = BPlistBuilder.ascii("Working Copy")
+        // Read by the four-field path: an ASCII key, an ASCII or UTF-16 string (a surrogate pair).
+        let plain = plist(key: name, value: value)
+        let utf16 = plist(key: name, value: BPlistBuilder.utf16([0x57, 0xD83C, 0xDF89]))
+        #expect(BinaryPlistKnownFields.decode(plain)?.string(1) == "Working Copy")
+        #expect(BinaryPlistKnownFields.decode(utf16)?.string(1) == "W🎉")
+        // Declined, and read the general way: the key as UTF-16, the count as an integer
+        // object, another key, a value of another type; refused both ways: a lone surrogate.
+        let declined = [plist(key: BPlistBuilder.utf16([0x6E, 0x61, 0x6D, 0x65]), value: value),
+                        plist(key: name, value: value, countAsInteger: true),
+                        plist(key: BPlistBuilder.ascii("other"), value: value),
+                        plist(key: name, value: [0x10, 5])]
+        for bytes in declined {
+            #expect(BinaryPlistKnownFields.decode(bytes) == nil)
+            #expect(Self.difference(bytes) == nil)
+            #expect((try? DocumentSource(propertyList: bytes)) != nil)
+        }
+        #expect(try DocumentSource(propertyList: declined[0]) == DocumentSource(propertyList: plain))
+        let lone = plist(key: name, value: BPlistBuilder.utf16([0xD83C]))
+        #expect(BinaryPlistKnownFields.decode(lone) == nil)
+        #expect(throws: PropertyListError.self) { try DocumentSource(propertyList: lone) }
     }
 
     @Test("4-byte reals, 16-byte integers, UIDs and UTF-16 keys read alike")

@@ -138,7 +138,7 @@ extension DocumentSourceTree.InspectedEntry {
     ///   when it is not a well-formed AppleDouble file, else the read's failure.
     public func readSidecar() throws(DocumentSourceFileError) -> AppleDouble? {
         guard let sidecarName, let sidecar else { return nil }
-        let reading = StoredValueReading(path: path.lossyString, followSymlinks: false)
+        let reading = StoredValueReading(path: path, followSymlinks: false)
         guard let start = try reading.readSidecarStart(
             folder: folderDescriptor, name: sidecarName, checkFirst: false, location: { sidecar.lossyString })
         else { return nil }

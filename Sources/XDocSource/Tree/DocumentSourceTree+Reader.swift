@@ -30,7 +30,7 @@ extension DocumentSourceTree {
 
         func inspect(_ entry: InspectedEntry) throws(DocumentSourceFileError) -> Found? {
             if entry.isRoot { return try readRoot(entry) }
-            let reading = StoredValueReading(path: entry.path.lossyString, followSymlinks: false)
+            let reading = StoredValueReading(path: entry.path, followSymlinks: false)
             let stored = try reading.firstStored(
                 lookUp: { (attribute) throws(DocumentSourceFileError) -> StoredValueReading.Lookup in
                     guard entry.attributeNames.contains(StoredValueReading.bytes(ofAttributeName: attribute)),

@@ -96,7 +96,7 @@ extension DocumentSourceTree.Found {
         } else if let sidecar {
             // The sidecar relative to its folder (opened piece by piece when the path is longer
             // than PATH_MAX).
-            let reading = StoredValueReading(path: path.lossyString, followSymlinks: false)
+            let reading = StoredValueReading(path: path, followSymlinks: false)
             let bytes = sidecar.bytes
             let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
             let folder = slash.map { LongPath.open(Array(bytes[...$0]), flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? AT_FDCWD

@@ -49,15 +49,20 @@ struct FoundRecord {
     /// The JSON Lines object, without the line break: `"file"`, `"archive"` and `"member"` for
     /// a member, then `"identifier"`, `"name"`, `"path"`, `"appInfoURL"` when present, `"store"`,
     /// `"other"` and `"warnings"` (only when there are any), then `"textbundle"`.
-    var json: String { object.json }
+    var json: String {
+        var object = JSONObject()
+        fill(&object)
+        return object.json
+    }
 
     /// ``json`` and a line break, appended to `out` as bytes (a walk's batch of records).
     func appendJSONLine(to out: inout [UInt8]) {
-        object.appendLine(to: &out)
+        var object = JSONObject(continuing: &out)
+        fill(&object)
+        object.endLine(into: &out)
     }
 
-    private var object: JSONObject {
-        var object = JSONObject()
+    private func fill(_ object: inout JSONObject) {
         object.add("file", file)
         if let member {
             object.add("archive", member.archive)
@@ -67,12 +72,11 @@ struct FoundRecord {
             object.addFields(of: stored.source, store: stored.store.rawValue)
         }
         if let textBundle {
-            var bundle = JSONObject()
-            for (key, value) in textBundle.fields { bundle.add(key, value) }
-            if !textBundle.warnings.isEmpty { bundle.add("warnings", strings: textBundle.warnings) }
-            object.add("textbundle", bundle)
+            object.addObject("textbundle") { bundle in
+                for (key, value) in textBundle.fields { bundle.add(key, value) }
+                if !textBundle.warnings.isEmpty { bundle.add("warnings", strings: textBundle.warnings) }
+            }
         }
-        return object
     }
 
     // MARK: Text

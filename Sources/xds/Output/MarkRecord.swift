@@ -47,27 +47,29 @@ struct MarkRecord {
     /// under SPEC §6's keys. `urls` gives the text of every URL field (credentials hidden,
     /// `--redact`), `urlBytes` the bytes of one that is not UTF-8, before they are shown as hex.
     func json(urls: (String) -> String, urlBytes: ([UInt8]) -> [UInt8] = { $0 }) -> String {
-        object(urls: urls, urlBytes: urlBytes).json
+        var object = JSONObject()
+        fill(&object, urls: urls, urlBytes: urlBytes)
+        return object.json
     }
 
     /// ``json(urls:urlBytes:)`` and a line break, appended to `out` as bytes (a walk's batch).
     func appendJSONLine(to out: inout [UInt8], urls: (String) -> String, urlBytes: ([UInt8]) -> [UInt8] = { $0 }) {
-        object(urls: urls, urlBytes: urlBytes).appendLine(to: &out)
+        var object = JSONObject(continuing: &out)
+        fill(&object, urls: urls, urlBytes: urlBytes)
+        object.endLine(into: &out)
     }
 
-    private func object(urls: (String) -> String, urlBytes: ([UInt8]) -> [UInt8]) -> JSONObject {
-        var object = JSONObject()
+    private func fill(_ object: inout JSONObject, urls: (String) -> String, urlBytes: ([UInt8]) -> [UInt8]) {
         object.add("file", file)
         if let member {
             object.add("archive", member.archive)
             object.add("member", member.name)
         }
-        object.add("marks", objects: marks.map { Self.json($0, urls: urls, urlBytes: urlBytes) })
-        return object
+        object.addObjects("marks", marks) { mark, object in Self.fill(&object, mark, urls: urls, urlBytes: urlBytes) }
     }
 
-    private static func json(_ mark: ProvenanceMark, urls: (String) -> String, urlBytes: ([UInt8]) -> [UInt8]) -> JSONObject {
-        var object = JSONObject()
+    private static func fill(_ object: inout JSONObject, _ mark: ProvenanceMark, urls: (String) -> String,
+                             urlBytes: ([UInt8]) -> [UInt8]) {
         object.add("kind", mark.kind.rawValue)
         object.add("store", mark.store.rawValue)
         object.add("name", mark.name)
@@ -75,9 +77,7 @@ struct MarkRecord {
         case .documentSource(let source):
             // Its fields are show's, under one key: show's `name` and `store` would collide
             // with the mark's own.
-            var fields = JSONObject()
-            fields.addFields(of: source, url: urls)
-            object.add("documentSource", fields)
+            object.addObject("documentSource") { $0.addFields(of: source, url: urls) }
         case .quarantine(let quarantine):
             object.add("flags", quarantine.flags)
             object.add("flagNames", strings: quarantine.flagNames)
@@ -101,7 +101,6 @@ struct MarkRecord {
             object.add("hex", Hex.string(value.isURL ? urlBytes(value.bytes) : value.bytes))
             object.add("error", value.reason)
         }
-        return object
     }
 
     /// The xdg fields present, under their JSON keys (URL fields through `urls`).
