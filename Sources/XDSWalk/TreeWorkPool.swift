@@ -5,60 +5,12 @@ import Darwin
 #endif
 internal import XDSSystem
 
-/// The folders a folder is in (device, inode, path), shared by everything under it: how a
-/// worker that takes over a folder from another still catches a bind-mount loop. Immutable.
-/// Each keeps its name only (its path is built when a loop is reported): whole paths made a
-/// chain handed over at depth N hold N²/2 bytes (issue 35).
-final class TreeAncestor: @unchecked Sendable {
-    let device: UInt64
-    let inode: UInt64
-    /// The name in ``parent``'s folder, or the whole path (``isFirst``).
-    private let component: [UInt8]
-    /// Whether ``component`` is a whole path (a worker's first folder) rather than a name.
-    private let isFirst: Bool
-    let parent: TreeAncestor?
-
-    init(device: UInt64, inode: UInt64, component: [UInt8], isFirst: Bool, parent: TreeAncestor?) {
-        self.device = device
-        self.inode = inode
-        self.component = component
-        self.isFirst = isFirst || parent == nil
-        self.parent = parent
-    }
-
-    /// The folder's path: its first folder's joined with the names down to it.
-    var path: TreePath {
-        var nodes: [TreeAncestor] = []
-        var node = self
-        while !node.isFirst, let up = node.parent {
-            nodes.append(node)
-            node = up
-        }
-        var bytes = node.component
-        for next in nodes.reversed() {
-            if bytes.last != UInt8(ascii: "/") { bytes.append(UInt8(ascii: "/")) }
-            bytes += next.component
-        }
-        return TreePath(bytes: bytes)
-    }
-
-    /// The nearest folder in the chain with this device and inode.
-    func first(device: UInt64, inode: UInt64) -> TreeAncestor? {
-        var node: TreeAncestor? = self
-        while let current = node {
-            if current.device == device && current.inode == inode { return current }
-            node = current.parent
-        }
-        return nil
-    }
-}
-
 /// An open folder handed from one worker to another; its own attribute has been examined.
 struct TreeTask: @unchecked Sendable {
     let descriptor: Int32
     let path: TreePath
     let info: stat
-    let ancestors: TreeAncestor?
+    let ancestors: TreeAncestors?
 }
 
 /// What a multi-threaded walk shares (``FileTree/jobs``): the folders handed from a

@@ -1,0 +1,340 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+internal import XDSSystem
+
+/// A walker's stack of folders, flat at any depth: the newest folder's path in one byte
+/// buffer, 16 bytes a level (inode, where the level's path ends in that buffer, where its
+/// subfolders still to enter start), the subfolders still to enter of every level in a second
+/// byte buffer, the devices only where they change, and descriptors for the open folders
+/// only (the bottom one and the newest ``TreeWalker/window``).
+///
+/// A folder object a level (its name, its subfolder list, its path) held about 280 bytes a
+/// level: 16 MB at 20 000 levels (issue 35).
+struct TreeStack {
+    struct Level {
+        let inode: UInt64
+        /// `path[..<end]` is the folder's path.
+        let end: UInt32
+        /// Its subfolders still to enter: `pending[pendingStart..<` the next level's start (or
+        /// the end) `]`.
+        var pendingStart: UInt32
+    }
+
+    /// An open folder: the stream its listing was read with (which owns the descriptor), or a
+    /// bare descriptor (a folder opened again); -1 while closed.
+    struct OpenFolder {
+        var descriptor: Int32
+        var stream: OpaquePointer?
+
+        static var closed: OpenFolder { OpenFolder(descriptor: -1, stream: nil) }
+
+        /// Closes the folder (nothing when it is closed).
+        mutating func close() {
+            if let stream {
+                closedir(stream)
+            } else if descriptor >= 0 {
+                SystemCall.close(descriptor)
+            }
+            self = .closed
+        }
+    }
+
+    /// A subfolder still to enter: its name, whether its folder's listing has its sidecar
+    /// `._NAME`, and its companion's name there (``FileTreeInspector/companionSuffix``).
+    typealias Subfolder = (name: [UInt8], sidecar: Bool, companion: [UInt8]?)
+
+    /// The path of the newest folder; each level's is a prefix of it.
+    private(set) var path: [UInt8] = []
+    private var levels: [Level] = []
+    /// Each level's subfolders still to enter, in reverse order (the next one last): per entry
+    /// the name, the companion's name, then 2 bytes of name length, 2 of companion length
+    /// (0xFFFF: none) and 1 of flags (bit 0: sidecar).
+    private var pending: [UInt8] = []
+    /// Where the device changes along the stack: the device of a level is that of the last
+    /// change at or below it (one entry, nearly always).
+    private var devices: [(level: Int, device: UInt64)] = []
+    /// How many subfolders wait, on every level.
+    private(set) var pendingCount = 0
+    /// The bottom level's folder, and those of levels `lowOpen...` (``open[0]`` is `lowOpen`'s).
+    private var bottom = OpenFolder.closed
+    private var open: [OpenFolder] = []
+    /// The lowest level above 0 whose folder may be open: the ones below it (but the bottom
+    /// one) are closed.
+    private(set) var lowOpen = 1
+
+    var count: Int { levels.count }
+    var isEmpty: Bool { levels.isEmpty }
+
+    func inode(_ level: Int) -> UInt64 { levels[level].inode }
+
+    func device(_ level: Int) -> UInt64 {
+        var index = devices.count - 1
+        while index > 0 && devices[index].level > level { index -= 1 }
+        return devices[index].device
+    }
+
+    /// The open folder of `level` (closed: descriptor -1).
+    func folder(_ level: Int) -> OpenFolder {
+        if level == 0 { return bottom }
+        return level >= lowOpen && level - lowOpen < open.count ? open[level - lowOpen] : .closed
+    }
+
+    func descriptor(_ level: Int) -> Int32 { folder(level).descriptor }
+
+    func isOpen(_ level: Int) -> Bool { descriptor(level) >= 0 }
+
+    /// Where the path of `level` ends in ``path``.
+    func end(_ level: Int) -> Int { Int(levels[level].end) }
+
+    /// The folder's path.
+    func treePath(_ level: Int) -> TreePath {
+        level == levels.count - 1 ? TreePath(bytes: path) : TreePath(bytes: Array(path[..<end(level)]))
+    }
+
+    /// The folder's name in the folder below it (level 1 and up).
+    func name(_ level: Int) -> ArraySlice<UInt8> {
+        precondition(level >= 1)
+        let below = end(level - 1)
+        let start = below > 0 && path[below - 1] == UInt8(ascii: "/") ? below : below + 1
+        return path[start..<end(level)]
+    }
+
+    /// Pushes a folder: the walker's first (`name` nil: its whole path), or a subfolder of the
+    /// newest one.
+    mutating func push(firstPath: [UInt8]? = nil, name: ArraySlice<UInt8>? = nil, device: UInt64, inode: UInt64,
+                       folder: OpenFolder) {
+        if let firstPath {
+            precondition(levels.isEmpty)
+            path = firstPath
+            bottom = folder
+        } else if let name {
+            if path.last != UInt8(ascii: "/") { path.append(UInt8(ascii: "/")) }
+            path.append(contentsOf: name)
+            open.append(folder)
+        }
+        if devices.last?.device != device { devices.append((levels.count, device)) }
+        levels.append(Level(inode: inode, end: UInt32(path.count), pendingStart: UInt32(pending.count)))
+    }
+
+    /// Pops the newest folder, closing it.
+    mutating func pop() {
+        let level = levels.count - 1
+        if level == 0 {
+            bottom.close()
+            open.removeAll()
+            lowOpen = 1
+            path.removeAll()
+        } else {
+            if level >= lowOpen && !open.isEmpty { open[open.count - 1].close(); open.removeLast() }
+            path.removeSubrange(end(level - 1)...)
+        }
+        let start = Int(levels[level].pendingStart)
+        if start < pending.count { dropPending(from: start) }
+        if devices.last?.level == level { devices.removeLast() }
+        levels.removeLast()
+    }
+
+    /// Closes every folder and empties the stack.
+    mutating func removeAll() {
+        while !levels.isEmpty { pop() }
+        pending.removeAll()
+        pendingCount = 0
+    }
+
+    /// Closes the oldest open folder above the bottom one while more than `window` are open.
+    mutating func trim(window: Int) {
+        while open.count > window {
+            open[0].close()
+            open.removeFirst()
+            lowOpen += 1
+        }
+    }
+
+    /// Makes `level` (just below ``lowOpen``) the lowest open one again, with `folder` (closed
+    /// when it could not be reached).
+    mutating func reopened(_ level: Int, _ folder: OpenFolder) {
+        precondition(level == lowOpen - 1 && level >= 1)
+        open.insert(folder, at: 0)
+        lowOpen = level
+    }
+
+    /// Sets the folder of an open level (a folder opened again in place).
+    mutating func setFolder(_ level: Int, _ folder: OpenFolder) {
+        if level == 0 { bottom = folder } else { open[level - lowOpen] = folder }
+    }
+
+    // MARK: - Subfolders still to enter
+
+    private func pendingEnd(_ level: Int) -> Int {
+        level + 1 < levels.count ? Int(levels[level + 1].pendingStart) : pending.count
+    }
+
+    func hasPending(_ level: Int) -> Bool { pendingEnd(level) > Int(levels[level].pendingStart) }
+
+    /// Adds subfolders to enter to the newest folder, after those it has (entered in order).
+    mutating func setPending(_ subfolders: [Subfolder]) {
+        let start = Int(levels[levels.count - 1].pendingStart)
+        // Nothing waits on this level yet: encoded straight at the end of the buffer.
+        let appending = start == pending.count
+        var chunk: [UInt8] = []
+        if appending { swap(&chunk, &pending) }
+        for subfolder in subfolders.reversed() {
+            chunk.append(contentsOf: subfolder.name)
+            if let companion = subfolder.companion { chunk.append(contentsOf: companion) }
+            let nameCount = subfolder.name.count
+            let companionCount = subfolder.companion?.count ?? 0xFFFF
+            chunk.append(UInt8(truncatingIfNeeded: nameCount))
+            chunk.append(UInt8(truncatingIfNeeded: nameCount >> 8))
+            chunk.append(UInt8(truncatingIfNeeded: companionCount))
+            chunk.append(UInt8(truncatingIfNeeded: companionCount >> 8))
+            chunk.append(subfolder.sidecar ? 1 : 0)
+        }
+        if appending {
+            swap(&chunk, &pending)
+        } else {
+            // Later subfolders go first in the buffer: the next one to enter stays last.
+            pending.insert(contentsOf: chunk, at: start)
+        }
+        pendingCount += subfolders.count
+    }
+
+    /// Takes the next subfolder to enter of `level` (which has one).
+    mutating func takePending(_ level: Int) -> Subfolder {
+        let end = pendingEnd(level)
+        let sidecar = pending[end - 1] & 1 != 0
+        let companionCount = Int(pending[end - 3]) | Int(pending[end - 2]) << 8
+        let nameCount = Int(pending[end - 5]) | Int(pending[end - 4]) << 8
+        let companionStart = end - 5 - (companionCount == 0xFFFF ? 0 : companionCount)
+        let start = companionStart - nameCount
+        let name = Array(pending[start..<companionStart])
+        let companion = companionCount == 0xFFFF ? nil : Array(pending[companionStart..<(end - 5)])
+        if end == pending.count {
+            pending.removeLast(end - start)
+        } else {
+            // From below the newest level (a folder handed to another worker).
+            pending.removeSubrange(start..<end)
+            let removed = UInt32(end - start)
+            for above in (level + 1)..<levels.count { levels[above].pendingStart -= removed }
+        }
+        pendingCount -= 1
+        return (name, sidecar, companion)
+    }
+
+    /// Drops the pending subfolders of `start..<end` (whole entries).
+    private mutating func dropPending(from start: Int, to end: Int? = nil) {
+        let stop = end ?? pending.count
+        var at = stop
+        while at > start {
+            let companionCount = Int(pending[at - 3]) | Int(pending[at - 2]) << 8
+            let nameCount = Int(pending[at - 5]) | Int(pending[at - 4]) << 8
+            at -= 5 + nameCount + (companionCount == 0xFFFF ? 0 : companionCount)
+            pendingCount -= 1
+        }
+        pending.removeSubrange(start..<stop)
+    }
+
+    /// Drops what is left to enter of `level` (its folder cannot be reached again).
+    mutating func dropPending(_ level: Int) {
+        let start = Int(levels[level].pendingStart), end = pendingEnd(level)
+        guard end > start else { return }
+        dropPending(from: start, to: end)
+        let removed = UInt32(end - start)
+        for above in (level + 1)..<levels.count { levels[above].pendingStart -= removed }
+    }
+
+    /// The lowest level with a subfolder to enter.
+    func shallowestPending() -> Int? {
+        guard pendingCount > 0 else { return nil }
+        return (0..<levels.count).first { hasPending($0) }
+    }
+
+    // MARK: - Loops
+
+    /// The level whose folder is `device` and `inode`, at or below `level`.
+    func level(device: UInt64, inode: UInt64, atOrBelow level: Int) -> Int? {
+        for (segment, change) in devices.enumerated().reversed() where change.level <= level && change.device == device {
+            let top = segment + 1 < devices.count ? min(level, devices[segment + 1].level - 1) : level
+            var current = top
+            while current >= change.level {
+                if levels[current].inode == inode { return current }
+                current -= 1
+            }
+        }
+        return nil
+    }
+
+    /// Whether the open folder `fd` is `level`'s folder (device and inode).
+    func isSame(_ fd: Int32, _ level: Int) -> Bool {
+        var info = stat()
+        return fstat(fd, &info) == 0 && UInt64(info.st_dev) == device(level) && UInt64(info.st_ino) == inode(level)
+    }
+
+    /// The levels from 0 to `level` as the ancestors of a folder handed to another worker,
+    /// below `base` (the ancestors of this stack's bottom folder).
+    func ancestors(through level: Int, base: TreeAncestors?) -> TreeAncestors {
+        var text: [UInt8]
+        if base == nil {
+            text = Array(path[..<end(0)])
+        } else {
+            // The bottom folder by name: a subfolder of the base's last folder.
+            let whole = path[..<end(0)]
+            let slash = whole.dropLast().lastIndex(of: UInt8(ascii: "/"))
+            text = Array(whole[(slash.map { $0 + 1 } ?? 0)...])
+        }
+        var ends = [UInt32(text.count)]
+        let offset = end(0) - text.count
+        if level >= 1 {
+            text += path[end(0)..<end(level)]
+            for index in 1...level { ends.append(UInt32(end(index) - offset)) }
+        }
+        var nodes: [(device: UInt64, inode: UInt64)] = []
+        nodes.reserveCapacity(level + 1)
+        for index in 0...level { nodes.append((device(index), levels[index].inode)) }
+        return TreeAncestors(text: text, ends: ends, nodes: nodes, parent: base)
+    }
+}
+
+/// The folders a folder handed to another worker is in (device, inode, path), shared by
+/// everything under it: how that worker still catches a bind-mount loop. Immutable; one
+/// object for each handover, holding the levels between the previous handover and it, by
+/// name (a path is built only when a loop is reported): whole paths made a chain handed over
+/// at depth N hold N²/2 bytes, and an object a level 100 bytes a level (issue 35).
+final class TreeAncestors: @unchecked Sendable {
+    /// The levels' names joined with `/`; the first level is a whole path when ``parent`` is
+    /// nil, else a name in the parent's last folder.
+    private let text: [UInt8]
+    /// Where each level's part of ``text`` ends.
+    private let ends: [UInt32]
+    private let nodes: [(device: UInt64, inode: UInt64)]
+    let parent: TreeAncestors?
+
+    init(text: [UInt8], ends: [UInt32], nodes: [(device: UInt64, inode: UInt64)], parent: TreeAncestors?) {
+        self.text = text
+        self.ends = ends
+        self.nodes = nodes
+        self.parent = parent
+    }
+
+    /// The path of the nearest folder in the chain with this device and inode.
+    func path(device: UInt64, inode: UInt64) -> TreePath? {
+        var segment: TreeAncestors? = self
+        while let current = segment {
+            if let index = current.nodes.lastIndex(where: { $0.inode == inode && $0.device == device }) {
+                return TreePath(bytes: current.path(through: index))
+            }
+            segment = current.parent
+        }
+        return nil
+    }
+
+    /// The path of this segment's level `index`.
+    private func path(through index: Int) -> [UInt8] {
+        var bytes = parent.map { $0.path(through: $0.ends.count - 1) } ?? []
+        if !bytes.isEmpty && bytes.last != UInt8(ascii: "/") { bytes.append(UInt8(ascii: "/")) }
+        bytes += text[..<Int(ends[index])]
+        return bytes
+    }
+}
