@@ -214,11 +214,12 @@ struct TreeStack {
         if end == pending.count {
             pending.removeLast(end - start)
         } else {
-            // From below the newest level (a folder handed to another worker).
             pending.removeSubrange(start..<end)
-            let removed = UInt32(end - start)
-            for above in (level + 1)..<levels.count { levels[above].pendingStart -= removed }
         }
+        // Taken below the newest level (a folder handed to another worker): the levels above
+        // start that much lower.
+        let removed = UInt32(end - start)
+        for above in (level + 1)..<levels.count { levels[above].pendingStart -= removed }
         pendingCount -= 1
         return (name, sidecar, companion)
     }
