@@ -23,32 +23,13 @@ struct TreeStack {
         var pendingStart: UInt32
     }
 
-    /// An open folder: the stream its listing was read with (which owns the descriptor), or a
-    /// bare descriptor (a folder opened again); -1 while closed.
-    struct OpenFolder {
-        var descriptor: Int32
-        var stream: OpaquePointer?
-
-        static var closed: OpenFolder { OpenFolder(descriptor: -1, stream: nil) }
-
-        /// Closes the folder (nothing when it is closed).
-        mutating func close() {
-            if let stream {
-                closedir(stream)
-            } else if descriptor >= 0 {
-                SystemCall.close(descriptor)
-            }
-            self = .closed
-        }
-    }
-
     /// A subfolder still to enter: its name, whether its folder's listing has its sidecar
     /// `._NAME`, and its companion's name there (``FileTreeInspector/companionSuffix``).
     typealias Subfolder = (name: [UInt8], sidecar: Bool, companion: [UInt8]?)
 
     /// The path of the newest folder; each level's is a prefix of it.
     private(set) var path: [UInt8] = []
-    private var levels: [Level] = []
+    private var levels = LevelBuffer()
     /// Each level's subfolders still to enter, in reverse order (the next one last): per entry
     /// the name, the companion's name, then 2 bytes of name length, 2 of companion length
     /// (0xFFFF: none) and 1 of flags (bit 0: sidecar).
@@ -58,9 +39,10 @@ struct TreeStack {
     private var devices: [(level: Int, device: UInt64)] = []
     /// How many subfolders wait, on every level.
     private(set) var pendingCount = 0
-    /// The bottom level's folder, and those of levels `lowOpen...` (``open[0]`` is `lowOpen`'s).
-    private var bottom = OpenFolder.closed
-    private var open: [OpenFolder] = []
+    /// The bottom level's open folder, and those of levels `lowOpen...` (``open[0]`` is
+    /// `lowOpen`'s); -1 for a folder closed.
+    private var bottom: Int32 = -1
+    private var open: [Int32] = []
     /// The lowest level above 0 whose folder may be open: the ones below it (but the bottom
     /// one) are closed.
     private(set) var lowOpen = 1
@@ -76,13 +58,11 @@ struct TreeStack {
         return devices[index].device
     }
 
-    /// The open folder of `level` (closed: descriptor -1).
-    func folder(_ level: Int) -> OpenFolder {
+    /// The open folder of `level`, or -1 while it is closed.
+    func descriptor(_ level: Int) -> Int32 {
         if level == 0 { return bottom }
-        return level >= lowOpen && level - lowOpen < open.count ? open[level - lowOpen] : .closed
+        return level >= lowOpen && level - lowOpen < open.count ? open[level - lowOpen] : -1
     }
-
-    func descriptor(_ level: Int) -> Int32 { folder(level).descriptor }
 
     func isOpen(_ level: Int) -> Bool { descriptor(level) >= 0 }
 
@@ -105,15 +85,15 @@ struct TreeStack {
     /// Pushes a folder: the walker's first (`name` nil: its whole path), or a subfolder of the
     /// newest one.
     mutating func push(firstPath: [UInt8]? = nil, name: ArraySlice<UInt8>? = nil, device: UInt64, inode: UInt64,
-                       folder: OpenFolder) {
+                       descriptor: Int32) {
         if let firstPath {
             precondition(levels.isEmpty)
             path = firstPath
-            bottom = folder
+            bottom = descriptor
         } else if let name {
             if path.last != UInt8(ascii: "/") { path.append(UInt8(ascii: "/")) }
             path.append(contentsOf: name)
-            open.append(folder)
+            open.append(descriptor)
         }
         if devices.last?.device != device { devices.append((levels.count, device)) }
         levels.append(Level(inode: inode, end: UInt32(path.count), pendingStart: UInt32(pending.count)))
@@ -123,12 +103,12 @@ struct TreeStack {
     mutating func pop() {
         let level = levels.count - 1
         if level == 0 {
-            bottom.close()
+            Self.close(&bottom)
             open.removeAll()
             lowOpen = 1
             path.removeAll()
         } else {
-            if level >= lowOpen && !open.isEmpty { open[open.count - 1].close(); open.removeLast() }
+            if level >= lowOpen && !open.isEmpty { Self.close(&open[open.count - 1]); open.removeLast() }
             path.removeSubrange(end(level - 1)...)
         }
         let start = Int(levels[level].pendingStart)
@@ -147,23 +127,23 @@ struct TreeStack {
     /// Closes the oldest open folder above the bottom one while more than `window` are open.
     mutating func trim(window: Int) {
         while open.count > window {
-            open[0].close()
+            Self.close(&open[0])
             open.removeFirst()
             lowOpen += 1
         }
     }
 
-    /// Makes `level` (just below ``lowOpen``) the lowest open one again, with `folder` (closed
-    /// when it could not be reached).
-    mutating func reopened(_ level: Int, _ folder: OpenFolder) {
+    /// Makes `level` (just below ``lowOpen``) the lowest open one again, open as `descriptor`
+    /// (-1 when it could not be reached).
+    mutating func reopened(_ level: Int, _ descriptor: Int32) {
         precondition(level == lowOpen - 1 && level >= 1)
-        open.insert(folder, at: 0)
+        open.insert(descriptor, at: 0)
         lowOpen = level
     }
 
-    /// Sets the folder of an open level (a folder opened again in place).
-    mutating func setFolder(_ level: Int, _ folder: OpenFolder) {
-        if level == 0 { bottom = folder } else { open[level - lowOpen] = folder }
+    private static func close(_ descriptor: inout Int32) {
+        if descriptor >= 0 { SystemCall.close(descriptor) }
+        descriptor = -1
     }
 
     // MARK: - Subfolders still to enter
@@ -337,5 +317,47 @@ final class TreeAncestors: @unchecked Sendable {
         if !bytes.isEmpty && bytes.last != UInt8(ascii: "/") { bytes.append(UInt8(ascii: "/")) }
         bytes += text[..<Int(ends[index])]
         return bytes
+    }
+}
+
+/// The levels of a ``TreeStack``, in one block grown with `realloc` (a large block is moved by
+/// remapping its pages: an array's copy held the old and new blocks at once, 786 KB at the
+/// peak of a 20 000-level chain).
+final class LevelBuffer {
+    private var base: UnsafeMutablePointer<TreeStack.Level>?
+    private var capacity = 0
+    private(set) var count = 0
+
+    deinit { free(base) }
+
+    var isEmpty: Bool { count == 0 }
+
+    subscript(index: Int) -> TreeStack.Level {
+        get {
+            precondition(index >= 0 && index < count)
+            return base![index]
+        }
+        set {
+            precondition(index >= 0 && index < count)
+            base![index] = newValue
+        }
+    }
+
+    func append(_ level: TreeStack.Level) {
+        if count == capacity {
+            let grown = max(64, capacity * 2)
+            guard let moved = realloc(base, grown * MemoryLayout<TreeStack.Level>.stride) else {
+                fatalError("out of memory for \(grown) folder levels")
+            }
+            base = moved.assumingMemoryBound(to: TreeStack.Level.self)
+            capacity = grown
+        }
+        (base! + count).initialize(to: level)
+        count += 1
+    }
+
+    func removeLast() {
+        precondition(count > 0)
+        count -= 1
     }
 }

@@ -238,7 +238,7 @@ struct TreeWalker {
                 let below = top - 1
                 if below >= 1 && stack.lowOpen > below {
                     let fd = openAgain(below, child: stack.descriptor(top))
-                    stack.reopened(below, .init(descriptor: fd, stream: nil))
+                    stack.reopened(below, fd)
                 }
                 stack.pop()
             }
@@ -352,17 +352,23 @@ struct TreeWalker {
     private mutating func enter(opened fd: Int32, path: TreePath, info: stat, entering: ArraySlice<UInt8>? = nil) {
         counts.folders += 1
         tick()
-        guard let directory = fdopendir(fd) else {
+        // The listing is read through a second descriptor whose stream (and its 32 KB buffer)
+        // is closed right after: the stack keeps a bare descriptor per open folder.
+        let listed = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+        guard listed >= 0, let directory = fdopendir(listed) else {
             failed(path, FileAccessError(errno: errno, path: path.lossyString, context: "cannot read the folder: "))
+            if listed >= 0 { SystemCall.close(listed) }
             SystemCall.close(fd)
             return
         }
+        let read = FolderListing.read(directory)
+        closedir(directory)
         let listing: FolderListing
-        switch FolderListing.read(directory) {
+        switch read {
         case .success(let read): listing = read
         case .failure(let error):
             failed(path, FileAccessError(errno: error.rawValue, path: path.lossyString, context: "cannot read the folder: "))
-            closedir(directory)
+            SystemCall.close(fd)
             return
         }
         // Files are named by the folder's path and their name while that fits PATH_MAX with
@@ -377,7 +383,7 @@ struct TreeWalker {
         // A subfolder of the newest folder is entered from it (a first folder has none).
         stack.push(firstPath: entering == nil ? path.bytes : nil, name: entering,
                    device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
-                   folder: .init(descriptor: fd, stream: directory))
+                   descriptor: fd)
         // Past the window: the oldest open folder above the bottom one is closed.
         stack.trim(window: window)
         subfolders.removeAll(keepingCapacity: true)
