@@ -61,7 +61,7 @@ extension TreeWalker {
     mutating func runClaimed(_ inspection: TreeInspection, _ entry: FileTree.ClaimedEntry) -> Bool {
         do {
             guard let taken = try inspection.inspectClaimed(entry) else { return false }
-            if let record = taken { inspected(record) }
+            if let record = taken { inspected(record, path: entry.path) }
         } catch {
             if error.kind == .notFound {
                 problem(entry.path, .vanished, "vanished during the walk")

@@ -109,7 +109,7 @@ extension TreeWalker {
     /// Calls the inspector and reports what it returns or throws.
     mutating func run(_ inspection: TreeInspection, _ entry: FileTree.InspectedEntry) {
         do {
-            if let value = try inspection.inspect(entry) { inspected(value) }
+            if let value = try inspection.inspect(entry) { inspected(value, path: entry.path) }
         } catch {
             if error.kind == .notFound {
                 problem(entry.path, .vanished, "vanished during the walk")

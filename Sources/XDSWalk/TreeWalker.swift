@@ -40,6 +40,12 @@ struct TreeWalker {
     private var reported = FileTree.Counts()
     private var sinceCheck = 0
     private var outbox: [TreeWorkPool.Message] = []
+    /// About how many bytes the messages in ``outbox`` hold (``TreeWorkPool/cost(pathBytes:)``).
+    private var outboxBytes = 0
+    /// Emptied batches given back by the consumer, for the next ones.
+    private var spares: [[TreeWorkPool.Message]] = []
+    /// This worker's number in its pool.
+    var worker = 0
     private var lastFlush: UInt64 = 0
 
     init(
@@ -66,7 +72,9 @@ struct TreeWalker {
 
     private mutating func emit(_ event: Event) {
         guard pool == nil else {
-            post(.event(event))
+            var bytes = 0
+            if case .problem(let problem) = event { bytes = problem.path.bytes.count + problem.message.utf8.count }
+            post(.event(event), bytes: TreeWorkPool.cost(pathBytes: bytes))
             return
         }
         if visit(event) == .stop { stopped = true }
@@ -74,17 +82,27 @@ struct TreeWalker {
 
     /// With a pool: queues a message for the consumer, sent with the next few (a folder's, or
     /// ``TreeWorkPool/batchSize``) in one go, so the consumer is woken less often.
-    private mutating func post(_ message: TreeWorkPool.Message) {
+    private mutating func post(_ message: TreeWorkPool.Message, bytes: Int) {
         outbox.append(message)
-        if outbox.count >= TreeWorkPool.batchSize { flush() }
+        outboxBytes += bytes
+        if outbox.count >= TreeWorkPool.batchSize || outboxBytes >= TreeWorkPool.batchBytes { flush() }
     }
 
     /// Sends the queued messages (a full batch, at a checkpoint once ``TreeWorkPool/flushInterval``
-    /// has passed, and when the worker's task ends).
+    /// has passed, and when the worker's task ends), and empties the batches the consumer gave
+    /// back: what their records hold is freed here, on the thread that made it.
     mutating func flush() {
         guard let pool, !outbox.isEmpty else { return }
-        if !pool.send(outbox) { stopped = true }
-        outbox.removeAll(keepingCapacity: true)
+        var batch = spares.popLast() ?? []
+        if batch.capacity < TreeWorkPool.batchSize { batch.reserveCapacity(TreeWorkPool.batchSize) }
+        swap(&batch, &outbox)
+        var back: [[TreeWorkPool.Message]] = []
+        if !pool.send(batch, bytes: outboxBytes, worker: worker, returned: &back) { stopped = true }
+        outboxBytes = 0
+        while var emptied = back.popLast() {
+            emptied.removeAll(keepingCapacity: true)
+            if spares.count < 4 { spares.append(emptied) }
+        }
         lastFlush = Self.now()
     }
 
@@ -110,11 +128,11 @@ struct TreeWalker {
         emit(.problem(.init(path: path, kind: .failed, message: error.message, error: error, entry: entry)))
     }
 
-    /// What the inspector returned for an entry.
-    mutating func inspected(_ value: any Sendable) {
+    /// What the inspector returned for an entry (at `path`).
+    mutating func inspected(_ value: any Sendable, path: TreePath) {
         counts.tagged += 1
         if pool != nil {
-            post(.record(value))
+            post(.record(value), bytes: TreeWorkPool.cost(pathBytes: path.bytes.count))
         } else if record(value) == .stop {
             stopped = true
         }
@@ -474,7 +492,7 @@ struct TreeWalker {
     mutating func handOver(_ path: TreePath, name: some Collection<UInt8>) {
         guard let archive, ArchiveKind(fileName: name) != nil else { return }
         if pool != nil {
-            post(.archive(path))
+            post(.archive(path), bytes: TreeWorkPool.cost(pathBytes: path.bytes.count))
         } else if archive(path) == .stop {
             stopped = true
         }
