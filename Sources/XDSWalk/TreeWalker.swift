@@ -44,6 +44,10 @@ struct TreeWalker {
     private var outboxBytes = 0
     /// Emptied batches given back by the consumer, for the next ones.
     private var spares: [[TreeWorkPool.Message]] = []
+    /// Batches given back by the consumer, emptied one message for each message posted
+    /// (``releaseOne()``), and where the first is at.
+    private var garbage: [[TreeWorkPool.Message]] = []
+    private var garbageNext = 0
     /// This worker's number in its pool.
     var worker = 0
     private var lastFlush: UInt64 = 0
@@ -83,6 +87,7 @@ struct TreeWalker {
     /// With a pool: queues a message for the consumer, sent with the next few (a folder's, or
     /// ``TreeWorkPool/batchSize``) in one go, so the consumer is woken less often.
     private mutating func post(_ message: TreeWorkPool.Message, bytes: Int) {
+        releaseOne()
         outbox.append(message)
         outboxBytes += bytes
         if outbox.count >= TreeWorkPool.batchSize || outboxBytes >= TreeWorkPool.batchBytes { flush() }
@@ -99,11 +104,31 @@ struct TreeWalker {
         var back: [[TreeWorkPool.Message]] = []
         if !pool.send(batch, bytes: outboxBytes, worker: worker, returned: &back) { stopped = true }
         outboxBytes = 0
-        while var emptied = back.popLast() {
+        if garbage.isEmpty { swap(&garbage, &back) } else { garbage += back }
+        lastFlush = Self.now()
+    }
+
+    /// Frees the oldest message given back (a record's blocks go to this thread's malloc cache,
+    /// where the next record takes them, as at one thread; emptying a batch of 32 at once
+    /// overflowed that cache).
+    private mutating func releaseOne() {
+        guard !garbage.isEmpty else { return }
+        if garbageNext < garbage[0].count {
+            garbage[0][garbageNext] = .record(())
+            garbageNext += 1
+        }
+        if garbageNext == garbage[0].count {
+            var emptied = garbage.removeFirst()
+            garbageNext = 0
             emptied.removeAll(keepingCapacity: true)
             if spares.count < 4 { spares.append(emptied) }
         }
-        lastFlush = Self.now()
+    }
+
+    /// Frees every message given back (when the worker's part of the walk ends).
+    mutating func releaseAll() {
+        garbage.removeAll()
+        garbageNext = 0
     }
 
     /// CLOCK_MONOTONIC in nanoseconds.

@@ -53,7 +53,7 @@ final class TreeWorkPool: @unchecked Sendable {
     static let channelCapacity = 256
     /// About how many bytes the messages in the channel may hold (their paths, mostly: a record
     /// 20 000 folders deep holds a path of 40 KB); one batch always fits.
-    static let channelBytes = 128 * 1024
+    static let channelBytes = 64 * 1024
     /// Messages a worker gathers before sending them (it also sends at each folder's end).
     static let batchSize = 32
     /// Bytes (``cost(_:)``) a worker gathers before sending them.
@@ -151,7 +151,7 @@ final class TreeWorkPool: @unchecked Sendable {
     }
 
     /// About how much memory a message holds, for ``channelBytes``: its path and a little more.
-    static func cost(pathBytes: Int) -> Int { pathBytes + 512 }
+    static func cost(pathBytes: Int) -> Int { pathBytes + 256 }
 
     /// Puts a worker's messages in the channel as one batch, waiting while it is full, and
     /// hands back the batches the consumer is done with (to be emptied on the worker's thread);
@@ -375,9 +375,11 @@ private final class WorkerStart {
         if archives { walker.archive = { _ in .proceed } }
         if let root { walker.walk(root: root) }
         walker.flush()
+        walker.releaseAll()
         while !walker.stopped, let task = pool.nextTask() {
             walker.run(task)
             walker.flush()
+            walker.releaseAll()
         }
         let left = pool.finish(walker.unreportedCounts(), worker: index)
         _ = left  // dropped here, on this worker's thread
