@@ -46,8 +46,10 @@ struct TreeWalker {
     private var spares: [[TreeWorkPool.Message]] = []
     /// Batches given back by the consumer, emptied one message for each message posted
     /// (``releaseOne()``), and where the first is at.
-    private var garbage: [[TreeWorkPool.Message]] = []
+    private var garbage: [(messages: [TreeWorkPool.Message], bytes: Int)] = []
     private var garbageNext = 0
+    /// How many messages in ``garbage`` are still to free.
+    private var garbageCount = 0
     /// This worker's number in its pool.
     var worker = 0
     private var lastFlush: UInt64 = 0
@@ -101,9 +103,10 @@ struct TreeWalker {
         var batch = spares.popLast() ?? []
         if batch.capacity < TreeWorkPool.batchSize { batch.reserveCapacity(TreeWorkPool.batchSize) }
         swap(&batch, &outbox)
-        var back: [[TreeWorkPool.Message]] = []
+        var back: [(messages: [TreeWorkPool.Message], bytes: Int)] = []
         if !pool.send(batch, bytes: outboxBytes, worker: worker, returned: &back) { stopped = true }
         outboxBytes = 0
+        for returned in back { garbageCount += returned.messages.count }
         if garbage.isEmpty { swap(&garbage, &back) } else { garbage += back }
         lastFlush = Self.now()
     }
@@ -111,24 +114,36 @@ struct TreeWalker {
     /// Frees the oldest message given back (a record's blocks go to this thread's malloc cache,
     /// where the next record takes them, as at one thread; emptying a batch of 32 at once
     /// overflowed that cache).
+    /// Whole batches at once while more than ``TreeWorkPool/batchSize`` * 2 messages wait, and
+    /// batches of large messages (deep paths: a chain 20 000 folders deep held megabytes of
+    /// them, waiting behind the small ones).
     private mutating func releaseOne() {
+        while let first = garbage.first,
+            garbageCount > 2 * TreeWorkPool.batchSize || first.bytes > 2048 * first.messages.count
+        {
+            garbageCount -= first.messages.count - garbageNext
+            recycle(garbage.removeFirst().messages)
+        }
         guard !garbage.isEmpty else { return }
-        if garbageNext < garbage[0].count {
-            garbage[0][garbageNext] = .record(())
-            garbageNext += 1
-        }
-        if garbageNext == garbage[0].count {
-            var emptied = garbage.removeFirst()
-            garbageNext = 0
-            emptied.removeAll(keepingCapacity: true)
-            if spares.count < 4 { spares.append(emptied) }
-        }
+        garbage[0].messages[garbageNext] = .record(())
+        garbageNext += 1
+        garbageCount -= 1
+        if garbageNext == garbage[0].messages.count { recycle(garbage.removeFirst().messages) }
+    }
+
+    /// Keeps an emptied batch for the next ones.
+    private mutating func recycle(_ batch: __owned [TreeWorkPool.Message]) {
+        garbageNext = 0
+        var emptied = batch
+        emptied.removeAll(keepingCapacity: true)
+        if spares.count < 4 { spares.append(emptied) }
     }
 
     /// Frees every message given back (when the worker's part of the walk ends).
     mutating func releaseAll() {
         garbage.removeAll()
         garbageNext = 0
+        garbageCount = 0
     }
 
     /// CLOCK_MONOTONIC in nanoseconds.

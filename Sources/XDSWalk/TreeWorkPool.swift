@@ -39,7 +39,7 @@ final class TreeWorkPool: @unchecked Sendable {
     /// What the consumer takes from the channel.
     enum Received {
         /// A worker's messages, in order; give them back (``giveBack(_:worker:)``) when done.
-        case batch(messages: [Message], worker: Int)
+        case batch(messages: [Message], worker: Int, bytes: Int)
         /// The counts so far (at most one waits at a time).
         case progress(FileTree.Counts)
     }
@@ -83,7 +83,7 @@ final class TreeWorkPool: @unchecked Sendable {
     private var queuedMessages = 0
     private var queuedBytes = 0
     /// Per worker, the batches the consumer is done with, for the worker to empty.
-    private var returned: [[[Message]]]
+    private var returned: [[(messages: [Message], bytes: Int)]]
     private var finished: [Bool]
     /// Every worker's counts so far (added at progress ticks and when a worker ends).
     private(set) var totals = FileTree.Counts()
@@ -156,7 +156,9 @@ final class TreeWorkPool: @unchecked Sendable {
     /// Puts a worker's messages in the channel as one batch, waiting while it is full, and
     /// hands back the batches the consumer is done with (to be emptied on the worker's thread);
     /// false when the walk was stopped (the messages are dropped).
-    func send(_ messages: __owned [Message], bytes: Int, worker: Int, returned back: inout [[Message]]) -> Bool {
+    func send(
+        _ messages: __owned [Message], bytes: Int, worker: Int, returned back: inout [(messages: [Message], bytes: Int)]
+    ) -> Bool {
         locked {
             while count > 0 && !stopped
                 && (count == ring.count || queuedMessages + messages.count > Self.channelCapacity
@@ -176,14 +178,14 @@ final class TreeWorkPool: @unchecked Sendable {
         }
     }
 
-    /// Takes a batch the consumer was done with back to its worker, which empties it at its
+    /// Takes a batch the consumer was done with back to its worker, which empties it after its
     /// next send (nothing when that worker has ended or the walk stopped: `messages` is left
     /// to the caller, who drops it).
-    func giveBack(_ messages: inout [Message], worker: Int) {
+    func giveBack(_ messages: inout [Message], worker: Int, bytes: Int) {
         locked {
             guard !stopped && !finished[worker] else { return }
-            returned[worker].append([])
-            swap(&returned[worker][returned[worker].count - 1], &messages)
+            returned[worker].append(([], bytes))
+            swap(&returned[worker][returned[worker].count - 1].messages, &messages)
         }
     }
 
@@ -204,7 +206,7 @@ final class TreeWorkPool: @unchecked Sendable {
 
     /// A worker ends, adding its last counts; the batches given back to it are returned, to
     /// be dropped on its thread.
-    func finish(_ delta: FileTree.Counts, worker: Int) -> [[Message]] {
+    func finish(_ delta: FileTree.Counts, worker: Int) -> [(messages: [Message], bytes: Int)] {
         locked {
             totals.add(delta)
             exited += 1
@@ -243,7 +245,7 @@ final class TreeWorkPool: @unchecked Sendable {
             queuedMessages -= batch.messages.count
             queuedBytes -= batch.bytes
             spaceFree.signal()
-            return .batch(messages: batch.messages, worker: batch.worker)
+            return .batch(messages: batch.messages, worker: batch.worker, bytes: batch.bytes)
         }
     }
 
@@ -327,7 +329,7 @@ final class TreeWorkPool: @unchecked Sendable {
                     pool.stop()
                     break receiving
                 }
-            case .batch(var messages, let worker):
+            case .batch(var messages, let worker, let bytes):
                 for index in messages.indices {
                     let decision: FileTree.Decision
                     switch messages[index] {
@@ -341,7 +343,7 @@ final class TreeWorkPool: @unchecked Sendable {
                         break receiving
                     }
                 }
-                pool.giveBack(&messages, worker: worker)
+                pool.giveBack(&messages, worker: worker, bytes: bytes)
             }
         }
         for thread in threads { pthread_join(thread, nil) }
