@@ -320,44 +320,51 @@ final class TreeAncestors: @unchecked Sendable {
     }
 }
 
-/// The levels of a ``TreeStack``, in one block grown with `realloc` (a large block is moved by
-/// remapping its pages: an array's copy held the old and new blocks at once, 786 KB at the
-/// peak of a 20 000-level chain).
+/// The levels of a ``TreeStack``, in blocks of 1 024 (16 KB), each allocated when the stack
+/// reaches it and freed when it leaves it: nothing is copied as the stack grows. One block
+/// grown by copying held the old and new blocks at once (786 KB at the peak of a 20 000-level
+/// chain), and in a worker's malloc arena the old ones stayed resident as free space.
 final class LevelBuffer {
-    private var base: UnsafeMutablePointer<TreeStack.Level>?
-    private var capacity = 0
+    private static let shift = 10
+    private static let blockSize = 1 << shift
+    private var blocks: [UnsafeMutablePointer<TreeStack.Level>] = []
+    /// A block kept after the stack left it (the walk often comes straight back).
+    private var spare: UnsafeMutablePointer<TreeStack.Level>?
     private(set) var count = 0
 
-    deinit { free(base) }
+    deinit {
+        for block in blocks { block.deallocate() }
+        spare?.deallocate()
+    }
 
     var isEmpty: Bool { count == 0 }
 
     subscript(index: Int) -> TreeStack.Level {
         get {
             precondition(index >= 0 && index < count)
-            return base![index]
+            return blocks[index >> Self.shift][index & (Self.blockSize - 1)]
         }
         set {
             precondition(index >= 0 && index < count)
-            base![index] = newValue
+            blocks[index >> Self.shift][index & (Self.blockSize - 1)] = newValue
         }
     }
 
     func append(_ level: TreeStack.Level) {
-        if count == capacity {
-            let grown = max(64, capacity * 2)
-            guard let moved = realloc(base, grown * MemoryLayout<TreeStack.Level>.stride) else {
-                fatalError("out of memory for \(grown) folder levels")
-            }
-            base = moved.assumingMemoryBound(to: TreeStack.Level.self)
-            capacity = grown
+        if count == blocks.count << Self.shift {
+            blocks.append(spare ?? .allocate(capacity: Self.blockSize))
+            spare = nil
         }
-        (base! + count).initialize(to: level)
+        (blocks[count >> Self.shift] + (count & (Self.blockSize - 1))).initialize(to: level)
         count += 1
     }
 
     func removeLast() {
         precondition(count > 0)
         count -= 1
+        if count & (Self.blockSize - 1) == 0 {
+            let block = blocks.removeLast()
+            if spare == nil { spare = block } else { block.deallocate() }
+        }
     }
 }
