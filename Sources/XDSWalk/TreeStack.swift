@@ -320,10 +320,12 @@ final class TreeAncestors: @unchecked Sendable {
     }
 }
 
-/// The levels of a ``TreeStack``, in blocks of 1 024 (16 KB), each allocated when the stack
-/// reaches it and freed when it leaves it: nothing is copied as the stack grows. One block
-/// grown by copying held the old and new blocks at once (786 KB at the peak of a 20 000-level
-/// chain), and in a worker's malloc arena the old ones stayed resident as free space.
+/// The levels of a ``TreeStack``, in blocks of 1 024 (16 KB), each mapped when the stack
+/// reaches it and unmapped when it leaves it: nothing is copied as the stack grows, and no
+/// block sits in the malloc heap between the walk's short-lived allocations. One block grown
+/// by copying held the old and new blocks at once (786 KB at the peak of a 20 000-level
+/// chain), and blocks in a worker's malloc arena kept the free space between them resident
+/// (a path's allocation, growing level by level, never fitted a gap left by a shorter one).
 final class LevelBuffer {
     private static let shift = 10
     private static let blockSize = 1 << shift
@@ -333,8 +335,21 @@ final class LevelBuffer {
     private(set) var count = 0
 
     deinit {
-        for block in blocks { block.deallocate() }
-        spare?.deallocate()
+        for block in blocks { Self.unmap(block) }
+        if let spare { Self.unmap(spare) }
+    }
+
+    private static let blockBytes = blockSize * MemoryLayout<TreeStack.Level>.stride
+
+    private static func map() -> UnsafeMutablePointer<TreeStack.Level> {
+        guard let block = mmap(nil, blockBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            block != MAP_FAILED
+        else { fatalError("no memory for \(blockSize) more folder levels") }
+        return block.bindMemory(to: TreeStack.Level.self, capacity: blockSize)
+    }
+
+    private static func unmap(_ block: UnsafeMutablePointer<TreeStack.Level>) {
+        munmap(block, blockBytes)
     }
 
     var isEmpty: Bool { count == 0 }
@@ -352,7 +367,7 @@ final class LevelBuffer {
 
     func append(_ level: TreeStack.Level) {
         if count == blocks.count << Self.shift {
-            blocks.append(spare ?? .allocate(capacity: Self.blockSize))
+            blocks.append(spare ?? Self.map())
             spare = nil
         }
         (blocks[count >> Self.shift] + (count & (Self.blockSize - 1))).initialize(to: level)
@@ -364,7 +379,7 @@ final class LevelBuffer {
         count -= 1
         if count & (Self.blockSize - 1) == 0 {
             let block = blocks.removeLast()
-            if spare == nil { spare = block } else { block.deallocate() }
+            if spare == nil { spare = block } else { Self.unmap(block) }
         }
     }
 }
