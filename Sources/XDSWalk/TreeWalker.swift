@@ -108,27 +108,33 @@ struct TreeWalker {
         outboxBytes = 0
         for returned in back { garbageCount += returned.messages.count }
         if garbage.isEmpty { swap(&garbage, &back) } else { garbage += back }
+        releaseHeavy()
         lastFlush = Self.now()
     }
 
     /// Frees the oldest message given back (a record's blocks go to this thread's malloc cache,
     /// where the next record takes them, as at one thread; emptying a batch of 32 at once
-    /// overflowed that cache).
-    /// Whole batches at once while more than ``TreeWorkPool/batchSize`` * 2 messages wait, and
-    /// batches of large messages (deep paths: a chain 20 000 folders deep held megabytes of
-    /// them, waiting behind the small ones).
+    /// overflowed that cache); whole batches first when too many wait or they hold large
+    /// messages (``releaseHeavy()``: deep paths held megabytes at 20 000 levels, waiting behind
+    /// small ones).
     private mutating func releaseOne() {
+        releaseHeavy()
+        guard !garbage.isEmpty else { return }
+        garbage[0].messages[garbageNext] = .record(())
+        garbageNext += 1
+        garbageCount -= 1
+        if garbageNext == garbage[0].messages.count { recycle(garbage.removeFirst().messages) }
+    }
+
+    /// Frees whole batches while more than ``TreeWorkPool/batchSize`` * 2 messages wait, and
+    /// batches of large messages (as soon as they are back: the next record is not made yet).
+    private mutating func releaseHeavy() {
         while let first = garbage.first,
             garbageCount > 2 * TreeWorkPool.batchSize || first.bytes > 2048 * first.messages.count
         {
             garbageCount -= first.messages.count - garbageNext
             recycle(garbage.removeFirst().messages)
         }
-        guard !garbage.isEmpty else { return }
-        garbage[0].messages[garbageNext] = .record(())
-        garbageNext += 1
-        garbageCount -= 1
-        if garbageNext == garbage[0].messages.count { recycle(garbage.removeFirst().messages) }
     }
 
     /// Keeps an emptied batch for the next ones.
