@@ -28,6 +28,9 @@ struct TreeWalker {
     /// closed; it is opened again when the walk comes back to it (``reopen(_:child:)``).
     var window = 32
     private var fileAccess: [CChar] = []
+    /// Where folders' listings are read (``FolderListing/read(_:buffer:)``), allocated by the
+    /// first folder.
+    private var listingBuffer: [UInt8] = []
     /// The subfolders of the folder being listed, handed to ``stack`` at the end of its listing.
     private var subfolders: [TreeStack.Subfolder] = []
     private var sinceProgress = 0
@@ -416,19 +419,11 @@ struct TreeWalker {
     private mutating func enter(opened fd: Int32, path: TreePath, info: stat, entering: ArraySlice<UInt8>? = nil) {
         counts.folders += 1
         tick()
-        // The listing is read through a second descriptor whose stream (and its 32 KB buffer)
-        // is closed right after: the stack keeps a bare descriptor per open folder.
-        let listed = fcntl(fd, F_DUPFD_CLOEXEC, 0)
-        guard listed >= 0, let directory = fdopendir(listed) else {
-            failed(path, FileAccessError(errno: errno, path: path.lossyString, context: "cannot read the folder: "))
-            if listed >= 0 { SystemCall.close(listed) }
-            SystemCall.close(fd)
-            return
-        }
-        let read = FolderListing.read(directory)
-        closedir(directory)
+        // The listing is read into the walker's buffer: the stack keeps a bare descriptor per
+        // open folder, and no 32 KB stream is held (or mapped and unmapped) per folder.
+        if listingBuffer.isEmpty { listingBuffer = [UInt8](repeating: 0, count: FolderListing.bufferSize) }
         let listing: FolderListing
-        switch read {
+        switch listingBuffer.withUnsafeMutableBytes({ FolderListing.read(fd, buffer: $0.baseAddress!) }) {
         case .success(let read): listing = read
         case .failure(let error):
             failed(path, FileAccessError(errno: error.rawValue, path: path.lossyString, context: "cannot read the folder: "))
