@@ -40,7 +40,8 @@ import Darwin
 ///   to another worker only when that one is idle, so at most ``jobs`` folders wait; events
 ///   reach `visit` on the calling thread through a bounded channel (a worker sends a
 ///   folder's events together, at most 32 at a time), in the order they are found.
-/// - **Each folder is read once** (`openat` + `fdopendir` + `readdir`, whose `d_type` tells
+/// - **Each folder is read once** (`openat` + `getdents64`, or `readdir` where glibc has no
+///   `getdents64`, whose `d_type` tells
 ///   files from folders without a `stat`; only entries of type "unknown" are `fstatat`-ed).
 ///   AppleDouble sidecars `._NAME` (and the reader's companion files) are found in that
 ///   listing, never with a `stat` per file.

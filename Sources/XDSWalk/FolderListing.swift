@@ -32,6 +32,61 @@ struct FolderListing {
         }
     }
 
+    /// glibc's `getdents64` (2.30 and later; not in Swift's Glibc module), nil elsewhere.
+    private typealias GetDents = @convention(c) (Int32, UnsafeMutableRawPointer?, Int) -> Int
+    private static let getdents: GetDents? = {
+        #if os(Linux)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0) /* RTLD_DEFAULT */, "getdents64") else { return nil }
+        return unsafeBitCast(symbol, to: GetDents.self)
+        #else
+        return nil
+        #endif
+    }()
+
+    /// The size of a buffer for ``read(_:buffer:)``.
+    static let bufferSize = 32 * 1024
+
+    /// Reads every entry of the open folder `fd` (without `.` and `..`) with `getdents64` into
+    /// `buffer` (``bufferSize`` bytes, the walker's own: no stream allocated and freed per
+    /// folder, whose 32 KB were mapped and unmapped each time), else through a stream on a
+    /// second descriptor; or the errno of a failed read. `fd` stays open, at the listing's end.
+    static func read(_ fd: Int32, buffer: UnsafeMutableRawPointer) -> Result<FolderListing, Errno> {
+        guard let getdents else {
+            let listed = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+            guard listed >= 0 else { return .failure(.current) }
+            guard let directory = fdopendir(listed) else {
+                let error = Errno.current
+                SystemCall.close(listed)
+                return .failure(error)
+            }
+            defer { closedir(directory) }
+            return read(directory)
+        }
+        var listing = FolderListing()
+        while true {
+            let count = getdents(fd, buffer, bufferSize)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failure(.current)
+            }
+            if count == 0 { return .success(listing) }
+            var at = 0
+            while at < count {
+                // struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2), d_type (1), d_name.
+                let length = Int(buffer.load(fromByteOffset: at + 16, as: UInt16.self))
+                let type = buffer.load(fromByteOffset: at + 18, as: UInt8.self)
+                let raw = buffer + at + 19
+                let nameLength = strlen(raw.assumingMemoryBound(to: CChar.self))
+                let name = UnsafeBufferPointer(start: raw.assumingMemoryBound(to: UInt8.self), count: nameLength)
+                at += length
+                if (nameLength == 1 && name[0] == 0x2E) || (nameLength == 2 && name[0] == 0x2E && name[1] == 0x2E) { continue }
+                listing.starts.append(Int32(listing.names.count))
+                listing.names.append(contentsOf: name)
+                listing.types.append(type)
+            }
+        }
+    }
+
     var indices: Range<Int> { 0..<starts.count }
 
     func name(at index: Int) -> ArraySlice<UInt8> {

@@ -8,9 +8,11 @@ internal import XDSSystem
 /// Entries an inspector claims by name (``FileTreeInspector/claimsEntry(named:)``):
 /// handed over whole, before the walk looks at them any other way.
 extension TreeWalker {
-    /// Hands the entry `name` of `frame` (`type`: its `d_type`) to the inspector's
-    /// ``FileTreeInspector/inspect(claimed:)``; true when it took it.
-    mutating func claim(_ inspection: TreeInspection, _ name: ArraySlice<UInt8>, type: UInt8, in frame: TreeFrame) -> Bool {
+    /// Hands the entry `name` of the open folder `folder` (`type`: its `d_type`) to the
+    /// inspector's ``FileTreeInspector/inspect(claimed:)``; true when it took it.
+    mutating func claim(
+        _ inspection: TreeInspection, _ name: ArraySlice<UInt8>, type: UInt8, in folder: (descriptor: Int32, path: TreePath)
+    ) -> Bool {
         let entryType: FileTree.ClaimedEntry.EntryType
         switch Int(type) {
         case Int(DT_REG): entryType = FileTree.ClaimedEntry.EntryType.file
@@ -18,13 +20,13 @@ extension TreeWalker {
         case Int(DT_LNK): entryType = .link
         case Int(DT_UNKNOWN):
             var info = stat()
-            guard Self.withCName(name, { fstatat(frame.descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else { return false }
+            guard Self.withCName(name, { fstatat(folder.descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else { return false }
             entryType = FileTree.ClaimedEntry.type(ofMode: info.st_mode)
         default: entryType = .other
         }
         let entry = FileTree.ClaimedEntry(
-            path: frame.path.appending(name), name: Array(name), type: entryType, isRoot: false,
-            folderDescriptor: frame.descriptor)
+            path: folder.path.appending(name), name: Array(name), type: entryType, isRoot: false,
+            folderDescriptor: folder.descriptor)
         return runClaimed(inspection, entry)
     }
 
@@ -59,7 +61,7 @@ extension TreeWalker {
     mutating func runClaimed(_ inspection: TreeInspection, _ entry: FileTree.ClaimedEntry) -> Bool {
         do {
             guard let taken = try inspection.inspectClaimed(entry) else { return false }
-            if let record = taken { inspected(record) }
+            if let record = taken { inspected(record, path: entry.path) }
         } catch {
             if error.kind == .notFound {
                 problem(entry.path, .vanished, "vanished during the walk")

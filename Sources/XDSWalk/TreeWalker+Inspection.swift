@@ -10,12 +10,13 @@ internal import XDSSystem
 extension TreeWalker {
     /// Lists the attributes of one entry (the only call an entry without a wanted name, a
     /// sidecar or a companion costs) and hands it to the inspector. `parent`: the open folder
-    /// it is listed in (its sidecar and companion are there). `listedIn`: the open folder the
+    /// it is listed in (its sidecar and companion are there) and its path (needed only when
+    /// there is a sidecar or companion). `listedIn`: the open folder the
     /// entry is in and where its name starts in `access`, to list it relative to that folder
     /// (no path walk for each file; Linux 6.13 or newer), else by path.
     mutating func inspect(
         _ inspection: TreeInspection, access: [CChar], follow: Bool,
-        path makePath: @autoclosure () -> TreePath, folder: Bool, in parent: TreeFrame,
+        path makePath: @autoclosure () -> TreePath, folder: Bool, in parent: (descriptor: Int32, path: TreePath?),
         sidecar: Bool, companion: [UInt8]?, name: ArraySlice<UInt8>, listedIn: (folder: Int32, nameStart: Int)? = nil
     ) {
         if nameList.isEmpty { nameList = [UInt8](repeating: 0, count: 4096) }
@@ -40,24 +41,27 @@ extension TreeWalker {
         let entry = FileTree.InspectedEntry(
             path: makePath(), name: Array(name), isFolder: folder, isOrphan: false,
             attributeNames: .init(bytes: Array(nameList[..<size])),
-            sidecar: sidecarName.map { parent.path.appending($0) }, sidecarName: sidecarName,
-            companion: companion.map { parent.path.appending($0) }, companionName: companion,
+            sidecar: sidecarName.map { parent.path!.appending($0) }, sidecarName: sidecarName,
+            companion: companion.map { parent.path!.appending($0) }, companionName: companion,
             folderDescriptor: parent.descriptor, access: access, follow: follow, nameStart: listedIn?.nameStart)
         run(inspection, entry)
     }
 
-    /// Hands the sidecar `._NAME` or companion of `frame` whose NAME is not a regular file or
-    /// folder there to the inspector, under its own path.
-    mutating func inspectOrphan(_ inspection: TreeInspection, _ fileName: [UInt8], isSidecar: Bool, in frame: TreeFrame) {
-        let path = frame.path.appending(fileName)
-        var access = frame.access
+    /// Hands the sidecar `._NAME` or companion of the open folder `folder` (`access`: its files'
+    /// prefix) whose NAME is not a regular file or folder there to the inspector, under its own path.
+    mutating func inspectOrphan(
+        _ inspection: TreeInspection, _ fileName: [UInt8], isSidecar: Bool,
+        in folder: (descriptor: Int32, path: TreePath), access prefix: [CChar]
+    ) {
+        let path = folder.path.appending(fileName)
+        var access = prefix
         for byte in fileName { access.append(CChar(bitPattern: byte)) }
         access.append(0)
         let entry = FileTree.InspectedEntry(
             path: path, name: fileName, isFolder: false, isOrphan: true, attributeNames: .init(bytes: []),
             sidecar: isSidecar ? path : nil, sidecarName: isSidecar ? fileName : nil,
             companion: isSidecar ? nil : path, companionName: isSidecar ? nil : fileName,
-            folderDescriptor: frame.descriptor, access: access, follow: false, nameStart: frame.access.count)
+            folderDescriptor: folder.descriptor, access: access, follow: false, nameStart: prefix.count)
         run(inspection, entry)
     }
 
@@ -106,7 +110,7 @@ extension TreeWalker {
     /// Calls the inspector and reports what it returns or throws.
     mutating func run(_ inspection: TreeInspection, _ entry: FileTree.InspectedEntry) {
         do {
-            if let value = try inspection.inspect(entry) { inspected(value) }
+            if let value = try inspection.inspect(entry) { inspected(value, path: entry.path) }
         } catch {
             if error.kind == .notFound {
                 problem(entry.path, .vanished, "vanished during the walk")

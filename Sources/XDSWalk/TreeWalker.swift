@@ -21,26 +21,40 @@ struct TreeWalker {
     var nameList: [UInt8] = []
     var counts = FileTree.Counts()
     private(set) var stopped = false
-    private var stack: [TreeFrame] = []
+    private var stack = TreeStack()
     /// How many folders above the bottom of ``stack`` stay open at most (the bottom one, the
     /// root or the folder taken over from another worker, always does): descriptors stay
     /// bounded at any depth, as fts keeps them. A folder that falls out of the window is
     /// closed; it is opened again when the walk comes back to it (``reopen(_:child:)``).
     var window = 32
-    /// The lowest index above 0 whose folder may be open: the ones below it (but the bottom
-    /// one) are closed.
-    private var lowOpen = 1
     private var fileAccess: [CChar] = []
+    /// Where folders' listings are read (``FolderListing/read(_:buffer:)``), allocated by the
+    /// first folder.
+    private var listingBuffer: [UInt8] = []
+    /// The subfolders of the folder being listed, handed to ``stack`` at the end of its listing.
+    private var subfolders: [TreeStack.Subfolder] = []
     private var sinceProgress = 0
     /// For a walk with several threads: the pool this worker shares folders and sends events
     /// through (gathered in ``outbox``; ``visit`` and ``archive`` are not called then), and the
     /// ancestors of the folder it took over (below the bottom of ``stack``).
     var pool: TreeWorkPool?
-    private var base: TreeAncestor?
+    private var base: TreeAncestors?
     /// The counts already added to the pool's totals.
     private var reported = FileTree.Counts()
     private var sinceCheck = 0
     private var outbox: [TreeWorkPool.Message] = []
+    /// About how many bytes the messages in ``outbox`` hold (``TreeWorkPool/cost(pathBytes:)``).
+    private var outboxBytes = 0
+    /// Emptied batches given back by the consumer, for the next ones.
+    private var spares: [[TreeWorkPool.Message]] = []
+    /// Batches given back by the consumer, emptied one message for each message posted
+    /// (``releaseOne()``), and where the first is at.
+    private var garbage: [(messages: [TreeWorkPool.Message], bytes: Int)] = []
+    private var garbageNext = 0
+    /// How many messages in ``garbage`` are still to free.
+    private var garbageCount = 0
+    /// This worker's number in its pool.
+    var worker = 0
     private var lastFlush: UInt64 = 0
 
     init(
@@ -67,7 +81,9 @@ struct TreeWalker {
 
     private mutating func emit(_ event: Event) {
         guard pool == nil else {
-            post(.event(event))
+            var bytes = 0
+            if case .problem(let problem) = event { bytes = problem.path.bytes.count + problem.message.utf8.count }
+            post(.event(event), bytes: TreeWorkPool.cost(pathBytes: bytes))
             return
         }
         if visit(event) == .stop { stopped = true }
@@ -75,18 +91,68 @@ struct TreeWalker {
 
     /// With a pool: queues a message for the consumer, sent with the next few (a folder's, or
     /// ``TreeWorkPool/batchSize``) in one go, so the consumer is woken less often.
-    private mutating func post(_ message: TreeWorkPool.Message) {
+    private mutating func post(_ message: TreeWorkPool.Message, bytes: Int) {
+        releaseOne()
         outbox.append(message)
-        if outbox.count >= TreeWorkPool.batchSize { flush() }
+        outboxBytes += bytes
+        if outbox.count >= TreeWorkPool.batchSize || outboxBytes >= TreeWorkPool.batchBytes { flush() }
     }
 
     /// Sends the queued messages (a full batch, at a checkpoint once ``TreeWorkPool/flushInterval``
-    /// has passed, and when the worker's task ends).
+    /// has passed, and when the worker's task ends), and empties the batches the consumer gave
+    /// back: what their records hold is freed here, on the thread that made it.
     mutating func flush() {
         guard let pool, !outbox.isEmpty else { return }
-        if !pool.send(outbox) { stopped = true }
-        outbox.removeAll(keepingCapacity: true)
+        var batch = spares.popLast() ?? []
+        if batch.capacity < TreeWorkPool.batchSize { batch.reserveCapacity(TreeWorkPool.batchSize) }
+        swap(&batch, &outbox)
+        var back: [(messages: [TreeWorkPool.Message], bytes: Int)] = []
+        if !pool.send(batch, bytes: outboxBytes, worker: worker, returned: &back) { stopped = true }
+        outboxBytes = 0
+        for returned in back { garbageCount += returned.messages.count }
+        if garbage.isEmpty { swap(&garbage, &back) } else { garbage += back }
+        releaseHeavy()
         lastFlush = Self.now()
+    }
+
+    /// Frees the oldest message given back (a record's blocks go to this thread's malloc cache,
+    /// where the next record takes them, as at one thread; emptying a batch of 32 at once
+    /// overflowed that cache); whole batches first when too many wait or they hold large
+    /// messages (``releaseHeavy()``: deep paths held megabytes at 20 000 levels, waiting behind
+    /// small ones).
+    private mutating func releaseOne() {
+        releaseHeavy()
+        guard !garbage.isEmpty else { return }
+        garbage[0].messages[garbageNext] = .record(())
+        garbageNext += 1
+        garbageCount -= 1
+        if garbageNext == garbage[0].messages.count { recycle(garbage.removeFirst().messages) }
+    }
+
+    /// Frees whole batches while more than ``TreeWorkPool/batchSize`` * 2 messages wait, and
+    /// batches of large messages (as soon as they are back: the next record is not made yet).
+    private mutating func releaseHeavy() {
+        while let first = garbage.first,
+            garbageCount > 2 * TreeWorkPool.batchSize || first.bytes > 2048 * first.messages.count
+        {
+            garbageCount -= first.messages.count - garbageNext
+            recycle(garbage.removeFirst().messages)
+        }
+    }
+
+    /// Keeps an emptied batch for the next ones.
+    private mutating func recycle(_ batch: __owned [TreeWorkPool.Message]) {
+        garbageNext = 0
+        var emptied = batch
+        emptied.removeAll(keepingCapacity: true)
+        if spares.count < 4 { spares.append(emptied) }
+    }
+
+    /// Frees every message given back (when the worker's part of the walk ends).
+    mutating func releaseAll() {
+        garbage.removeAll()
+        garbageNext = 0
+        garbageCount = 0
     }
 
     /// CLOCK_MONOTONIC in nanoseconds.
@@ -111,11 +177,11 @@ struct TreeWalker {
         emit(.problem(.init(path: path, kind: .failed, message: error.message, error: error, entry: entry)))
     }
 
-    /// What the inspector returned for an entry.
-    mutating func inspected(_ value: any Sendable) {
+    /// What the inspector returned for an entry (at `path`).
+    mutating func inspected(_ value: any Sendable, path: TreePath) {
         counts.tagged += 1
         if pool != nil {
-            post(.record(value))
+            post(.record(value), bytes: TreeWorkPool.cost(pathBytes: path.bytes.count))
         } else if record(value) == .stop {
             stopped = true
         }
@@ -142,7 +208,9 @@ struct TreeWalker {
     // MARK: - Sharing (several threads)
 
     /// With a pool, every few entries: notes a stop, and hands a folder to a waiting worker.
-    private mutating func checkpoint() {
+    /// `listing`: whether a folder's listing is being examined (then this worker has its files
+    /// still to do), else it is between two folders.
+    private mutating func checkpoint(listing: Bool = false) {
         guard let pool else { return }
         sinceCheck = 0
         // Each send may wake the consumer: send a few records at a time only when they have
@@ -150,10 +218,13 @@ struct TreeWalker {
         // times on 100 000 files, a fifth of the walk's system time).
         if !outbox.isEmpty && Self.now() &- lastFlush >= TreeWorkPool.flushInterval { flush() }
         guard !stopped else { return }
+        // Between folders, a worker with one subfolder left would hand it over and then wait
+        // itself: in a chain of folders the two workers did so at every level, each handover
+        // a copy of the ancestors (issue 35). It keeps it.
         let (stop, share) = pool.checkpoint()
         if stop {
             stopped = true
-        } else if share {
+        } else if share && (stack.pendingCount > 1 || (listing && stack.pendingCount == 1)) {
             shareShallowest(pool)
         }
     }
@@ -161,26 +232,22 @@ struct TreeWalker {
     /// Opens the pending subfolder nearest the bottom of the stack (the most work left under
     /// it) and hands it to the pool.
     private mutating func shareShallowest(_ pool: TreeWorkPool) {
-        guard let index = stack.firstIndex(where: { $0.hasPending }) else { return }
-        let frame = stack[index]
+        guard let index = stack.shallowestPending() else { return }
         // A folder out of the window is opened for this one subfolder and closed again.
-        let reopened = !frame.isOpen
-        if reopened && !reopen(index, child: -1) { return }
-        defer { if reopened { frame.close() } }
-        let (name, sidecar, companion) = frame.subfolders[frame.next]
-        frame.next += 1
-        guard let (fd, path, info) = openSubfolder(name, sidecar: sidecar, companion: companion, parentIndex: index)
-        else { return }
-        var chain = base
-        for ancestor in stack[...index] {
-            // By name below the chain handed to this worker (a folder handed over is a
-            // subfolder of the chain's last); the root alone by its path. A whole path for
-            // each handed-over folder made a chain walked by two workers hold N²/2 bytes again.
-            let isFirst = chain == nil
-            chain = TreeAncestor(device: ancestor.device, inode: ancestor.inode,
-                                 component: isFirst ? ancestor.path.bytes : Array(ancestor.name),
-                                 isFirst: isFirst, parent: chain)
+        var parent = stack.descriptor(index)
+        let reopened = parent < 0
+        if reopened {
+            parent = openAgain(index, child: -1)
+            if parent < 0 { return }
         }
+        defer { if reopened { SystemCall.close(parent) } }
+        let (name, sidecar, companion) = stack.takePending(index)
+        guard let (fd, path, info) = openSubfolder(name[...], sidecar: sidecar, companion: companion,
+                                                   parentIndex: index, parent: parent)
+        else { return }
+        // By name below the chain handed to this worker (a folder handed over is a subfolder
+        // of the chain's last); the root alone by its path.
+        let chain = stack.ancestors(through: index, base: base)
         pool.share(TreeTask(descriptor: fd, path: path, info: info, ancestors: chain))
     }
 
@@ -223,90 +290,77 @@ struct TreeWalker {
 
     /// Walks what is on the stack, depth first, until it is empty or the walk stops.
     private mutating func drain() {
-        while !stopped, let top = stack.last {
+        while !stopped, !stack.isEmpty {
             if pool != nil {
                 checkpoint()
                 if stopped { break }
             }
-            if top.hasPending {
-                let (name, sidecar, companion) = top.subfolders[top.next]
-                top.next += 1
-                enter(name, sidecar: sidecar, companion: companion, parent: top)
+            let top = stack.count - 1
+            if stack.hasPending(top) {
+                let (name, sidecar, companion) = stack.takePending(top)
+                guard let (fd, path, info) = openSubfolder(name[...], sidecar: sidecar, companion: companion,
+                                                           parentIndex: top, parent: stack.descriptor(top))
+                else { continue }
+                enter(opened: fd, path: path, info: info, entering: name[...])
             } else {
-                stack.removeLast()
                 // The folder below becomes the top: opened again first when it was out of the
                 // window (from this one's `..` while it is still open).
-                let below = stack.count - 1
-                if below >= 1 && lowOpen > below {
-                    if !stack[below].isOpen { _ = reopen(below, child: top.descriptor) }
-                    lowOpen = below
+                let below = top - 1
+                if below >= 1 && stack.lowOpen > below {
+                    let fd = openAgain(below, child: stack.descriptor(top))
+                    stack.reopened(below, fd)
                 }
-                top.close()
+                stack.pop()
             }
         }
-        while let top = stack.popLast() { top.close() }
-        lowOpen = 1
+        stack.removeAll()
     }
 
-    /// Opens `stack[index]` again, which was closed when the walk went deeper than the window:
-    /// through `..` of its subfolder `child` when that is open (one call, as fts does), else
-    /// name by name from the nearest open folder below it; each folder reached must be the
-    /// one met on the way down (device and inode), so a folder moved or renamed during the walk
-    /// is never mistaken for another. False when it cannot be reached: what is left of it is
-    /// not walked, and that is reported when something was left.
-    private mutating func reopen(_ index: Int, child: Int32) -> Bool {
-        let frame = stack[index]
+    /// Opens `stack`'s level `index` again, which was closed when the walk went deeper than
+    /// the window: through `..` of its subfolder `child` when that is open (one call, as fts
+    /// does), else name by name from the nearest open folder below it; each folder reached
+    /// must be the one met on the way down (device and inode), so a folder moved or renamed
+    /// during the walk is never mistaken for another. -1 when it cannot be reached: what is
+    /// left of it is not walked, and that is reported when something was left.
+    private mutating func openAgain(_ index: Int, child: Int32) -> Int32 {
         if child >= 0 {
             let fd = SystemCall.retrying { openat(child, "..", Self.folderFlags) }
             if fd >= 0 {
-                if frame.isSame(fd) {
-                    frame.descriptor = fd
-                    return true
-                }
+                if stack.isSame(fd, index) { return fd }
                 SystemCall.close(fd)
             }
         }
-        if let base = stack[..<index].lastIndex(where: { $0.isOpen }) {
-            var fd = stack[base].descriptor
-            for step in stack[(base + 1)...index] {
-                let next = Self.withCName(step.name) { name in SystemCall.retrying { openat(fd, name, Self.folderFlags) } }
-                if fd != stack[base].descriptor { SystemCall.close(fd) }
+        if let base = (0..<index).last(where: { stack.isOpen($0) }) {
+            let baseFD = stack.descriptor(base)
+            var fd = baseFD
+            for step in (base + 1)...index {
+                let next = Self.withCName(stack.name(step)) { name in SystemCall.retrying { openat(fd, name, Self.folderFlags) } }
+                if fd != baseFD { SystemCall.close(fd) }
                 fd = next
                 guard fd >= 0 else { break }
-                if !step.isSame(fd) {
+                if !stack.isSame(fd, step) {
                     SystemCall.close(fd)
                     fd = -1
                     break
                 }
             }
-            if fd >= 0 {
-                frame.descriptor = fd
-                return true
-            }
+            if fd >= 0 { return fd }
         }
-        if frame.hasPending {
-            frame.next = frame.subfolders.count
-            problem(frame.path, .vanished, "was moved or removed during the walk; the rest of it is not walked")
+        if stack.hasPending(index) {
+            stack.dropPending(index)
+            problem(stack.treePath(index), .vanished, "was moved or removed during the walk; the rest of it is not walked")
         }
-        return false
+        return -1
     }
 
-    /// Opens the subfolder `name` of `parent`, reports its own attribute and walks its listing.
-    private mutating func enter(_ name: [UInt8], sidecar: Bool, companion: [UInt8]?, parent: TreeFrame) {
-        guard let (fd, path, info) = openSubfolder(name, sidecar: sidecar, companion: companion, parentIndex: stack.count - 1)
-        else { return }
-        enter(opened: fd, path: path, info: info, entering: name)
-    }
-
-    /// Opens the subfolder `name` of `stack[parentIndex]` and reports its own attribute; nil
-    /// when it cannot be walked (reported) or the walk stopped.
+    /// Opens the subfolder `name` of `stack`'s level `parentIndex` (open as `parent`) and
+    /// reports its own attribute; nil when it cannot be walked (reported) or the walk stopped.
     private mutating func openSubfolder(
-        _ name: [UInt8], sidecar: Bool, companion: [UInt8]?, parentIndex: Int
+        _ name: ArraySlice<UInt8>, sidecar: Bool, companion: [UInt8]?, parentIndex: Int, parent: Int32
     ) -> (fd: Int32, path: TreePath, info: stat)? {
-        let parent = stack[parentIndex]
-        let path = parent.path.appending(name)
+        let path = TreePath(bytes: joined(stack.path[..<stack.end(parentIndex)], name))
         let fd = Self.withCName(name) { cName in
-            SystemCall.retrying { openat(parent.descriptor, cName, Self.folderFlags) }
+            SystemCall.retrying { openat(parent, cName, Self.folderFlags) }
         }
         guard fd >= 0 else {
             let code = errno
@@ -325,8 +379,8 @@ struct TreeWalker {
             return nil
         }
         let device = UInt64(info.st_dev), inode = UInt64(info.st_ino)
-        let ancestorPath = base?.first(device: device, inode: inode)?.path
-            ?? stack[...parentIndex].first(where: { $0.device == device && $0.inode == inode })?.path
+        let ancestorPath = base?.path(device: device, inode: inode)
+            ?? stack.level(device: device, inode: inode, atOrBelow: parentIndex).map { stack.treePath($0) }
         if let ancestorPath {
             problem(path, .loop, "is the same folder as \(ancestorPath.visible), which holds it (a bind mount?): not walked again")
             SystemCall.close(fd)
@@ -342,8 +396,9 @@ struct TreeWalker {
             access = path.bytes.map { CChar(bitPattern: $0) }
         }
         access.append(0)
-        inspect(inspection, access: access, follow: follow, path: path, folder: true, in: parent,
-                sidecar: sidecar, companion: companion, name: name[...])
+        let parentPath = sidecar || companion != nil ? stack.treePath(parentIndex) : nil
+        inspect(inspection, access: access, follow: follow, path: path, folder: true,
+                in: (parent, parentPath), sidecar: sidecar, companion: companion, name: name)
         guard !stopped else {
             SystemCall.close(fd)
             return nil
@@ -351,22 +406,31 @@ struct TreeWalker {
         return (fd, path, info)
     }
 
+    /// `path` joined with `name` after a `/` (none when `path` already ends in one), as
+    /// ``TreePath/appending(_:)``.
+    private func joined(_ path: ArraySlice<UInt8>, _ name: some Collection<UInt8>) -> [UInt8] {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(path.count + 1 + name.count)
+        bytes += path
+        if bytes.last != UInt8(ascii: "/") { bytes.append(UInt8(ascii: "/")) }
+        bytes += name
+        return bytes
+    }
+
     /// Takes over the open folder `fd`: reads its listing, pushes it and examines its files.
     /// `entering`: the folder's name when it is a subfolder of the newest folder on the stack.
-    private mutating func enter(opened fd: Int32, path: TreePath, info: stat, entering: [UInt8]? = nil) {
+    private mutating func enter(opened fd: Int32, path: TreePath, info: stat, entering: ArraySlice<UInt8>? = nil) {
         counts.folders += 1
         tick()
-        guard let directory = fdopendir(fd) else {
-            failed(path, FileAccessError(errno: errno, path: path.lossyString, context: "cannot read the folder: "))
-            SystemCall.close(fd)
-            return
-        }
+        // The listing is read into the walker's buffer: the stack keeps a bare descriptor per
+        // open folder, and no 32 KB stream is held (or mapped and unmapped) per folder.
+        if listingBuffer.isEmpty { listingBuffer = [UInt8](repeating: 0, count: FolderListing.bufferSize) }
         let listing: FolderListing
-        switch FolderListing.read(directory) {
+        switch listingBuffer.withUnsafeMutableBytes({ FolderListing.read(fd, buffer: $0.baseAddress!) }) {
         case .success(let read): listing = read
         case .failure(let error):
             failed(path, FileAccessError(errno: error.rawValue, path: path.lossyString, context: "cannot read the folder: "))
-            closedir(directory)
+            SystemCall.close(fd)
             return
         }
         // Files are named by the folder's path and their name while that fits PATH_MAX with
@@ -379,16 +443,15 @@ struct TreeWalker {
             access = path.appending([]).bytes.map { CChar(bitPattern: $0) }
         }
         // A subfolder of the newest folder is entered from it (a first folder has none).
-        let parent = entering.map { _ in stack.last! }
-        let frame = TreeFrame(
-            directory: directory, descriptor: fd, device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
-            path: path, parent: parent, name: entering ?? [], access: access)
-        parent?.forgetPath()
-        stack.append(frame)
+        stack.push(firstPath: entering == nil ? path.bytes : nil, name: entering,
+                   device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
+                   descriptor: fd)
         // Past the window: the oldest open folder above the bottom one is closed.
-        if stack.count - lowOpen > window {
-            stack[lowOpen].close()
-            lowOpen += 1
+        stack.trim(window: window)
+        subfolders.removeAll(keepingCapacity: true)
+        defer {
+            if !subfolders.isEmpty { stack.setPending(subfolders) }
+            subfolders.removeAll(keepingCapacity: subfolders.capacity <= 64)
         }
         let sidecars = listing.sidecarNames()
         // The companions here (`NAME:Zone.Identifier` for the marks), by NAME (the inspector
@@ -403,13 +466,17 @@ struct TreeWalker {
             if pool != nil {
                 sinceCheck += 1
                 if sinceCheck >= 64 {
-                    checkpoint()
+                    if !subfolders.isEmpty {
+                        stack.setPending(subfolders)
+                        subfolders.removeAll(keepingCapacity: true)
+                    }
+                    checkpoint(listing: index + 64 < listing.indices.count)
                     if stopped { return }
                 }
             }
             let name = listing.name(at: index)
             if inspection.claimsEntries, inspection.claims(name),
-                claim(inspection, name, type: listing.type(at: index), in: frame)
+                claim(inspection, name, type: listing.type(at: index), in: (fd, path))
             {
                 continue
             }
@@ -439,7 +506,7 @@ struct TreeWalker {
             let hasSidecar = !sidecars.isEmpty && sidecars.contains(Array(name))
             if hasSidecar && (type == DT_DIR || type == DT_REG) { owned.insert(Array(name)) }
             if type == DT_DIR {
-                frame.subfolders.append((Array(name), hasSidecar, companion))
+                subfolders.append((Array(name), hasSidecar, companion))
             } else if type == DT_REG {
                 counts.files += 1
                 tick()
@@ -449,7 +516,7 @@ struct TreeWalker {
                 for byte in name { fileAccess.append(CChar(bitPattern: byte)) }
                 fileAccess.append(0)
                 inspect(inspection, access: fileAccess, follow: false, path: path.appending(name), folder: false,
-                        in: frame, sidecar: hasSidecar, companion: companion, name: name, listedIn: (fd, access.count))
+                        in: (fd, path), sidecar: hasSidecar, companion: companion, name: name, listedIn: (fd, access.count))
                 if archive != nil, !stopped { handOver(path.appending(name), name: name) }
             }
             // Symbolic links, FIFOs, sockets and devices: not followed, not reported.
@@ -461,7 +528,7 @@ struct TreeWalker {
         for (owner, fileName) in companions.byOwner where !ownedCompanions.contains(owner) { orphans.append((fileName, false)) }
         orphans.sort { $0.fileName.lexicographicallyPrecedes($1.fileName) }
         for orphan in orphans where !stopped {
-            inspectOrphan(inspection, orphan.fileName, isSidecar: orphan.isSidecar, in: frame)
+            inspectOrphan(inspection, orphan.fileName, isSidecar: orphan.isSidecar, in: (fd, path), access: access)
         }
     }
 
@@ -469,7 +536,7 @@ struct TreeWalker {
     mutating func handOver(_ path: TreePath, name: some Collection<UInt8>) {
         guard let archive, ArchiveKind(fileName: name) != nil else { return }
         if pool != nil {
-            post(.archive(path))
+            post(.archive(path), bytes: TreeWorkPool.cost(pathBytes: path.bytes.count))
         } else if archive(path) == .stop {
             stopped = true
         }

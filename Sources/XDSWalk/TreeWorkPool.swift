@@ -5,60 +5,12 @@ import Darwin
 #endif
 internal import XDSSystem
 
-/// The folders a folder is in (device, inode, path), shared by everything under it: how a
-/// worker that takes over a folder from another still catches a bind-mount loop. Immutable.
-/// Each keeps its name only (its path is built when a loop is reported): whole paths made a
-/// chain handed over at depth N hold N²/2 bytes (issue 35).
-final class TreeAncestor: @unchecked Sendable {
-    let device: UInt64
-    let inode: UInt64
-    /// The name in ``parent``'s folder, or the whole path (``isFirst``).
-    private let component: [UInt8]
-    /// Whether ``component`` is a whole path (a worker's first folder) rather than a name.
-    private let isFirst: Bool
-    let parent: TreeAncestor?
-
-    init(device: UInt64, inode: UInt64, component: [UInt8], isFirst: Bool, parent: TreeAncestor?) {
-        self.device = device
-        self.inode = inode
-        self.component = component
-        self.isFirst = isFirst || parent == nil
-        self.parent = parent
-    }
-
-    /// The folder's path: its first folder's joined with the names down to it.
-    var path: TreePath {
-        var nodes: [TreeAncestor] = []
-        var node = self
-        while !node.isFirst, let up = node.parent {
-            nodes.append(node)
-            node = up
-        }
-        var bytes = node.component
-        for next in nodes.reversed() {
-            if bytes.last != UInt8(ascii: "/") { bytes.append(UInt8(ascii: "/")) }
-            bytes += next.component
-        }
-        return TreePath(bytes: bytes)
-    }
-
-    /// The nearest folder in the chain with this device and inode.
-    func first(device: UInt64, inode: UInt64) -> TreeAncestor? {
-        var node: TreeAncestor? = self
-        while let current = node {
-            if current.device == device && current.inode == inode { return current }
-            node = current.parent
-        }
-        return nil
-    }
-}
-
 /// An open folder handed from one worker to another; its own attribute has been examined.
 struct TreeTask: @unchecked Sendable {
     let descriptor: Int32
     let path: TreePath
     let info: stat
-    let ancestors: TreeAncestor?
+    let ancestors: TreeAncestors?
 }
 
 /// What a multi-threaded walk shares (``FileTree/jobs``): the folders handed from a
@@ -68,7 +20,14 @@ struct TreeTask: @unchecked Sendable {
 /// Memory stays bounded: each worker walks depth first on its own stack, and hands over a
 /// folder (its shallowest pending one: the most work) only when another worker waits for one,
 /// so at most `jobs` open folders wait in ``tasks``; the channel holds at most
-/// ``channelCapacity`` events, and a worker that finds it full waits for the consumer.
+/// ``channelCapacity`` events and about ``channelBytes`` bytes of them, and a worker that
+/// finds it full waits for the consumer.
+///
+/// A worker's messages travel as one batch (an array handed over whole), and the consumer
+/// gives each batch back once it is done with it: the worker empties it, so that what its
+/// records hold is freed on the thread that made it (freed on the consumer, every block went
+/// back to the worker's malloc arena under that arena's lock, and the worker's own cache never
+/// refilled: 5 k instructions a record, issue 35), and reuses the array for its next batch.
 final class TreeWorkPool: @unchecked Sendable {
     enum Message {
         case event(FileTree.Event)
@@ -77,9 +36,28 @@ final class TreeWorkPool: @unchecked Sendable {
         case record(any Sendable)
     }
 
+    /// What the consumer takes from the channel.
+    enum Received {
+        /// A worker's messages, in order; give them back (``giveBack(_:worker:)``) when done.
+        case batch(messages: [Message], worker: Int, bytes: Int)
+        /// The counts so far (at most one waits at a time).
+        case progress(FileTree.Counts)
+    }
+
+    private struct Batch {
+        var messages: [Message]
+        let worker: Int
+        let bytes: Int
+    }
+
     static let channelCapacity = 256
+    /// About how many bytes the messages in the channel may hold (their paths, mostly: a record
+    /// 20 000 folders deep holds a path of 40 KB); one batch always fits.
+    static let channelBytes = 64 * 1024
     /// Messages a worker gathers before sending them (it also sends at each folder's end).
     static let batchSize = 32
+    /// Bytes (``cost(_:)``) a worker gathers before sending them.
+    static let batchBytes = 16 * 1024
     /// How long (ns) a worker keeps fewer than ``batchSize`` messages before a checkpoint sends
     /// them: records still reach the output within a few hundredths of a second.
     static let flushInterval: UInt64 = 10_000_000
@@ -99,9 +77,14 @@ final class TreeWorkPool: @unchecked Sendable {
     private var busy: Int
     private var exited = 0
     private var stopped = false
-    private var ring: [Message?]
+    private var ring: [Batch?]
     private var head = 0
     private var count = 0
+    private var queuedMessages = 0
+    private var queuedBytes = 0
+    /// Per worker, the batches the consumer is done with, for the worker to empty.
+    private var returned: [[(messages: [Message], bytes: Int)]]
+    private var finished: [Bool]
     /// Every worker's counts so far (added at progress ticks and when a worker ends).
     private(set) var totals = FileTree.Counts()
     /// Whether a progress message is in the channel (one at a time is enough).
@@ -111,6 +94,8 @@ final class TreeWorkPool: @unchecked Sendable {
         self.jobs = jobs
         busy = jobs
         ring = Array(repeating: nil, count: Self.channelCapacity)
+        returned = Array(repeating: [], count: jobs)
+        finished = Array(repeating: false, count: jobs)
         taskReady = lock.makeCondition()
         messageReady = lock.makeCondition()
         spaceFree = lock.makeCondition()
@@ -165,21 +150,42 @@ final class TreeWorkPool: @unchecked Sendable {
         }
     }
 
-    /// Puts messages in the channel, in order, waiting while it is full; false when the walk
-    /// was stopped (the rest are dropped).
-    func send(_ messages: [Message]) -> Bool {
+    /// About how much memory a message holds, for ``channelBytes``: its path and a little more.
+    static func cost(pathBytes: Int) -> Int { pathBytes + 256 }
+
+    /// Puts a worker's messages in the channel as one batch, waiting while it is full, and
+    /// hands back the batches the consumer is done with (to be emptied on the worker's thread);
+    /// false when the walk was stopped (the messages are dropped).
+    func send(
+        _ messages: __owned [Message], bytes: Int, worker: Int, returned back: inout [(messages: [Message], bytes: Int)]
+    ) -> Bool {
         locked {
-            for message in messages {
-                while count == ring.count && !stopped {
-                    messageReady.signal()
-                    spaceFree.wait()
-                }
-                guard !stopped else { return false }
-                ring[(head + count) % ring.count] = message
-                count += 1
+            while count > 0 && !stopped
+                && (count == ring.count || queuedMessages + messages.count > Self.channelCapacity
+                    || queuedBytes + bytes > Self.channelBytes)
+            {
+                messageReady.signal()
+                spaceFree.wait()
             }
+            swap(&back, &returned[worker])
+            guard !stopped else { return false }
+            ring[(head + count) % ring.count] = Batch(messages: messages, worker: worker, bytes: bytes)
+            count += 1
+            queuedMessages += messages.count
+            queuedBytes += bytes
             messageReady.signal()
             return true
+        }
+    }
+
+    /// Takes a batch the consumer was done with back to its worker, which empties it after its
+    /// next send (nothing when that worker has ended or the walk stopped: `messages` is left
+    /// to the caller, who drops it).
+    func giveBack(_ messages: inout [Message], worker: Int, bytes: Int) {
+        locked {
+            guard !stopped && !finished[worker] else { return }
+            returned[worker].append(([], bytes))
+            swap(&returned[worker][returned[worker].count - 1].messages, &messages)
         }
     }
 
@@ -189,10 +195,8 @@ final class TreeWorkPool: @unchecked Sendable {
         locked {
             totals.add(delta)
             guard !stopped else { return false }
-            if !progressQueued && count < ring.count {
-                // The counts are read when the consumer takes the message (the newest then).
-                ring[(head + count) % ring.count] = .event(.progress(FileTree.Counts()))
-                count += 1
+            if !progressQueued {
+                // The counts are read when the consumer takes it (the newest then).
                 progressQueued = true
                 messageReady.signal()
             }
@@ -200,12 +204,16 @@ final class TreeWorkPool: @unchecked Sendable {
         }
     }
 
-    /// A worker ends, adding its last counts.
-    func finish(_ delta: FileTree.Counts) {
+    /// A worker ends, adding its last counts; the batches given back to it are returned, to
+    /// be dropped on its thread.
+    func finish(_ delta: FileTree.Counts, worker: Int) -> [(messages: [Message], bytes: Int)] {
         locked {
             totals.add(delta)
             exited += 1
+            finished[worker] = true
             messageReady.signal()
+            defer { returned[worker] = [] }
+            return returned[worker]
         }
     }
 
@@ -221,22 +229,23 @@ final class TreeWorkPool: @unchecked Sendable {
 
     // MARK: - The consumer
 
-    /// The next message, waiting for one; nil when every worker has ended and the channel is
-    /// empty.
-    func receive() -> Message? {
+    /// The next batch of messages or the progress, waiting for one; nil when every worker has
+    /// ended and the channel is empty.
+    func receive() -> Received? {
         locked {
-            while count == 0 && exited < jobs { messageReady.wait() }
+            while count == 0 && !progressQueued && exited < jobs { messageReady.wait() }
+            if progressQueued {
+                progressQueued = false
+                return .progress(totals)
+            }
             guard count > 0 else { return nil }
-            var message = ring[head]!
-            ring[head] = nil
+            let batch = ring[head].take()!
             head = (head + 1) % ring.count
             count -= 1
+            queuedMessages -= batch.messages.count
+            queuedBytes -= batch.bytes
             spaceFree.signal()
-            if case .event(.progress) = message {
-                progressQueued = false
-                message = .event(.progress(totals))
-            }
-            return message
+            return .batch(messages: batch.messages, worker: batch.worker, bytes: batch.bytes)
         }
     }
 
@@ -248,6 +257,8 @@ final class TreeWorkPool: @unchecked Sendable {
             let pending = tasks
             tasks = []
             count = 0
+            queuedMessages = 0
+            queuedBytes = 0
             ring = Array(repeating: nil, count: ring.count)
             taskReady.broadcast()
             spaceFree.broadcast()
@@ -271,7 +282,7 @@ final class TreeWorkPool: @unchecked Sendable {
         var threads: [pthread_t] = []
         for index in 0..<jobs {
             let work = WorkerStart(
-                pool: pool, root: index == 0 ? root : nil, archives: scanArchives, inspection: inspection.0)
+                pool: pool, index: index, root: index == 0 ? root : nil, archives: scanArchives, inspection: inspection.0)
             let context = Unmanaged.passRetained(work).toOpaque()
             #if canImport(Glibc)
             var thread = pthread_t()
@@ -310,17 +321,29 @@ final class TreeWorkPool: @unchecked Sendable {
             #endif
         }
         var stopped = false
-        while let message = pool.receive() {
-            let decision: FileTree.Decision
-            switch message {
-            case .event(let event): decision = visit(event)
-            case .archive(let path): decision = archive?(path) ?? .proceed
-            case .record(let record): decision = inspection.1(record)
-            }
-            if decision == .stop {
-                stopped = true
-                pool.stop()
-                break
+        receiving: while let received = pool.receive() {
+            switch received {
+            case .progress(let counts):
+                if visit(.progress(counts)) == .stop {
+                    stopped = true
+                    pool.stop()
+                    break receiving
+                }
+            case .batch(var messages, let worker, let bytes):
+                for index in messages.indices {
+                    let decision: FileTree.Decision
+                    switch messages[index] {
+                    case .event(let event): decision = visit(event)
+                    case .archive(let path): decision = archive?(path) ?? .proceed
+                    case .record(let record): decision = inspection.1(record)
+                    }
+                    if decision == .stop {
+                        stopped = true
+                        pool.stop()
+                        break receiving
+                    }
+                }
+                pool.giveBack(&messages, worker: worker, bytes: bytes)
             }
         }
         for thread in threads { pthread_join(thread, nil) }
@@ -331,12 +354,14 @@ final class TreeWorkPool: @unchecked Sendable {
 /// What one worker thread is given.
 private final class WorkerStart {
     let pool: TreeWorkPool
+    let index: Int
     let root: TreePath?
     let archives: Bool
     let inspection: TreeInspection
 
-    init(pool: TreeWorkPool, root: TreePath?, archives: Bool, inspection: TreeInspection) {
+    init(pool: TreeWorkPool, index: Int, root: TreePath?, archives: Bool, inspection: TreeInspection) {
         self.pool = pool
+        self.index = index
         self.root = root
         self.archives = archives
         self.inspection = inspection
@@ -346,16 +371,20 @@ private final class WorkerStart {
         // Events go to the pool's channel (TreeWalker.post), never to these closures.
         var walker = TreeWalker(visit: { _ in .proceed }, inspection: inspection, record: { _ in .proceed })
         walker.pool = pool
+        walker.worker = index
         // The descriptors of a walk stay a few dozen however many workers share it.
         walker.window = max(4, 32 / pool.jobs)
         if archives { walker.archive = { _ in .proceed } }
         if let root { walker.walk(root: root) }
         walker.flush()
+        walker.releaseAll()
         while !walker.stopped, let task = pool.nextTask() {
             walker.run(task)
             walker.flush()
+            walker.releaseAll()
         }
-        pool.finish(walker.unreportedCounts())
+        let left = pool.finish(walker.unreportedCounts(), worker: index)
+        _ = left  // dropped here, on this worker's thread
     }
 }
 

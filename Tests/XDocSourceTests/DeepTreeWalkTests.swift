@@ -150,4 +150,50 @@ struct DeepTreeWalkTests {
         #expect(result.problems.first?.kind == .vanished)
         #expect(result.problems.first?.message == "was moved or removed during the walk; the rest of it is not walked")
     }
+
+    @Test("a chain of 3 000 folders (paths past PATH_MAX), a tagged file at each level and a side folder every 100: each level's file before the level below at one thread, the same set at 2 and 4")
+    func chainOfThreeThousand() async throws {
+        let tmp = TemporaryFolder()
+        let hex = try value("chain").map { String(format: "%02x", $0) }.joined()
+        // Made through folder descriptors: the deepest paths are longer than PATH_MAX.
+        let made = try await python("""
+            import os, sys
+            value = bytes.fromhex(sys.argv[1])
+            os.mkdir("root")
+            fd = os.open("root", os.O_RDONLY | os.O_DIRECTORY)
+            prefix = "root"
+            for level in range(3000):
+                f = os.open("f", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+                os.setxattr(f, "user.x-document-source", value)
+                os.close(f)
+                print(prefix + "/f")
+                if level % 100 == 50:
+                    os.mkdir("s", dir_fd=fd)
+                    s = os.open("s", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+                    g = os.open("g", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=s)
+                    os.setxattr(g, "user.x-document-source", value)
+                    os.close(g)
+                    os.close(s)
+                    print(prefix + "/s/g")
+                os.mkdir("d", dir_fd=fd)
+                inner = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+                os.close(fd)
+                fd = inner
+                prefix += "/d"
+            """, [hex], in: tmp.path)
+        let expected = made.split(separator: "\n").map { tmp.path + "/" + $0 }
+        #expect(expected.count == 3030)
+        #expect(expected.map(\.utf8.count).max()! > Int(PATH_MAX))
+        let one = walk(tmp.path + "/root")
+        #expect(one.problems.isEmpty, "\(one.problems.prefix(3))")
+        #expect(one.found.sorted() == expected.sorted())
+        // Depth first: the spine's files in the order of their depth.
+        let spine = one.found.filter { $0.hasSuffix("/f") }
+        #expect(spine == expected.filter { $0.hasSuffix("/f") })
+        for jobs in [2, 4] {
+            let many = walk(tmp.path + "/root", jobs: jobs)
+            #expect(many.problems.isEmpty, "jobs \(jobs)")
+            #expect(many.found.sorted() == expected.sorted(), "jobs \(jobs)")
+        }
+    }
 }
