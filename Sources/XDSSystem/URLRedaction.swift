@@ -27,6 +27,10 @@
 package enum URLRedaction {
     /// `text` with the user information of every authority the rule finds replaced by `***`.
     package static func withoutCredentials(_ text: String) -> String {
+        // Credentials end at an `@`: a text without one has none (the common URL, asked about
+        // for every record of a walk), and is returned without a copy.
+        var probe = text
+        guard probe.withUTF8({ $0.contains(UInt8(ascii: "@")) }) else { return text }
         let bytes = Array(text.utf8)
         let clean = rewritten(bytes, cutQuery: false)
         // Only ASCII bytes were replaced or cut at, so the result is UTF-8 like the text.

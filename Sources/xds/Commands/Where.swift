@@ -361,12 +361,7 @@ struct WhereOutput {
     /// The text of a URL field as printed (SPEC §6's rule, parsed or not): never its
     /// credentials; with `--redact`, neither its query nor its fragment.
     func urlText(_ url: String) -> String {
-        if redact { return ProvenanceURL.redacted(url) }
-        // Credentials end at an `@`: a text without one has none, and is shown as it is (the
-        // common URL, asked about for every record of a walk: issue 35).
-        var text = url
-        let hasAt = text.withUTF8 { bytes in bytes.contains(UInt8(ascii: "@")) }
-        return hasAt ? ProvenanceURL.withoutCredentials(url) : url
+        redact ? ProvenanceURL.redacted(url) : ProvenanceURL.withoutCredentials(url)
     }
 
     /// The bytes of a URL field that is not UTF-8, before they are shown as hex: the library
