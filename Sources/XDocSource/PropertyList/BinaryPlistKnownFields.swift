@@ -62,21 +62,15 @@ struct BinaryPlistKnownFields: Sendable {
               bytes[0] == 0x62, bytes[1] == 0x70, bytes[2] == 0x6C, bytes[3] == 0x69,
               bytes[4] == 0x73, bytes[5] == 0x74, bytes[6] == 0x30, bytes[7] == 0x30
         else { return nil }
-        let trailer = count - 32
-        let offsetSize = Int(bytes[trailer + 6]), referenceSize = Int(bytes[trailer + 7])
-        guard isSize(offsetSize), isSize(referenceSize) else { return nil }
-        let objects = unsigned(bytes, trailer + 8, 8), root = unsigned(bytes, trailer + 16, 8)
-        let table = unsigned(bytes, trailer + 24, 8)
-        guard objects >= 1, objects <= UInt64(count - 40), root < objects else { return nil }
-        let objectCount = Int(objects)
-        guard table >= 9, table <= UInt64(trailer), Int(table) + objectCount * offsetSize <= trailer else { return nil }
-        let tableOffset = Int(table)
+        guard let trailer = try? BinaryPlistTrailer(bytes, threeByteSizes: false) else { return nil }
+        let objectCount = trailer.objectCount, referenceSize = trailer.referenceSize
+        let tableOffset = trailer.tableOffset, root = trailer.rootIndex
         // Every entry of the offset table, reached or not, as the validator checks it.
         for index in 0..<objectCount {
-            let offset = unsigned(bytes, tableOffset + index * offsetSize, offsetSize)
-            guard offset >= 8, offset < UInt64(tableOffset) else { return nil }
+            let offset = trailer.offset(of: index, in: bytes)
+            guard offset >= 8, offset < tableOffset else { return nil }
         }
-        func offset(_ index: Int) -> Int { Int(unsigned(bytes, tableOffset + index * offsetSize, offsetSize)) }
+        func offset(_ index: Int) -> Int { trailer.offset(of: index, in: bytes) }
         /// Whether `length` bytes from `position` end at or before the offset table.
         func fits(_ position: Int, _ length: Int) -> Bool {
             length >= 0 && position <= tableOffset && length <= tableOffset - position
@@ -90,13 +84,13 @@ struct BinaryPlistKnownFields: Sendable {
             guard marker >> 4 == 0x1, marker & 0xF <= 3 else { return nil }
             let size = 1 << Int(marker & 0xF)
             guard fits(offset + 2, size) else { return nil }
-            let value = unsigned(bytes, offset + 2, size)
+            let value = BinaryPlistTrailer.unsigned(bytes, at: offset + 2, width: size)
             guard value <= UInt64(count) else { return nil }
             return (Int(value), offset + 2 + size)
         }
 
         // The root: a dictionary of at most four entries, its count in the marker.
-        let rootOffset = offset(Int(root))
+        let rootOffset = offset(root)
         let rootMarker = bytes[rootOffset]
         guard rootMarker >> 4 == 0xD, rootMarker & 0xF <= 4 else { return nil }
         let entries = Int(rootMarker & 0xF), start = rootOffset + 1
@@ -104,9 +98,9 @@ struct BinaryPlistKnownFields: Sendable {
         var identifier = Found(), name = Found(), path = Found(), appInfoURL = Found()
         var seen = 0  // one bit per known key
         for entry in 0..<entries {
-            let keyIndex = unsigned(bytes, start + entry * referenceSize, referenceSize)
-            let valueIndex = unsigned(bytes, start + (entries + entry) * referenceSize, referenceSize)
-            guard keyIndex < objects, valueIndex < objects else { return nil }
+            let keyIndex = BinaryPlistTrailer.unsigned(bytes, at: start + entry * referenceSize, width: referenceSize)
+            let valueIndex = BinaryPlistTrailer.unsigned(bytes, at: start + (entries + entry) * referenceSize, width: referenceSize)
+            guard keyIndex < UInt64(objectCount), valueIndex < UInt64(objectCount) else { return nil }
             // The key: one of the four, as a short ASCII string object.
             let keyOffset = offset(Int(keyIndex))
             let keyMarker = bytes[keyOffset]
@@ -186,13 +180,6 @@ struct BinaryPlistKnownFields: Sendable {
         return true
     }
 
-    private static func isSize(_ size: Int) -> Bool { size == 1 || size == 2 || size == 4 || size == 8 }
-
-    private static func unsigned(_ bytes: UnsafeBufferPointer<UInt8>, _ position: Int, _ size: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for i in 0..<size { value = value << 8 | UInt64(bytes[position + i]) }
-        return value
-    }
 
     /// The known key spelled by `length` ASCII bytes at `position` (its index in
     /// ``DocumentSource/keys``), else nil.

@@ -89,41 +89,14 @@ struct BinaryPlistValidator {
             let version = String(decoding: bytes[6..<8], as: UTF8.self)
             throw PropertyListError(.notAPropertyList, "binary plist version \(PropertyListError.quoted(version)) is not supported (only bplist00)")
         }
-        // Header, one object byte, one offset byte and the 32-byte trailer.
-        guard count >= 8 + 1 + 1 + 32 else {
-            throw PropertyListError(.trailer, "binary plist is truncated: \(count) bytes, too short for a header, an object and a trailer")
+        let trailer = try bytes.withUnsafeBufferPointer { buffer throws(PropertyListError) in
+            try BinaryPlistTrailer(buffer, threeByteSizes: threeByteSizes)
         }
-        let trailer = count - 32
-        offsetSize = Int(bytes[trailer + 6])
-        referenceSize = Int(bytes[trailer + 7])
-        let objects = Self.readUnsigned(bytes, at: trailer + 8, size: 8)
-        let root = Self.readUnsigned(bytes, at: trailer + 16, size: 8)
-        let table = Self.readUnsigned(bytes, at: trailer + 24, size: 8)
-        let sizes = threeByteSizes ? [1, 2, 3, 4, 8] : [1, 2, 4, 8]
-        let sizesInWords = threeByteSizes ? "1, 2, 3, 4 or 8" : "1, 2, 4 or 8"
-        guard sizes.contains(offsetSize) else {
-            throw PropertyListError(.trailer, "binary plist trailer: offset size \(offsetSize) is not \(sizesInWords)")
-        }
-        guard sizes.contains(referenceSize) else {
-            throw PropertyListError(.trailer, "binary plist trailer: reference size \(referenceSize) is not \(sizesInWords)")
-        }
-        guard objects >= 1 else {
-            throw PropertyListError(.trailer, "binary plist trailer: the object count is zero")
-        }
-        // Every object needs at least one byte and one offset-table entry.
-        guard objects <= UInt64(count - 40) else {
-            throw PropertyListError(.trailer, "binary plist trailer: object count \(objects) is impossible in \(count) bytes")
-        }
-        guard root < objects else {
-            throw PropertyListError(.trailer, "binary plist trailer: root object \(root) is not below the object count \(objects)")
-        }
-        let tableBytes = Int(objects) * offsetSize
-        guard table >= 9, table <= UInt64(trailer), Int(table) + tableBytes <= trailer else {
-            throw PropertyListError(.trailer, "binary plist trailer: offset table lies outside the data")
-        }
-        objectCount = Int(objects)
-        rootIndex = Int(root)
-        tableOffset = Int(table)
+        offsetSize = trailer.offsetSize
+        referenceSize = trailer.referenceSize
+        objectCount = trailer.objectCount
+        rootIndex = trailer.rootIndex
+        tableOffset = trailer.tableOffset
         onPath = Array(repeating: false, count: objectCount)
         checkedStrings = Array(repeating: nil, count: objectCount)
     }
@@ -132,7 +105,7 @@ struct BinaryPlistValidator {
     /// header and before the offset table itself.
     private func checkOffsetTable() throws(PropertyListError) {
         for index in 0..<objectCount {
-            let offset = Self.readUnsigned(bytes, at: tableOffset + index * offsetSize, size: offsetSize)
+            let offset = BinaryPlistTrailer.unsigned(bytes, at: tableOffset + index * offsetSize, width: offsetSize)
             guard offset >= 8 else {
                 throw PropertyListError(.offsetTable, "binary plist: object \(index) starts inside the header (offset \(offset))")
             }
@@ -143,15 +116,7 @@ struct BinaryPlistValidator {
     }
 
     private func offset(of index: Int) -> Int {
-        Int(Self.readUnsigned(bytes, at: tableOffset + index * offsetSize, size: offsetSize))
-    }
-
-    private static func readUnsigned(_ bytes: [UInt8], at position: Int, size: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for i in 0..<size {
-            value = value << 8 | UInt64(bytes[position + i])
-        }
-        return value
+        Int(BinaryPlistTrailer.unsigned(bytes, at: tableOffset + index * offsetSize, width: offsetSize))
     }
 
     /// Bytes from `position` (inclusive) must end at or before the offset table.
@@ -172,7 +137,7 @@ struct BinaryPlistValidator {
         }
         let size = 1 << Int(marker & 0xF)
         try require(offset + 2, size, "the length of object \(index)")
-        let value = Self.readUnsigned(bytes, at: offset + 2, size: size)
+        let value = BinaryPlistTrailer.unsigned(bytes, at: offset + 2, width: size)
         // No length can exceed the bytes that exist; this also rules out overflow below.
         guard value <= UInt64(bytes.count) else {
             throw PropertyListError(.object, "binary plist: object \(index) claims \(value) elements, more than the data holds")
@@ -181,7 +146,7 @@ struct BinaryPlistValidator {
     }
 
     private func checkedReference(at position: Int, from index: Int) throws(PropertyListError) -> Int {
-        let ref = Self.readUnsigned(bytes, at: position, size: referenceSize)
+        let ref = BinaryPlistTrailer.unsigned(bytes, at: position, width: referenceSize)
         guard ref < UInt64(objectCount) else {
             throw PropertyListError(.reference, "binary plist: object \(index) refers to object \(ref), but there are only \(objectCount)")
         }
@@ -223,8 +188,8 @@ struct BinaryPlistValidator {
             let value: PropertyListValue
             switch size {
             case 16:
-                let high = Self.readUnsigned(bytes, at: start, size: 8)
-                let lowBits = Self.readUnsigned(bytes, at: start + 8, size: 8)
+                let high = BinaryPlistTrailer.unsigned(bytes, at: start, width: 8)
+                let lowBits = BinaryPlistTrailer.unsigned(bytes, at: start + 8, width: 8)
                 // Sixteen bytes are a signed 128-bit integer: it must fit in UInt64 or Int64.
                 if high == 0 {
                     value = .integer(unsigned: lowBits)
@@ -235,9 +200,9 @@ struct BinaryPlistValidator {
                 }
             case 8:
                 // Eight-byte integers are signed; shorter ones unsigned (as CoreFoundation reads them).
-                value = .integer(Int64(bitPattern: Self.readUnsigned(bytes, at: start, size: 8)))
+                value = .integer(Int64(bitPattern: BinaryPlistTrailer.unsigned(bytes, at: start, width: 8)))
             default:
-                value = .integer(Int64(Self.readUnsigned(bytes, at: start, size: size)))
+                value = .integer(Int64(BinaryPlistTrailer.unsigned(bytes, at: start, width: size)))
             }
             if recordsScalars { scalars.append(.integer(value)) }
             return value
@@ -248,14 +213,14 @@ struct BinaryPlistValidator {
             try require(offset + 1, 1 << Int(low), "real object \(index)")
             // A 4-byte real is a float, widened exactly (as libplist reads it).
             return low == 2
-                ? .real(Double(Float(bitPattern: UInt32(Self.readUnsigned(bytes, at: offset + 1, size: 4)))))
-                : .real(Double(bitPattern: Self.readUnsigned(bytes, at: offset + 1, size: 8)))
+                ? .real(Double(Float(bitPattern: UInt32(BinaryPlistTrailer.unsigned(bytes, at: offset + 1, width: 4)))))
+                : .real(Double(bitPattern: BinaryPlistTrailer.unsigned(bytes, at: offset + 1, width: 8)))
         case 0x3:
             guard low == 3 else {
                 throw PropertyListError(.object, "binary plist: date object \(index) has an invalid size (marker 0x\(hex(marker)))")
             }
             try require(offset + 1, 8, "date object \(index)")
-            let seconds = Double(bitPattern: Self.readUnsigned(bytes, at: offset + 1, size: 8))
+            let seconds = Double(bitPattern: BinaryPlistTrailer.unsigned(bytes, at: offset + 1, width: 8))
             // libplist converts the date to a C long; out-of-range doubles are undefined behaviour there.
             guard seconds.isFinite, abs(seconds) < 0x1p62 else {
                 throw PropertyListError(.date, "binary plist: date object \(index) is not a representable time (\(seconds))")
@@ -276,7 +241,7 @@ struct BinaryPlistValidator {
                 throw PropertyListError(.object, "binary plist: UID object \(index) has a size of \(size) bytes; only 1, 2 or 4 (32-bit UIDs) are supported")
             }
             try require(offset + 1, size, "UID object \(index)")
-            return .uid(Self.readUnsigned(bytes, at: offset + 1, size: size))
+            return .uid(BinaryPlistTrailer.unsigned(bytes, at: offset + 1, width: size))
         case 0xA, 0xD:
             let isDictionary = marker >> 4 == 0xD
             let kind = isDictionary ? "dictionary" : "array"

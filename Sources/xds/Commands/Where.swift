@@ -213,41 +213,12 @@ extension XDS {
                     diagnostics.record(single.worst)
                     continue
                 }
-                var members = 0, unsure = false
-                var outputFailed = false
-                let counts = ProvenanceTree(roots: [root], jobs: jobs).walk(archives: { archive in
-                    // --no-archives: the archive's own marks come as any file's; no member is read.
-                    guard archives else { return .proceed }
-                    progress.clear()
-                    let scanned = whereArchive(archive, output: &output, limits: limits, diagnostics: &diagnostics)
-                    members += scanned.members
-                    if scanned.failed || scanned.problems > 0 { unsure = true }
-                    outputFailed = scanned.outputFailed
-                    return outputFailed ? .stop : .proceed
-                }) { event in
-                    switch event {
-                    case .progress(let counts):
-                        progress.update(counts)
-                    case .problem(let problem):
-                        progress.clear()
-                        diagnostics.report(problem)
-                    case .found(let found):
-                        progress.clear()
-                        guard output.emit(MarkRecord(file: found.path, marks: found.marks), diagnostics: &diagnostics) else {
-                            outputFailed = true
-                            return .stop
-                        }
-                        // A store that could not be read beside those that could (a malformed sidecar).
-                        if let problem = found.problem {
-                            diagnostics.fail(visible: found.path.visible, problem.message, status: ExitStatus(problem))
-                        }
-                    }
-                    return .proceed
-                }
+                let walked = walkMarks(ProvenanceTree(roots: [root], jobs: jobs), output: &output, limits: limits,
+                                       archives: archives, progress: &progress, diagnostics: &diagnostics)
                 progress.clear()
-                if outputFailed { break }
+                if walked.outputFailed { break }
                 // Not after an archive that could not be read whole (its error above says so).
-                if counts.tagged == 0 && members == 0 && !unsure {
+                if walked.counts.tagged == 0 && walked.members == 0 && !walked.archiveUnsure {
                     diagnostics.fail(root, "no file or folder in it has a mark of where it came from", status: .absent)
                 }
             }
@@ -271,44 +242,75 @@ extension XDS {
                                  status: .noInput)
                 return diagnostics
             }
-            var members = 0, unsure = false, outputFailed = false, archive = false
             let tree = ProvenanceTree(rootPaths: [path], jobs: recursive ? jobs : 1, walksFolders: recursive)
+            var progress = ProgressLine()
             // A walk's records are gathered and written together (whereTree); one file's need not be.
-            func walk(_ diagnostics: inout Diagnostics) -> DocumentSourceTree.Counts {
-                tree.walk(archives: { found in
-                    guard archives else { return .proceed }
-                    archive = true
-                    let scanned = whereArchive(found, output: &output, limits: limits, diagnostics: &diagnostics)
-                    members += scanned.members
-                    if scanned.failed || scanned.problems > 0 { unsure = true }
-                    outputFailed = scanned.outputFailed
-                    return outputFailed ? .stop : .proceed
-                }) { event in
-                    switch event {
-                    case .progress:
-                        break
-                    case .problem(let problem):
-                        unsure = true
-                        diagnostics.report(problem)
-                    case .found(let found):
-                        guard output.emit(MarkRecord(file: found.path, marks: found.marks), diagnostics: &diagnostics) else {
-                            outputFailed = true
-                            return .stop
-                        }
-                        if let problem = found.problem {
-                            diagnostics.fail(visible: found.path.visible, problem.message, status: ExitStatus(problem))
-                        }
-                    }
-                    return .proceed
-                }
+            func walk(_ diagnostics: inout Diagnostics) -> WalkedTree {
+                walkMarks(tree, output: &output, limits: limits, archives: archives, progress: &progress, diagnostics: &diagnostics)
             }
-            let counts = recursive ? StandardOutput.buffered(&diagnostics) { walk(&$0) } : walk(&diagnostics)
-            if !outputFailed && !unsure && counts.tagged == 0 && members == 0 {
+            let walked = recursive ? StandardOutput.buffered(&diagnostics) { walk(&$0) } : walk(&diagnostics)
+            progress.clear()
+            let counts = walked.counts
+            if !walked.outputFailed && !walked.archiveUnsure && walked.problems == 0 && counts.tagged == 0 && walked.members == 0 {
                 let reason = recursive && counts.folders > 0 ? "no file or folder in it has a mark of where it came from"
-                    : archive ? "no mark of where it came from, on the archive or any member" : "no mark of where it came from"
+                    : walked.archiveMet ? "no mark of where it came from, on the archive or any member" : "no mark of where it came from"
                 diagnostics.fail(visible: path.visible, reason, status: .absent)
             }
             return diagnostics
+        }
+
+        /// What one walk of ``walkMarks(_:output:limits:archives:progress:diagnostics:)`` met, for
+        /// the line about its root.
+        struct WalkedTree {
+            var counts = DocumentSourceTree.Counts()
+            /// Archive members with marks written.
+            var members = 0
+            /// Whether an archive met could not be read whole ("no mark" would contradict it).
+            var archiveUnsure = false
+            /// Problems the walk reported (entries it could not read).
+            var problems = 0
+            var outputFailed = false
+            /// Whether an archive was met (and read, not `--no-archives`).
+            var archiveMet = false
+        }
+
+        /// Walks `tree`, writing each entry with marks as it is found and the members of the
+        /// archives met (plain files with `archives` false, `--no-archives`); problems go to
+        /// standard error. `where -r`'s walk and a `--files-from` name read by its bytes.
+        static func walkMarks(_ tree: ProvenanceTree, output: inout WhereOutput, limits: ArchiveScanner.Limits,
+                              archives: Bool, progress: inout ProgressLine, diagnostics: inout Diagnostics) -> WalkedTree {
+            var walked = WalkedTree()
+            walked.counts = tree.walk(archives: { archive in
+                guard archives else { return .proceed }
+                walked.archiveMet = true
+                progress.clear()
+                let scanned = whereArchive(archive, output: &output, limits: limits, diagnostics: &diagnostics)
+                walked.members += scanned.members
+                if scanned.failed || scanned.problems > 0 { walked.archiveUnsure = true }
+                walked.outputFailed = scanned.outputFailed
+                return walked.outputFailed ? .stop : .proceed
+            }) { event in
+                switch event {
+                case .progress(let counts):
+                    progress.update(counts)
+                case .problem(let problem):
+                    progress.clear()
+                    walked.problems += 1
+                    diagnostics.report(problem)
+                case .found(let found):
+                    progress.clear()
+                    guard output.emit(MarkRecord(file: found.path, marks: found.marks), diagnostics: &diagnostics) else {
+                        walked.outputFailed = true
+                        return .stop
+                    }
+                    // A store that could not be read beside those that could (a malformed sidecar).
+                    if let problem = found.problem {
+                        diagnostics.fail(visible: found.path.visible, problem.message, status: ExitStatus(problem))
+                    }
+                }
+                return .proceed
+            }
+            return walked
         }
 
         /// Scans `archive` and writes (or counts) each member with marks, named
